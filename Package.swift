@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Flowstate",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Flowstate", targets: ["Flowstate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "Flowstate",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "FlowstateExamples",
+            dependencies: ["Flowstate"],
+            path: "Examples/Flows"
+        ),
+        .executableTarget(
+            name: "flowstate-demo",
+            dependencies: ["Flowstate", "FlowstateExamples"],
+            path: "Examples/Demo"
+        ),
+        .testTarget(
+            name: "FlowstateTests",
+            dependencies: [
+                "Flowstate",
+                "FlowstateExamples",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

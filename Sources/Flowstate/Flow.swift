@@ -1,0 +1,60 @@
+/// The types a flow is made of: a namespace that names its states, events, effects and output.
+///
+/// A flow is usually an `enum` with no cases that nests its own types, so that every Flowstate API
+/// takes a single generic parameter (`FlowMachine<SignUp>`, `FlowDefinition<SignUp>`):
+///
+/// ```swift
+/// enum SignUp: Flow {
+///     enum State: Hashable, Sendable { case email, password, done, cancelled }
+///     enum Event: FlowEvent { case submitEmail(String), submitPassword(String), cancel
+///         enum Kind: Hashable, Sendable { case submitEmail, submitPassword, cancel }
+///         var kind: Kind { ... }
+///     }
+///     enum Effect: Sendable { case show(String), dismiss }
+///     enum Output: Sendable { case signedUp, cancelled }
+/// }
+/// ```
+///
+/// Labels for diagrams come from `String(describing:)` of states, event kinds and effects: give those
+/// types a `CustomStringConvertible` conformance to choose the words drawn on the picture.
+public protocol Flow {
+    /// The states of the flow: a finite set of values, usually a payload-free `enum`.
+    associatedtype State: Hashable & Sendable
+    /// The events the flow reacts to; cases may carry payloads.
+    associatedtype Event: FlowEvent
+    /// The effects the flow asks its host to perform, as data (for a coordinator: navigation commands).
+    associatedtype Effect: Sendable
+    /// The result the flow produces when it reaches a final state.
+    associatedtype Output: Sendable
+}
+
+/// An event that a flow reacts to.
+///
+/// Transitions are declared on an event's ``kind``: a payload-free value that names the event's case.
+/// The engine dispatches on the kind and hands the full event, payload included, to guards and outputs.
+///
+/// An `enum` without payloads is its own kind and needs no code:
+///
+/// ```swift
+/// enum Tap: FlowEvent { case next, back }
+/// ```
+///
+/// An `enum` with payloads declares a payload-free `Kind` and maps each case to it.
+public protocol FlowEvent: Sendable {
+    /// A payload-free discriminator of the event's case, compared on every dispatch.
+    associatedtype Kind: Hashable & Sendable = Self
+    /// The case of this event, without its payload.
+    var kind: Kind { get }
+}
+
+extension FlowEvent where Kind == Self {
+    /// A payload-free event is its own kind.
+    @inlinable
+    public var kind: Self { self }
+}
+
+/// String events make flows whose events are only known at run time (for example, flows read from files).
+extension String: FlowEvent {
+    /// A string event is its own kind.
+    public typealias Kind = String
+}

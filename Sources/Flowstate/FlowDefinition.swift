@@ -1,0 +1,164 @@
+/// What a machine does with an event that no transition of its current state reacts to.
+public enum UnhandledEventPolicy: Hashable, Sendable {
+    /// The step reports ``FlowStep/ignored(state:event:)`` and the machine stays where it is.
+    case ignore
+    /// `send` throws a ``FlowError`` with code ``FlowError/Code/unhandledEvent``.
+    case fail
+}
+
+/// A flow, declared as a value: its states, transitions, guards and effects.
+///
+/// A definition is data. It can be inspected (``states``, ``transitions``), validated
+/// (``validate()``) and drawn without being run, and any number of ``FlowMachine``s can run it.
+/// The hierarchy of states is compiled into flat tables when the definition is built, so nesting
+/// costs nothing per event.
+///
+/// ```swift
+/// let flow = FlowDefinition<SignUp>("sign-up", initial: .email) {
+///     StateNode(.email, entry: [.show("email")]) {
+///         On(.submitEmail, guard: validEmail, to: .password)
+///     }
+///     StateNode(.password, entry: [.show("password")]) {
+///         On(.submitPassword, to: .done)
+///     }
+///     Final(.done, output: .signedUp)
+/// }
+/// ```
+public struct FlowDefinition<F: Flow>: Sendable {
+    /// The flow's name, used in diagrams, logs and errors.
+    public let name: String
+    /// The state the machine enters when it starts (if compound, its initial descendants too).
+    public let initial: F.State
+    /// What happens to events that no transition reacts to.
+    public let unhandledEvents: UnhandledEventPolicy
+    /// Every state, in declaration order (a parent before its children).
+    public let states: [StateDeclaration]
+    /// Every transition, in declaration order.
+    public let transitions: [TransitionDeclaration]
+    /// Where the definition was written.
+    public let location: FlowSourceLocation
+
+    let issues: [ValidationIssue]
+    @usableFromInline let table: FlowTable<F>
+
+    /// Declares a flow with the result-builder DSL.
+    /// - Parameters:
+    ///   - name: The flow's name.
+    ///   - initial: The state entered on start.
+    ///   - unhandledEvents: What to do with events no transition reacts to.
+    ///   - body: The flow's states, declared with ``StateNode`` and ``Final``.
+    public init(
+        _ name: String,
+        initial: F.State,
+        unhandledEvents: UnhandledEventPolicy = .ignore,
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        @FlowBuilder<F> _ body: () -> [FlowElement<F>]
+    ) {
+        self.init(name, initial: initial, unhandledEvents: unhandledEvents, elements: body(),
+                  location: FlowSourceLocation(file: fileID, line: line, column: column))
+    }
+
+    /// Declares a flow from elements built elsewhere (for example, generated from a file).
+    public init(
+        _ name: String,
+        initial: F.State,
+        unhandledEvents: UnhandledEventPolicy = .ignore,
+        elements: [FlowElement<F>],
+        location: FlowSourceLocation = FlowSourceLocation(file: #fileID, line: #line, column: #column)
+    ) {
+        self.name = name
+        self.initial = initial
+        self.unhandledEvents = unhandledEvents
+        self.location = location
+        let compiled = FlowCompiler<F>(name: name, initial: initial, unhandled: unhandledEvents,
+                                       elements: elements, location: location).compile()
+        self.states = compiled.states
+        self.transitions = compiled.transitions
+        self.issues = compiled.issues
+        self.table = compiled.table
+    }
+
+    /// Every problem of the definition at once: errors first, then warnings, each in declaration order.
+    public func validate() -> [ValidationIssue] { issues }
+
+    /// Whether the definition has no errors (it may have warnings) and so can be started.
+    public var isValid: Bool { !issues.contains { $0.severity == .error } }
+
+    /// The declaration of a state, if the definition declares it.
+    public func declaration(of state: F.State) -> StateDeclaration? {
+        table.index[state].map { states[$0] }
+    }
+
+    /// The states that are final, in declaration order.
+    public var finalStates: [F.State] { states.filter { $0.kind == .final }.map(\.state) }
+}
+
+extension FlowDefinition {
+    /// A state as declared: what it contains, what it does on entry and exit, where it was written.
+    public struct StateDeclaration: Sendable {
+        /// Whether a state is a leaf, contains other states, or ends the flow.
+        public enum Kind: Hashable, Sendable {
+            /// A state without children.
+            case atomic
+            /// A state with children; entering it enters its initial child.
+            case compound
+            /// A final state: entering it finishes the flow with an output.
+            case final
+        }
+
+        /// The state.
+        public let state: F.State
+        /// How diagrams name the state.
+        public let label: String
+        /// Atomic, compound or final.
+        public let kind: Kind
+        /// The state that contains this one, if any.
+        public let parent: F.State?
+        /// The states this one contains, in declaration order.
+        public let children: [F.State]
+        /// For a compound state, the child entered when the state is entered.
+        public let initialChild: F.State?
+        /// Effects performed on entry.
+        public let entry: [F.Effect]
+        /// Effects performed on exit.
+        public let exit: [F.Effect]
+        /// Labels of the entry effects.
+        public let entryLabels: [String]
+        /// Labels of the exit effects.
+        public let exitLabels: [String]
+        /// For a final state, how diagrams describe its output.
+        public let outputLabel: String?
+        /// Where the state was declared.
+        public let location: FlowSourceLocation
+    }
+
+    /// A transition as declared, with labels for diagrams.
+    public struct TransitionDeclaration: Sendable {
+        /// The state the transition is declared on (it applies to every state inside it too).
+        public let source: F.State
+        /// The kind of event it reacts to; `nil` for an eventless transition.
+        public let event: F.Event.Kind?
+        /// The event's label; `nil` for an eventless transition.
+        public let eventLabel: String?
+        /// The guard's name, if the transition has a guard.
+        public let guardLabel: String?
+        /// The state entered; `nil` for a targetless transition.
+        public let target: F.State?
+        /// Effects performed between the exits and the entries.
+        public let effects: [F.Effect]
+        /// Labels of the effects.
+        public let effectLabels: [String]
+        /// Where the transition was declared.
+        public let location: FlowSourceLocation
+
+        /// The label a diagram draws on the edge: `event [guard] / effect, effect`.
+        public var label: String {
+            var text = eventLabel ?? ""
+            if let guardLabel { text += text.isEmpty ? "[\(guardLabel)]" : " [\(guardLabel)]" }
+            if !effectLabels.isEmpty { text += (text.isEmpty ? "/ " : " / ") + effectLabels.joined(separator: ", ") }
+            return text
+        }
+    }
+}

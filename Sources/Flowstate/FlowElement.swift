@@ -1,0 +1,208 @@
+/// One piece of a flow definition: a state (with what it contains) or a transition.
+///
+/// You do not create elements directly: ``StateNode``, ``Final``, ``On`` and ``Always`` make them,
+/// inside a ``FlowBuilder`` block or in an array passed to ``FlowDefinition/init(_:initial:unhandledEvents:elements:)``.
+public struct FlowElement<F: Flow>: Sendable {
+    enum Node: Sendable {
+        case state(StateData)
+        case transition(TransitionData)
+    }
+
+    struct StateData: Sendable {
+        var state: F.State
+        var initial: F.State?
+        var entry: [F.Effect]
+        var exit: [F.Effect]
+        var output: OutputRule<F>?
+        var children: [FlowElement<F>]
+        var location: FlowSourceLocation
+    }
+
+    struct TransitionData: Sendable {
+        var event: F.Event.Kind?
+        var eventLabel: String?
+        var guardCondition: Guard<F>?
+        var target: F.State?
+        var effects: [F.Effect]
+        var location: FlowSourceLocation
+    }
+
+    let node: Node
+}
+
+/// How a final state computes the flow's output.
+@usableFromInline
+struct OutputRule<F: Flow>: Sendable {
+    let label: String
+    @usableFromInline let compute: @Sendable (F.Event?) -> F.Output
+}
+
+/// A state of the flow, optionally containing child states (a compound state) and the transitions
+/// that leave it.
+///
+/// A transition declared on a compound state applies to every state inside it, unless the inner
+/// state handles the event first: this is how "cancel from any step" is written once.
+public struct StateNode<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares a state.
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - initial: For a compound state, the child entered when the state is entered; defaults to
+    ///     the first child state declared.
+    ///   - entry: Effects performed when the state is entered.
+    ///   - exit: Effects performed when the state is left.
+    ///   - body: The state's transitions and child states.
+    public init(
+        _ state: F.State,
+        initial: F.State? = nil,
+        entry: [F.Effect] = [],
+        exit: [F.Effect] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
+    ) {
+        element = FlowElement(node: .state(.init(
+            state: state, initial: initial, entry: entry, exit: exit, output: nil, children: body(),
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
+/// A final state: entering it finishes the flow with an output.
+public struct Final<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares a final state whose output is a constant.
+    ///
+    /// A final state takes no transitions: anything declared in `body` is reported by validation
+    /// (the body exists so that flows read from files can say what they say, and be told why it is wrong).
+    public init(
+        _ state: F.State,
+        output: F.Output,
+        entry: [F.Effect] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
+    ) {
+        self.init(state, rule: OutputRule(label: String(describing: output), compute: { _ in output }),
+                  entry: entry, body: body(), location: FlowSourceLocation(file: fileID, line: line, column: column))
+    }
+
+    /// Declares a final state whose output is computed from the event that reached it
+    /// (`nil` when the flow finishes while starting).
+    /// - Parameter outputLabel: How diagrams describe the output, for example `signedUp(user)`.
+    public init(
+        _ state: F.State,
+        outputLabel: String,
+        entry: [F.Effect] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        output: @escaping @Sendable (F.Event?) -> F.Output
+    ) {
+        self.init(state, rule: OutputRule(label: outputLabel, compute: output),
+                  entry: entry, body: [], location: FlowSourceLocation(file: fileID, line: line, column: column))
+    }
+
+    private init(_ state: F.State, rule: OutputRule<F>, entry: [F.Effect], body: [FlowElement<F>],
+                 location: FlowSourceLocation) {
+        element = FlowElement(node: .state(.init(
+            state: state, initial: nil, entry: entry, exit: [], output: rule, children: body, location: location
+        )))
+    }
+}
+
+extension Final where F.Output == Void {
+    /// Declares a final state of a flow that has no output.
+    public init(
+        _ state: F.State,
+        entry: [F.Effect] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        self.init(state, output: (), entry: entry, fileID: fileID, line: line, column: column)
+    }
+}
+
+/// A transition taken when an event of a given kind arrives and its guard, if any, holds.
+public struct On<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares a transition.
+    /// - Parameters:
+    ///   - event: The kind of event the transition reacts to.
+    ///   - guard: A predicate that must hold for the transition to be taken.
+    ///   - target: The state entered. `nil` makes a targetless transition: its effects are performed
+    ///     and the machine stays where it is, without exiting or entering anything.
+    ///   - effects: Effects performed between the exits and the entries.
+    ///   - label: The event's label on diagrams; defaults to `String(describing: event)`.
+    public init(
+        _ event: F.Event.Kind,
+        guard guardCondition: Guard<F>? = nil,
+        to target: F.State?,
+        effects: [F.Effect] = [],
+        label: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        element = FlowElement(node: .transition(.init(
+            event: event, eventLabel: label ?? String(describing: event), guardCondition: guardCondition,
+            target: target, effects: effects, location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
+/// An eventless transition: taken as soon as its state is entered and its guard holds
+/// (a decision state: "onboarding seen? go to main, else to onboarding").
+public struct Always<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares an eventless transition.
+    public init(
+        guard guardCondition: Guard<F>? = nil,
+        to target: F.State,
+        effects: [F.Effect] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        element = FlowElement(node: .transition(.init(
+            event: nil, eventLabel: nil, guardCondition: guardCondition, target: target, effects: effects,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
+/// The result builder that reads a flow definition like the diagram it becomes.
+@resultBuilder
+public enum FlowBuilder<F: Flow> {
+    /// A state.
+    public static func buildExpression(_ node: StateNode<F>) -> [FlowElement<F>] { [node.element] }
+    /// A final state.
+    public static func buildExpression(_ node: Final<F>) -> [FlowElement<F>] { [node.element] }
+    /// A transition.
+    public static func buildExpression(_ node: On<F>) -> [FlowElement<F>] { [node.element] }
+    /// An eventless transition.
+    public static func buildExpression(_ node: Always<F>) -> [FlowElement<F>] { [node.element] }
+    /// Elements made elsewhere.
+    public static func buildExpression(_ elements: [FlowElement<F>]) -> [FlowElement<F>] { elements }
+    /// A sequence of elements.
+    public static func buildBlock(_ parts: [FlowElement<F>]...) -> [FlowElement<F>] { parts.flatMap { $0 } }
+    /// An `if` without `else`.
+    public static func buildOptional(_ part: [FlowElement<F>]?) -> [FlowElement<F>] { part ?? [] }
+    /// The first branch of an `if`/`else`.
+    public static func buildEither(first part: [FlowElement<F>]) -> [FlowElement<F>] { part }
+    /// The second branch of an `if`/`else`.
+    public static func buildEither(second part: [FlowElement<F>]) -> [FlowElement<F>] { part }
+    /// A `for` loop.
+    public static func buildArray(_ parts: [[FlowElement<F>]]) -> [FlowElement<F>] { parts.flatMap { $0 } }
+}

@@ -1,0 +1,65 @@
+/// An error from running a flow: an event the machine cannot take, a machine in the wrong phase,
+/// a definition that cannot run, or an effect handler that failed.
+///
+/// Match on ``code``; the set of codes can grow without breaking source compatibility.
+public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value to match on.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Backing: Hashable, Sendable {
+            case invalidDefinition
+            case notStarted
+            case alreadyStarted
+            case finished
+            case unhandledEvent
+            case eventlessLoop
+            case effectFailed
+            case runtimeFailed
+            case unknownState
+        }
+
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// The definition has validation errors and cannot be started.
+        public static let invalidDefinition = Code(.invalidDefinition)
+        /// An event was sent before the machine was started.
+        public static let notStarted = Code(.notStarted)
+        /// The machine was started twice.
+        public static let alreadyStarted = Code(.alreadyStarted)
+        /// An event was sent to a machine that has reached a final state.
+        public static let finished = Code(.finished)
+        /// No transition of the current state reacts to the event, and the definition reports that as an error.
+        public static let unhandledEvent = Code(.unhandledEvent)
+        /// Eventless transitions kept firing without settling in a state.
+        public static let eventlessLoop = Code(.eventlessLoop)
+        /// The host's effect handler threw while performing an effect.
+        public static let effectFailed = Code(.effectFailed)
+        /// The runtime stopped after an effect handler failed and takes no more events.
+        public static let runtimeFailed = Code(.runtimeFailed)
+        /// A state that the definition does not declare was named (for example when restoring).
+        public static let unknownState = Code(.unknownState)
+
+        /// The code's name.
+        public var description: String { "\(backing)" }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A sentence for people: what happened, to which flow, in which state.
+    public var message: String
+    /// Where the problem was declared, when it comes from a definition.
+    public var location: FlowSourceLocation?
+
+    /// Creates an error.
+    public init(code: Code, message: String, location: FlowSourceLocation? = nil) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    /// The message, prefixed by the location when there is one.
+    public var description: String {
+        if let location { return "\(location): \(message)" }
+        return message
+    }
+}

@@ -1,0 +1,184 @@
+/// A running flow: a pure state machine over a ``FlowDefinition``.
+///
+/// The machine is a value. ``send(_:)`` is `mutating` and returns what happened as a ``FlowStep``;
+/// it performs nothing itself. Whoever owns the machine performs the step's effects (see
+/// ``FlowRuntime`` for a host that does, with run-to-completion queueing). The same definition and
+/// the same events always give the same steps.
+///
+/// ```swift
+/// var machine = try FlowMachine(signUp)
+/// let start = try machine.start()          // .started(state: .email, effects: [show(email)])
+/// let step = try machine.send(.submitEmail("ada@example.com"))
+/// ```
+///
+/// The step path is `@inlinable` so that the compiler specializes it for your flow's types in your
+/// module: no generic metadata look-ups, no allocation per transition.
+public struct FlowMachine<F: Flow>: Sendable {
+    @usableFromInline enum Phase: Sendable { case ready, running, finished }
+
+    /// The definition this machine runs.
+    public let definition: FlowDefinition<F>
+    @usableFromInline let table: FlowTable<F>
+    @usableFromInline var current: Int
+    @usableFromInline var phase: Phase
+    @usableFromInline var finalOutput: F.Output?
+
+    /// Creates a machine that has not started yet.
+    /// - Throws: ``FlowError/Code/invalidDefinition`` when the definition has validation errors;
+    ///   the message lists them.
+    public init(_ definition: FlowDefinition<F>) throws(FlowError) {
+        let errors = definition.validate().filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw FlowError(
+                code: .invalidDefinition,
+                message: "flow '\(definition.name)' cannot start: \(errors.count) error(s): "
+                    + errors.map(\.description).joined(separator: "; "),
+                location: errors.first?.location
+            )
+        }
+        self.definition = definition
+        self.table = definition.table
+        self.current = definition.table.initialTarget
+        self.phase = .ready
+        self.finalOutput = nil
+    }
+
+    /// The state the machine is in: always a leaf (a state without children).
+    /// Before ``start()``, the leaf it will start in.
+    @inlinable
+    public var state: F.State { table.states[current] }
+
+    /// The active state and all its ancestors, innermost first.
+    public var configuration: [F.State] { table.configuration(of: current) }
+
+    /// Whether ``start()`` has been called.
+    public var isStarted: Bool { phase != .ready }
+
+    /// Whether the machine has reached a final state.
+    @inlinable
+    public var isFinished: Bool { phase == .finished }
+
+    /// The flow's output, once it has finished.
+    public var output: F.Output? { finalOutput }
+
+    /// Enters the initial state (and its initial descendants), then takes any eventless transitions.
+    /// - Returns: ``FlowStep/started(state:effects:)``, or ``FlowStep/finished(from:to:event:effects:output:)``
+    ///   if eventless transitions lead straight to a final state.
+    /// - Throws: ``FlowError/Code/alreadyStarted``, or ``FlowError/Code/eventlessLoop``.
+    public mutating func start() throws(FlowError) -> FlowStep<F> {
+        guard phase == .ready else {
+            throw FlowError(code: .alreadyStarted, message: "flow '\(table.name)' was already started")
+        }
+        let entry = table.effects[table.initialEffectStart..<table.initialEffectEnd]
+        let (target, effects) = try settle(table.initialTarget, effects: entry, event: nil)
+        current = target
+        phase = .running
+        if table.isFinal[target] {
+            return finish(from: nil, event: nil, effects: effects)
+        }
+        return .started(state: table.states[target], effects: FlowEffects(effects))
+    }
+
+    /// Sends an event: takes the first transition that reacts to it and whose guard holds, searching
+    /// the current state first and then its ancestors, in declaration order.
+    /// - Throws: ``FlowError/Code/notStarted``, ``FlowError/Code/finished``,
+    ///   ``FlowError/Code/unhandledEvent`` (when the definition's policy is ``UnhandledEventPolicy/fail``),
+    ///   or ``FlowError/Code/eventlessLoop``. The machine is unchanged when it throws.
+    @inlinable
+    public mutating func send(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
+        guard phase == .running else { throw phaseError(for: event) }
+        let table = self.table
+        let source = current
+        let kind = event.kind
+        var matched = false
+        var i = table.eventRanges[source]
+        let end = table.eventRanges[source + 1]
+        while i < end {
+            let candidate = table.eventMoves[i]
+            if candidate.kind == kind {
+                matched = true
+                if table.allows(candidate.move, state: source, event: event) {
+                    return try take(candidate.move, from: source, event: event)
+                }
+            }
+            i &+= 1
+        }
+        if matched { return .rejected(state: table.states[source], event: event) }
+        if table.unhandled == .ignore { return .ignored(state: table.states[source], event: event) }
+        throw unhandledError(for: event)
+    }
+
+    @inlinable
+    mutating func take(_ move: FlowTable<F>.Move, from source: Int, event: F.Event) throws(FlowError) -> FlowStep<F> {
+        let from = table.states[source]
+        guard move.target >= 0 else {
+            return .transitioned(from: from, to: from, event: event, effects: FlowEffects(table.effects(of: move)))
+        }
+        var target = move.target
+        var effects = table.effects(of: move)
+        if table.hasEventless(target) {
+            (target, effects) = try settle(target, effects: effects, event: event)
+        }
+        current = target
+        if table.isFinal[target] {
+            return finish(from: from, event: event, effects: effects)
+        }
+        return .transitioned(from: from, to: table.states[target], event: event, effects: FlowEffects(effects))
+    }
+
+    /// Follows eventless transitions from `state` until none is enabled. Allocates only when more
+    /// than one transition's effects must be joined.
+    @usableFromInline
+    func settle(_ state: Int, effects: ArraySlice<F.Effect>, event: F.Event?) throws(FlowError)
+        -> (Int, ArraySlice<F.Effect>)
+    {
+        var state = state
+        var effects = effects
+        var taken = 0
+        while !table.isFinal[state], let move = table.firstEventless(from: state, event: event) {
+            taken += 1
+            if taken > FlowTable<F>.eventlessLimit {
+                throw FlowError(
+                    code: .eventlessLoop,
+                    message: "flow '\(table.name)' took \(FlowTable<F>.eventlessLimit) eventless transitions "
+                        + "without settling (last in '\(table.states[state])'): check the guards of its eventless transitions"
+                )
+            }
+            let more = table.effects(of: move)
+            if effects.isEmpty {
+                effects = more
+            } else if !more.isEmpty {
+                effects = ArraySlice(Array(effects) + more)
+            }
+            state = move.target
+        }
+        return (state, effects)
+    }
+
+    @usableFromInline
+    mutating func finish(from: F.State?, event: F.Event?, effects: ArraySlice<F.Effect>) -> FlowStep<F> {
+        phase = .finished
+        let output = table.outputs[current]!.compute(event)
+        finalOutput = output
+        return .finished(from: from, to: table.states[current], event: event, effects: FlowEffects(effects),
+                         output: output)
+    }
+
+    @usableFromInline
+    func phaseError(for event: F.Event) -> FlowError {
+        switch phase {
+        case .ready:
+            FlowError(code: .notStarted,
+                      message: "event '\(event)' sent to flow '\(table.name)' before it was started")
+        case .running, .finished:
+            FlowError(code: .finished,
+                      message: "event '\(event)' sent to flow '\(table.name)', which has finished in '\(state)'")
+        }
+    }
+
+    @usableFromInline
+    func unhandledError(for event: F.Event) -> FlowError {
+        FlowError(code: .unhandledEvent,
+                  message: "flow '\(table.name)' has no transition for event '\(event)' in state '\(state)'")
+    }
+}

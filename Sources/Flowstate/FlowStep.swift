@@ -1,0 +1,69 @@
+/// What one call to ``FlowMachine/start()`` or ``FlowMachine/send(_:)`` did.
+public enum FlowStep<F: Flow>: Sendable {
+    /// The machine started and settled in `state` (its initial state, or where eventless transitions led).
+    case started(state: F.State, effects: FlowEffects<F.Effect>)
+    /// The machine took a transition. `from` equals `to` for a self or targetless transition.
+    case transitioned(from: F.State, to: F.State, event: F.Event, effects: FlowEffects<F.Effect>)
+    /// The machine entered a final state and produced its output. `from` and `event` are `nil` when
+    /// the flow finished while starting.
+    case finished(from: F.State?, to: F.State, event: F.Event?, effects: FlowEffects<F.Effect>, output: F.Output)
+    /// No transition of the current state reacts to the event (under ``UnhandledEventPolicy/ignore``).
+    case ignored(state: F.State, event: F.Event)
+    /// Transitions react to the event, but every guard said no. The machine stays where it is.
+    case rejected(state: F.State, event: F.Event)
+
+    /// The state the machine is in after the step.
+    public var state: F.State {
+        switch self {
+        case .started(let state, _): state
+        case .transitioned(_, let to, _, _): to
+        case .finished(_, let to, _, _, _): to
+        case .ignored(let state, _): state
+        case .rejected(let state, _): state
+        }
+    }
+
+    /// The effects the host must perform, in order.
+    public var effects: FlowEffects<F.Effect> {
+        switch self {
+        case .started(_, let effects), .transitioned(_, _, _, let effects), .finished(_, _, _, let effects, _):
+            effects
+        case .ignored, .rejected:
+            FlowEffects()
+        }
+    }
+
+    /// The event that caused the step, if any.
+    public var event: F.Event? {
+        switch self {
+        case .started: nil
+        case .transitioned(_, _, let event, _): event
+        case .finished(_, _, let event, _, _): event
+        case .ignored(_, let event), .rejected(_, let event): event
+        }
+    }
+}
+
+extension FlowStep: Equatable where F.Event: Equatable, F.Effect: Equatable, F.Output: Equatable {}
+
+extension FlowStep: CustomStringConvertible {
+    /// One readable line, for example `email --submitEmail("a@b.c")--> password / [show(password)]`.
+    public var description: String {
+        func d(_ value: Any) -> String { String(describing: value) }
+        let effectsText = effects.isEmpty ? "" : " / \(effects)"
+        switch self {
+        case .started(let state, _):
+            return "start --> \(d(state))\(effectsText)"
+        case .transitioned(let from, let to, let event, _):
+            return "\(d(from)) --\(d(event))--> \(d(to))\(effectsText)"
+        case .finished(let from, let to, let event, _, let output):
+            let source = from.map(d) ?? "start"
+            let arrow = event.map { "--\(d($0))-->" } ?? "-->"
+            return "\(source) \(arrow) \(d(to))\(effectsText) => finished(\(d(output)))"
+        case .ignored(let state, let event):
+            return "\(d(state)) ignores \(d(event))"
+        case .rejected(let state, let event):
+            return "\(d(state)) rejects \(d(event)) (every guard false)"
+        }
+    }
+}

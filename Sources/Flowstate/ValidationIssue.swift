@@ -1,0 +1,67 @@
+/// A problem found in a flow definition by ``FlowDefinition/validate()``.
+public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
+    /// How bad a problem is.
+    public enum Severity: Int, Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// The flow can run, but probably not as intended.
+        case warning
+        /// The flow cannot run: a machine refuses to start it.
+        case error
+
+        /// Orders warnings before errors.
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// `warning` or `error`.
+        public var description: String { self == .error ? "error" : "warning" }
+    }
+
+    /// The kind of problem, as a value to match on. The set of kinds can grow.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The initial state is not a declared state.
+        public static let missingInitialState = Kind("missing-initial-state")
+        /// A transition targets a state that is not declared.
+        public static let unknownTarget = Kind("unknown-target")
+        /// A state cannot be reached from the initial state.
+        public static let unreachableState = Kind("unreachable-state")
+        /// A reachable state that is not final has no way out.
+        public static let deadEnd = Kind("dead-end")
+        /// A final state declares outgoing transitions.
+        public static let finalStateWithTransitions = Kind("final-state-with-transitions")
+        /// Two unguarded transitions of one state react to the same event.
+        public static let nondeterministicTransitions = Kind("nondeterministic-transitions")
+        /// A state is declared twice.
+        public static let duplicateState = Kind("duplicate-state")
+        /// A compound state's initial child is not one of its children.
+        public static let invalidInitialChild = Kind("invalid-initial-child")
+        /// A transition is declared outside of any state.
+        public static let transitionOutsideState = Kind("transition-outside-state")
+
+        /// The kind's stable name, as `flowviz validate --format json` prints it.
+        public var description: String { name }
+    }
+
+    /// What kind of problem.
+    public var kind: Kind
+    /// Error or warning.
+    public var severity: Severity
+    /// A sentence that says what is wrong and where in the flow.
+    public var message: String
+    /// Where the offending state or transition was declared.
+    public var location: FlowSourceLocation?
+
+    /// Creates an issue.
+    public init(kind: Kind, severity: Severity, message: String, location: FlowSourceLocation?) {
+        self.kind = kind
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+
+    /// `file:line:column: error: message`, the form compilers print.
+    public var description: String {
+        let prefix = location.map { "\($0): " } ?? ""
+        return "\(prefix)\(severity): \(message)"
+    }
+}

@@ -1,0 +1,77 @@
+import Flowstate
+import FlowstateExamples
+import Testing
+
+@Suite("Sign-up flow (seed 004)")
+struct SignUpFlowTests {
+    @Test("The happy path signs up, performing navigation effects in order")
+    func happyPath() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        #expect(try machine.start() == .started(state: .email, effects: FlowEffects([.present(.email)])))
+        let steps = try [
+            SignUp.Event.submitEmail("ada@example.com"), .submitPassword("correct horse"), .submitCode("123456"),
+        ].map { event throws(FlowError) in try machine.send(event) }
+        #expect(steps.map(\.state) == [.password, .twoFactor, .done])
+        #expect(steps.map { Array($0.effects) } == [[.push(.password)], [.push(.twoFactor), .sendCode], [.dismiss]])
+        #expect(machine.isFinished)
+        #expect(machine.output == .signedUp)
+    }
+
+    @Test("Cancel, declared once on the compound state, works from every step and dismisses once",
+          arguments: [0, 1, 2])
+    func cancelFromAnyStep(depth: Int) throws {
+        var machine = try FlowMachine(SignUp.definition)
+        _ = try machine.start()
+        let prefix: [SignUp.Event] = [.submitEmail("ada@example.com"), .submitPassword("correct horse")]
+        for event in prefix.prefix(depth) { _ = try machine.send(event) }
+        let step = try machine.send(.cancel)
+        guard case .finished(_, .cancelled, .cancel?, let effects, .cancelled) = step else {
+            Issue.record("expected the flow to finish cancelled, got \(step)")
+            return
+        }
+        #expect(Array(effects) == [.dismiss])
+    }
+
+    @Test("Payload guards: an invalid email stays on the screen with an error; a short code is rejected")
+    func payloadGuards() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        _ = try machine.start()
+        let invalid = try machine.send(.submitEmail("not-an-email"))
+        #expect(invalid == .transitioned(from: .email, to: .email, event: .submitEmail("not-an-email"),
+                                         effects: FlowEffects([.showError("invalid email")])))
+        _ = try machine.send(.submitEmail("ada@example.com"))
+        _ = try machine.send(.submitPassword("correct horse"))
+        #expect(try machine.send(.submitCode("12a456")) == .rejected(state: .twoFactor, event: .submitCode("12a456")))
+        #expect(machine.state == .twoFactor)
+    }
+
+    @Test("Back pops without leaving the compound state (no dismiss, no re-present)")
+    func back() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        _ = try machine.start()
+        _ = try machine.send(.submitEmail("ada@example.com"))
+        let step = try machine.send(.back)
+        #expect(step == .transitioned(from: .password, to: .email, event: .back, effects: FlowEffects([.pop])))
+        #expect(machine.configuration == [.email, .signingUp])
+        #expect(try machine.send(.back) == .ignored(state: .email, event: .back))
+    }
+
+    @Test("The definition is inspectable with readable labels and validates cleanly")
+    func inspection() {
+        let definition = SignUp.definition
+        #expect(definition.validate().isEmpty)
+        #expect(definition.finalStates == [.done, .cancelled])
+        #expect(definition.declaration(of: .signingUp)?.kind == .compound)
+        #expect(definition.declaration(of: .signingUp)?.initialChild == .email)
+        #expect(definition.declaration(of: .twoFactor)?.entryLabels == ["sendCode"])
+        #expect(definition.declaration(of: .done)?.outputLabel == "signedUp")
+        #expect(definition.transitions.map(\.label).prefix(3) == [
+            "submitEmail [valid email] / push(password)",
+            "submitEmail / showError(invalid email)",
+            "submitPassword [strong password] / push(twoFactor)",
+        ])
+        let cancel = definition.transitions.first { $0.event == .cancel }
+        #expect(cancel?.source == .signingUp)
+        #expect(cancel?.location.file.hasSuffix("SignUp.swift") == true)
+    }
+}
