@@ -202,17 +202,19 @@ struct FlowCompiler<F: Flow> {
     // MARK: Table
 
     private func buildTable(initialIndex: Int) -> FlowTable<F> {
-        var effects = ContiguousArray<F.Effect>()
-        var guards = ContiguousArray<Guard<F>>()
+        var effects: [F.Effect] = []
+        var guards: [Guard<F>] = []
         var guardIndex: [Int: Int] = [:]  // raw index -> guard index
-        for (r, raw) in raws.enumerated() where raw.data.guardCondition != nil {
-            guardIndex[r] = guards.count
-            guards.append(raw.data.guardCondition!)
+        for (r, raw) in raws.enumerated() {
+            if let condition = raw.data.guardCondition {
+                guardIndex[r] = guards.count
+                guards.append(condition)
+            }
         }
-        var eventRanges = ContiguousArray<Int>([0])
-        var eventMoves = ContiguousArray<FlowTable<F>.EventMove>()
-        var eventlessRanges = ContiguousArray<Int>([0])
-        var eventlessMoves = ContiguousArray<FlowTable<F>.Move>()
+        var eventRanges = [0]
+        var eventMoves: [(kind: F.Event.Kind, move: FlowTable<F>.Move)] = []
+        var eventlessRanges = [0]
+        var eventlessMoves: [FlowTable<F>.Move] = []
         var bySource: [Int: [Int]] = [:]
         for (r, raw) in raws.enumerated() where raw.target != -2 { bySource[raw.source, default: []].append(r) }
 
@@ -239,9 +241,9 @@ struct FlowCompiler<F: Flow> {
                             effects.append(contentsOf: raw.data.effects)
                         }
                         let move = FlowTable<F>.Move(guardIndex: guardIndex[r] ?? -1, target: target,
-                                                     effectStart: start, effectEnd: effects.count, declaration: r)
+                                                     effects: start..<effects.count, declaration: r)
                         if let kind = raw.data.event {
-                            eventMoves.append(.init(kind: kind, move: move))
+                            eventMoves.append((kind, move))
                         } else if target >= 0 {
                             eventlessMoves.append(move)
                         }
@@ -261,10 +263,8 @@ struct FlowCompiler<F: Flow> {
             initialTarget = settledLeaf(initialIndex)
         }
         return FlowTable(
-            states: ContiguousArray(nodes.map(\.data.state)), index: index,
-            parents: ContiguousArray(nodes.map(\.parent)),
-            isFinal: ContiguousArray(nodes.map { $0.data.output != nil }),
-            outputs: ContiguousArray(nodes.map(\.data.output)),
+            states: nodes.map(\.data.state), index: index, parents: nodes.map(\.parent),
+            outputs: nodes.map(\.data.output),
             eventRanges: eventRanges, eventMoves: eventMoves,
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
             guards: guards, effects: effects,
@@ -302,10 +302,8 @@ struct FlowCompiler<F: Flow> {
         var reachedLeaves = Set<Int>([table.initialTarget])
         var work = [table.initialTarget]
         while let leaf = work.popLast() {
-            let moves = table.eventMoves[table.eventRanges[leaf]..<table.eventRanges[leaf + 1]].map(\.move)
-                + table.eventlessMoves[table.eventlessRanges[leaf]..<table.eventlessRanges[leaf + 1]]
-            for move in moves where move.target >= 0 && reachedLeaves.insert(move.target).inserted {
-                work.append(move.target)
+            for move in table.moves(from: leaf) where move.target >= 0 {
+                if reachedLeaves.insert(Int(move.target)).inserted { work.append(Int(move.target)) }
             }
         }
         var reached = Set<Int>()

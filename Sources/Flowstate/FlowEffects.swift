@@ -1,25 +1,62 @@
 /// The effects of one step, in the order the host must perform them: exit effects (innermost
 /// state first), the transition's effects, then entry effects (outermost state first).
 ///
-/// A view into the definition's compiled effect table: creating one does not allocate.
+/// Creating one never allocates. Up to two effects are held inline (most steps have zero to two),
+/// so a step of a flow whose effects are plain enums involves no reference counting at all; longer
+/// lists are a view into the definition's compiled effect table.
 public struct FlowEffects<Effect: Sendable>: RandomAccessCollection, Sendable {
-    @usableFromInline let base: ArraySlice<Effect>
+    // Up to two effects inline; more are a range of the shared table. (Plain stored properties
+    // rather than an enum with payloads: the compiler copies and destroys this without going
+    // through generic value witnesses.)
+    @usableFromInline let first: Effect?
+    @usableFromInline let second: Effect?
+    @usableFromInline let shared: EffectStorage<Effect>?
+    @usableFromInline let start: Int
+    @usableFromInline let storedCount: Int
 
     @inlinable
-    init(_ base: ArraySlice<Effect>) { self.base = base }
+    init(storage: EffectStorage<Effect>, start: Int, count: Int) {
+        self.storedCount = count
+        self.start = start
+        if count <= 2 {
+            first = count > 0 ? storage.elements[start] : nil
+            second = count > 1 ? storage.elements[start &+ 1] : nil
+            shared = nil
+        } else {
+            first = nil
+            second = nil
+            shared = storage
+        }
+    }
 
     /// No effects.
-    public init() { base = [] }
+    @inlinable
+    public init() {
+        first = nil
+        second = nil
+        shared = nil
+        start = 0
+        storedCount = 0
+    }
 
-    /// Effects from an array.
-    public init(_ effects: [Effect]) { base = effects[...] }
+    /// Effects from an array (for tests and hand-made steps).
+    public init(_ effects: [Effect]) {
+        self.init(storage: EffectStorage(effects), start: 0, count: effects.count)
+    }
 
     /// Always 0.
     @inlinable public var startIndex: Int { 0 }
+
     /// The number of effects.
-    @inlinable public var endIndex: Int { base.count }
+    @inlinable public var endIndex: Int { storedCount }
+
     /// The effect at `position`, counted from 0.
-    @inlinable public subscript(position: Int) -> Effect { base[base.startIndex + position] }
+    @inlinable
+    public subscript(position: Int) -> Effect {
+        precondition(position >= 0 && position < storedCount, "FlowEffects index out of range")
+        if let shared { return shared.elements[start &+ position] }
+        return (position == 0 ? first : second).unsafelyUnwrapped
+    }
 }
 
 extension FlowEffects: Equatable where Effect: Equatable {

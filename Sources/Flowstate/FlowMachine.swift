@@ -69,14 +69,15 @@ public struct FlowMachine<F: Flow>: Sendable {
         guard phase == .ready else {
             throw FlowError(code: .alreadyStarted, message: "flow '\(table.name)' was already started")
         }
-        let entry = table.effects[table.initialEffectStart..<table.initialEffectEnd]
+        let entry = FlowEffects(storage: table.effects, start: table.initialEffects.lowerBound,
+                                count: table.initialEffects.count)
         let (target, effects) = try settle(table.initialTarget, effects: entry, event: nil)
         current = target
         phase = .running
         if table.isFinal[target] {
             return finish(from: nil, event: nil, effects: effects)
         }
-        return .started(state: table.states[target], effects: FlowEffects(effects))
+        return .started(state: table.states[target], effects: effects)
     }
 
     /// Sends an event: takes the first transition that reacts to it and whose guard holds, searching
@@ -87,18 +88,17 @@ public struct FlowMachine<F: Flow>: Sendable {
     @inlinable
     public mutating func send(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
         guard phase == .running else { throw phaseError(for: event) }
-        let table = self.table
         let source = current
         let kind = event.kind
         var matched = false
         var i = table.eventRanges[source]
-        let end = table.eventRanges[source + 1]
+        let end = table.eventRanges[source &+ 1]
         while i < end {
-            let candidate = table.eventMoves[i]
-            if candidate.kind == kind {
+            if table.eventKinds[i] == kind {
                 matched = true
-                if table.allows(candidate.move, state: source, event: event) {
-                    return try take(candidate.move, from: source, event: event)
+                let move = table.eventMoves[i]
+                if table.allows(move, state: source, event: event) {
+                    return try take(move, from: source, event: event)
                 }
             }
             i &+= 1
@@ -112,9 +112,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     mutating func take(_ move: FlowTable<F>.Move, from source: Int, event: F.Event) throws(FlowError) -> FlowStep<F> {
         let from = table.states[source]
         guard move.target >= 0 else {
-            return .transitioned(from: from, to: from, event: event, effects: FlowEffects(table.effects(of: move)))
+            return .transitioned(from: from, to: from, event: event, effects: table.effects(of: move))
         }
-        var target = move.target
+        var target = Int(move.target)
         var effects = table.effects(of: move)
         if table.hasEventless(target) {
             (target, effects) = try settle(target, effects: effects, event: event)
@@ -123,17 +123,18 @@ public struct FlowMachine<F: Flow>: Sendable {
         if table.isFinal[target] {
             return finish(from: from, event: event, effects: effects)
         }
-        return .transitioned(from: from, to: table.states[target], event: event, effects: FlowEffects(effects))
+        return .transitioned(from: from, to: table.states[target], event: event, effects: effects)
     }
 
     /// Follows eventless transitions from `state` until none is enabled. Allocates only when more
     /// than one transition's effects must be joined.
     @usableFromInline
-    func settle(_ state: Int, effects: ArraySlice<F.Effect>, event: F.Event?) throws(FlowError)
-        -> (Int, ArraySlice<F.Effect>)
+    func settle(_ state: Int, effects: FlowEffects<F.Effect>, event: F.Event?) throws(FlowError)
+        -> (Int, FlowEffects<F.Effect>)
     {
         var state = state
         var effects = effects
+        var joined: [F.Effect]?  // only when two or more non-empty effect ranges must be joined
         var taken = 0
         while !table.isFinal[state], let move = table.firstEventless(from: state, event: event) {
             taken += 1
@@ -145,23 +146,24 @@ public struct FlowMachine<F: Flow>: Sendable {
                 )
             }
             let more = table.effects(of: move)
-            if effects.isEmpty {
+            if joined != nil {
+                joined!.append(contentsOf: more)
+            } else if effects.isEmpty {
                 effects = more
             } else if !more.isEmpty {
-                effects = ArraySlice(Array(effects) + more)
+                joined = Array(effects) + Array(more)
             }
-            state = move.target
+            state = Int(move.target)
         }
-        return (state, effects)
+        return (state, joined.map { FlowEffects($0) } ?? effects)
     }
 
     @usableFromInline
-    mutating func finish(from: F.State?, event: F.Event?, effects: ArraySlice<F.Effect>) -> FlowStep<F> {
+    mutating func finish(from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>) -> FlowStep<F> {
         phase = .finished
         let output = table.outputs[current]!.compute(event)
         finalOutput = output
-        return .finished(from: from, to: table.states[current], event: event, effects: FlowEffects(effects),
-                         output: output)
+        return .finished(from: from, to: table.states[current], event: event, effects: effects, output: output)
     }
 
     @usableFromInline

@@ -13,6 +13,7 @@ public enum FlowStep<F: Flow>: Sendable {
     case rejected(state: F.State, event: F.Event)
 
     /// The state the machine is in after the step.
+    @inlinable
     public var state: F.State {
         switch self {
         case .started(let state, _): state
@@ -24,6 +25,7 @@ public enum FlowStep<F: Flow>: Sendable {
     }
 
     /// The effects the host must perform, in order.
+    @inlinable
     public var effects: FlowEffects<F.Effect> {
         switch self {
         case .started(_, let effects), .transitioned(_, _, _, let effects), .finished(_, _, _, let effects, _):
@@ -34,6 +36,7 @@ public enum FlowStep<F: Flow>: Sendable {
     }
 
     /// The event that caused the step, if any.
+    @inlinable
     public var event: F.Event? {
         switch self {
         case .started: nil

@@ -2,99 +2,127 @@
 ///
 /// For every leaf state the table lists, in priority order (the leaf's own transitions, then its
 /// parent's, and so on up), the transitions that apply to it, each with its exit, transition and
-/// entry effects already laid out in one contiguous range. A step is a linear scan and a slice.
+/// entry effects already laid out in one contiguous range. A step is a linear scan and a range.
+///
+/// The hot arrays are immutable buffers owned by the table and freed in `deinit`: reading them in
+/// the engine's step costs no reference counting.
 @usableFromInline
-final class FlowTable<F: Flow>: Sendable {
+final class FlowTable<F: Flow>: @unchecked Sendable {
+    // @unchecked: every stored property is immutable after `init`, and the buffers are never
+    // written after they are initialized, so sharing the table across isolation domains is safe.
+
     /// A compiled transition from one leaf.
     @usableFromInline
     struct Move: Sendable {
         /// Index into `guards`, or -1 for none.
-        @usableFromInline let guardIndex: Int
+        @usableFromInline let guardIndex: Int32
         /// The leaf state the machine settles in, or -1 for a targetless transition.
-        @usableFromInline let target: Int
+        @usableFromInline let target: Int32
         /// The range in `effects` of exits, transition effects and entries, in order.
-        @usableFromInline let effectStart: Int
-        @usableFromInline let effectEnd: Int
-        /// Index into `declarations` of the transition this move compiles.
-        @usableFromInline let declaration: Int
+        @usableFromInline let effectStart: Int32
+        @usableFromInline let effectCount: Int32
+        /// Index of the transition this move compiles, in declaration order.
+        @usableFromInline let declaration: Int32
+
+        init(guardIndex: Int, target: Int, effects: Range<Int>, declaration: Int) {
+            self.guardIndex = Int32(guardIndex)
+            self.target = Int32(target)
+            self.effectStart = Int32(effects.lowerBound)
+            self.effectCount = Int32(effects.count)
+            self.declaration = Int32(declaration)
+        }
     }
 
-    @usableFromInline
-    struct EventMove: Sendable {
-        @usableFromInline let kind: F.Event.Kind
-        @usableFromInline let move: Move
-    }
+    @usableFromInline typealias Predicate = @Sendable (F.State, F.Event?) -> Bool
 
-    @usableFromInline let states: ContiguousArray<F.State>
-    @usableFromInline let index: [F.State: Int]
-    @usableFromInline let parents: ContiguousArray<Int>
-    @usableFromInline let isFinal: ContiguousArray<Bool>
-    @usableFromInline let outputs: ContiguousArray<OutputRule<F>?>
-    /// `eventRanges[s]..<eventRanges[s + 1]` are the indices in `eventMoves` for leaf `s`.
-    @usableFromInline let eventRanges: ContiguousArray<Int>
-    @usableFromInline let eventMoves: ContiguousArray<EventMove>
-    @usableFromInline let eventlessRanges: ContiguousArray<Int>
-    @usableFromInline let eventlessMoves: ContiguousArray<Move>
-    @usableFromInline let guards: ContiguousArray<Guard<F>>
-    @usableFromInline let effects: ContiguousArray<F.Effect>
-    @usableFromInline let initialTarget: Int
-    @usableFromInline let initialEffectStart: Int
-    @usableFromInline let initialEffectEnd: Int
+    // Hot: read on every step.
+    @usableFromInline let states: UnsafeMutableBufferPointer<F.State>
+    @usableFromInline let isFinal: UnsafeMutableBufferPointer<Bool>
+    /// `eventRanges[s]..<eventRanges[s + 1]` index `eventKinds` and `eventMoves` for leaf `s`.
+    @usableFromInline let eventRanges: UnsafeMutableBufferPointer<Int>
+    @usableFromInline let eventKinds: UnsafeMutableBufferPointer<F.Event.Kind>
+    @usableFromInline let eventMoves: UnsafeMutableBufferPointer<Move>
+    @usableFromInline let eventlessRanges: UnsafeMutableBufferPointer<Int>
+    @usableFromInline let eventlessMoves: UnsafeMutableBufferPointer<Move>
+    @usableFromInline let guards: UnsafeMutableBufferPointer<Predicate>
+    @usableFromInline let effects: EffectStorage<F.Effect>
     @usableFromInline let unhandled: UnhandledEventPolicy
+
+    // Cold: start, finish, errors, inspection.
+    @usableFromInline let index: [F.State: Int]
+    let parents: [Int]
+    @usableFromInline let outputs: [OutputRule<F>?]
+    @usableFromInline let initialTarget: Int
+    @usableFromInline let initialEffects: Range<Int>
     @usableFromInline let name: String
+
     /// How many eventless transitions one step may take before the engine reports a loop.
     @usableFromInline static var eventlessLimit: Int { 1_000 }
 
     init(
-        states: ContiguousArray<F.State>, index: [F.State: Int], parents: ContiguousArray<Int>,
-        isFinal: ContiguousArray<Bool>, outputs: ContiguousArray<OutputRule<F>?>,
-        eventRanges: ContiguousArray<Int>, eventMoves: ContiguousArray<EventMove>,
-        eventlessRanges: ContiguousArray<Int>, eventlessMoves: ContiguousArray<Move>,
-        guards: ContiguousArray<Guard<F>>, effects: ContiguousArray<F.Effect>,
+        states: [F.State], index: [F.State: Int], parents: [Int], outputs: [OutputRule<F>?],
+        eventRanges: [Int], eventMoves: [(kind: F.Event.Kind, move: Move)],
+        eventlessRanges: [Int], eventlessMoves: [Move],
+        guards: [Guard<F>], effects: [F.Effect],
         initialTarget: Int, initialEffects: Range<Int>, unhandled: UnhandledEventPolicy, name: String
     ) {
-        self.states = states
+        self.states = .make(states)
+        self.isFinal = .make(outputs.map { $0 != nil })
+        self.eventRanges = .make(eventRanges)
+        self.eventKinds = .make(eventMoves.map(\.kind))
+        self.eventMoves = .make(eventMoves.map(\.move))
+        self.eventlessRanges = .make(eventlessRanges)
+        self.eventlessMoves = .make(eventlessMoves)
+        self.guards = .make(guards.map(\.predicate))
+        self.effects = EffectStorage(effects)
+        self.unhandled = unhandled
         self.index = index
         self.parents = parents
-        self.isFinal = isFinal
         self.outputs = outputs
-        self.eventRanges = eventRanges
-        self.eventMoves = eventMoves
-        self.eventlessRanges = eventlessRanges
-        self.eventlessMoves = eventlessMoves
-        self.guards = guards
-        self.effects = effects
         self.initialTarget = initialTarget
-        self.initialEffectStart = initialEffects.lowerBound
-        self.initialEffectEnd = initialEffects.upperBound
-        self.unhandled = unhandled
+        self.initialEffects = initialEffects
         self.name = name
+    }
+
+    deinit {
+        states.free()
+        isFinal.free()
+        eventRanges.free()
+        eventKinds.free()
+        eventMoves.free()
+        eventlessRanges.free()
+        eventlessMoves.free()
+        guards.free()
     }
 
     /// Whether `move` may be taken from `state` on `event`.
     @inlinable
     func allows(_ move: Move, state: Int, event: F.Event?) -> Bool {
-        move.guardIndex < 0 || guards[move.guardIndex].predicate(states[state], event)
+        move.guardIndex < 0 || guards[Int(move.guardIndex)](states[state], event)
     }
 
     /// The first eventless move of `state` whose guard holds, if any.
     @usableFromInline
     func firstEventless(from state: Int, event: F.Event?) -> Move? {
-        var i = eventlessRanges[state]
-        let end = eventlessRanges[state + 1]
-        while i < end {
-            let move = eventlessMoves[i]
-            if allows(move, state: state, event: event) { return move }
-            i += 1
+        for i in eventlessRanges[state]..<eventlessRanges[state + 1] where allows(eventlessMoves[i], state: state, event: event) {
+            return eventlessMoves[i]
         }
         return nil
     }
 
     @inlinable
-    func hasEventless(_ state: Int) -> Bool { eventlessRanges[state] != eventlessRanges[state + 1] }
+    func hasEventless(_ state: Int) -> Bool { eventlessRanges[state] != eventlessRanges[state &+ 1] }
 
     @inlinable
-    func effects(of move: Move) -> ArraySlice<F.Effect> { effects[move.effectStart..<move.effectEnd] }
+    func effects(of move: Move) -> FlowEffects<F.Effect> {
+        FlowEffects(storage: effects, start: Int(move.effectStart), count: Int(move.effectCount))
+    }
+
+    /// Every move from `leaf`, event moves first.
+    func moves(from leaf: Int) -> [Move] {
+        Array(eventMoves[eventRanges[leaf]..<eventRanges[leaf + 1]])
+            + Array(eventlessMoves[eventlessRanges[leaf]..<eventlessRanges[leaf + 1]])
+    }
 
     /// The active state and its ancestors, innermost first.
     func configuration(of state: Int) -> [F.State] {
@@ -105,5 +133,19 @@ final class FlowTable<F: Flow>: Sendable {
             s = parents[s]
         }
         return result
+    }
+}
+
+extension UnsafeMutableBufferPointer {
+    /// A buffer holding a copy of `elements`; free it with ``free()``.
+    static func make(_ elements: [Element]) -> Self {
+        let buffer = Self.allocate(capacity: elements.count)
+        _ = buffer.initialize(from: elements)
+        return buffer
+    }
+
+    func free() {
+        deinitialize()
+        deallocate()
     }
 }

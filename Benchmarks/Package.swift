@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+import class Foundation.ProcessInfo
+import struct Foundation.URL
+
+// The root package is a path dependency, and a path dependency's identity is its folder's name
+// (whatever the clone is called), so derive it instead of hard-coding it.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let rootIdentity = root.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "FlowstateBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Engine",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Flowstate", package: rootIdentity),
+            ],
+            path: "Benchmarks/Engine",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
