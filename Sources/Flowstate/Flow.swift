@@ -17,7 +17,10 @@
 ///
 /// Labels for diagrams come from `String(describing:)` of states, event kinds and effects: give those
 /// types a `CustomStringConvertible` conformance to choose the words drawn on the picture.
-public protocol Flow {
+///
+/// A flow's conformance is never isolated to an actor (`SendableMetatype`): definitions and machines
+/// are values that any isolation domain can build, inspect and run.
+public protocol Flow: SendableMetatype {
     /// The states of the flow: a finite set of values, usually a payload-free `enum`.
     associatedtype State: Hashable & Sendable
     /// The events the flow reacts to; cases may carry payloads.

@@ -264,7 +264,7 @@ struct FlowCompiler<F: Flow> {
         }
         return FlowTable(
             states: nodes.map(\.data.state), index: index, parents: nodes.map(\.parent),
-            outputs: nodes.map(\.data.output),
+            outputs: nodes.map(\.data.output), childFlows: nodes.map(\.data.child),
             eventRanges: eventRanges, eventMoves: eventMoves,
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
             guards: guards, effects: effects,
@@ -337,7 +337,8 @@ struct FlowCompiler<F: Flow> {
                 entry: node.data.entry, exit: node.data.exit,
                 entryLabels: node.data.entry.map { String(describing: $0) },
                 exitLabels: node.data.exit.map { String(describing: $0) },
-                outputLabel: node.data.output?.label, location: node.data.location
+                outputLabel: node.data.output?.label, childFlow: node.data.child?.name,
+                location: node.data.location
             )
         }
     }

@@ -130,6 +130,8 @@ extension FlowDefinition {
         public let exitLabels: [String]
         /// For a final state, how diagrams describe its output.
         public let outputLabel: String?
+        /// The name of the child flow this state runs under a ``Supervisor``, if any.
+        public let childFlow: String?
         /// Where the state was declared.
         public let location: FlowSourceLocation
     }

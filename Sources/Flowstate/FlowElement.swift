@@ -14,6 +14,7 @@ public struct FlowElement<F: Flow>: Sendable {
         var entry: [F.Effect]
         var exit: [F.Effect]
         var output: OutputRule<F>?
+        var child: ChildFlow<F>? = nil
         var children: [FlowElement<F>]
         var location: FlowSourceLocation
     }
@@ -53,10 +54,13 @@ public struct StateNode<F: Flow> {
     ///     the first child state declared.
     ///   - entry: Effects performed when the state is entered.
     ///   - exit: Effects performed when the state is left.
+    ///   - child: A child flow that a ``Supervisor`` runs while this state is active: spawned when the
+    ///     state is entered, torn down when it is left, its output delivered to this flow as an event.
     ///   - body: The state's transitions and child states.
     public init(
         _ state: F.State,
         initial: F.State? = nil,
+        runs child: ChildFlow<F>? = nil,
         entry: [F.Effect] = [],
         exit: [F.Effect] = [],
         fileID: String = #fileID,
@@ -65,7 +69,7 @@ public struct StateNode<F: Flow> {
         @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
     ) {
         element = FlowElement(node: .state(.init(
-            state: state, initial: initial, entry: entry, exit: exit, output: nil, children: body(),
+            state: state, initial: initial, entry: entry, exit: exit, output: nil, child: child, children: body(),
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }

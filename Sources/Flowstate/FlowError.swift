@@ -15,6 +15,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
             case effectFailed
             case runtimeFailed
             case unknownState
+            case stopped
         }
 
         private let backing: Backing
@@ -38,6 +39,9 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let runtimeFailed = Code(.runtimeFailed)
         /// A state that the definition does not declare was named (for example when restoring).
         public static let unknownState = Code(.unknownState)
+
+        /// An event was sent to a machine that was stopped.
+        public static let stopped = Code(.stopped)
 
         /// The code's name.
         public var description: String { "\(backing)" }

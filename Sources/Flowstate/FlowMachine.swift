@@ -14,7 +14,7 @@
 /// The step path is `@inlinable` so that the compiler specializes it for your flow's types in your
 /// module: no generic metadata look-ups, no allocation per transition.
 public struct FlowMachine<F: Flow>: Sendable {
-    @usableFromInline enum Phase: Sendable { case ready, running, finished }
+    @usableFromInline enum Phase: Sendable { case ready, running, finished, stopped }
 
     /// The definition this machine runs.
     public let definition: FlowDefinition<F>
@@ -41,6 +41,53 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.current = definition.table.initialTarget
         self.phase = .ready
         self.finalOutput = nil
+    }
+
+    /// Creates a machine that is already running in `state`, as if it had got there by itself:
+    /// nothing is entered and no effect is performed. This is how a snapshot is restored.
+    /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when
+    ///   `state` is not a declared leaf state that is not final.
+    public init(_ definition: FlowDefinition<F>, resumingIn state: F.State) throws(FlowError) {
+        try self.init(definition)
+        guard let index = table.index[state], definition.states[index].kind == .atomic else {
+            throw FlowError(code: .unknownState,
+                            message: "flow '\(definition.name)' cannot resume in '\(state)': "
+                                + "it is not a declared state without children that is not final")
+        }
+        current = index
+        phase = .running
+    }
+
+    /// Stops a running machine: returns the exit effects of every active state, innermost first,
+    /// for the host to perform. Further events are refused with ``FlowError/Code/stopped``.
+    /// Stopping a machine that is not running returns no effects: exits happen exactly once.
+    public mutating func stop() -> FlowEffects<F.Effect> {
+        guard phase == .running else {
+            phase = phase == .finished ? .finished : .stopped
+            return FlowEffects()
+        }
+        phase = .stopped
+        var exits: [F.Effect] = []
+        var s = current
+        while s >= 0 {
+            exits.append(contentsOf: definition.states[s].exit)
+            s = table.parents[s]
+        }
+        return FlowEffects(exits)
+    }
+
+    /// Whether ``stop()`` was called while the machine was running or ready.
+    public var isStopped: Bool { phase == .stopped }
+
+    /// Indices of the active states, innermost first (for the supervisor).
+    var activeIndices: [Int] {
+        var result: [Int] = []
+        var s = current
+        while s >= 0 {
+            result.append(s)
+            s = table.parents[s]
+        }
+        return result
     }
 
     /// The state the machine is in: always a leaf (a state without children).
@@ -175,6 +222,8 @@ public struct FlowMachine<F: Flow>: Sendable {
         case .running, .finished:
             FlowError(code: .finished,
                       message: "event '\(event)' sent to flow '\(table.name)', which has finished in '\(state)'")
+        case .stopped:
+            FlowError(code: .stopped, message: "event '\(event)' sent to flow '\(table.name)', which was stopped")
         }
     }
 

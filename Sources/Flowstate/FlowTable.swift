@@ -52,6 +52,8 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
     @usableFromInline let index: [F.State: Int]
     let parents: [Int]
     @usableFromInline let outputs: [OutputRule<F>?]
+    /// The child flow each state runs under a supervisor, if any.
+    let childFlows: [ChildFlow<F>?]
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
     @usableFromInline let name: String
@@ -61,6 +63,7 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
 
     init(
         states: [F.State], index: [F.State: Int], parents: [Int], outputs: [OutputRule<F>?],
+        childFlows: [ChildFlow<F>?],
         eventRanges: [Int], eventMoves: [(kind: F.Event.Kind, move: Move)],
         eventlessRanges: [Int], eventlessMoves: [Move],
         guards: [Guard<F>], effects: [F.Effect],
@@ -79,6 +82,7 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         self.index = index
         self.parents = parents
         self.outputs = outputs
+        self.childFlows = childFlows
         self.initialTarget = initialTarget
         self.initialEffects = initialEffects
         self.name = name

@@ -1,0 +1,56 @@
+/// A child flow that a state of `Parent` runs under a ``Supervisor``: spawned when the state is
+/// entered, torn down when it is left.
+///
+/// The child's definition stays reusable: it knows nothing of its parent. The parent decides how the
+/// child's effects are performed (mapped to the parent's effects, performed by the parent's handler)
+/// and which of its events the child's output and failure become.
+///
+/// ```swift
+/// StateNode(.signingUp, runs: ChildFlow(SignUp.definition) { output in
+///     output == .signedUp ? .accountCreated : .signUpCancelled
+/// })
+/// ```
+public struct ChildFlow<Parent: Flow>: Sendable {
+    /// The child flow's name.
+    public let name: String
+    /// What the supervisor does when the child's effects fail.
+    public let policy: FailurePolicy
+    let make: @Sendable (_ resumingIn: String?) throws(SupervisorError) -> any AnyMachineBox
+    let mapOutput: @Sendable (any Sendable) -> Parent.Event?
+    let mapFailure: (@Sendable (SupervisionFailure) -> Parent.Event?)?
+
+    /// A child whose effects are mapped to the parent's effects.
+    /// - Parameters:
+    ///   - definition: The child flow.
+    ///   - policy: What to do when performing the child's effects fails.
+    ///   - effects: Maps a child effect to a parent effect, performed by the parent's handler
+    ///     (`nil` drops it).
+    ///   - failure: Maps a failure of the child to a parent event; `nil` lets the failure escalate
+    ///     to the parent itself.
+    ///   - output: Maps the child's output to the parent event that reports it (`nil`: no event).
+    public init<Child: Flow>(
+        _ definition: FlowDefinition<Child>,
+        policy: FailurePolicy = .escalate,
+        effects: @escaping @Sendable (Child.Effect) -> Parent.Effect?,
+        failure: (@Sendable (SupervisionFailure) -> Parent.Event?)? = nil,
+        output: @escaping @Sendable (Child.Output) -> Parent.Event?
+    ) {
+        name = definition.name
+        self.policy = policy
+        make = { (state: String?) throws(SupervisorError) -> any AnyMachineBox in
+            try MachineBox<Child>(definition: definition, resumingIn: state, handler: .mapped(effects))
+        }
+        mapOutput = { output($0 as! Child.Output) }
+        mapFailure = failure
+    }
+
+    /// A child whose effects are of the parent's effect type, performed by the parent's handler.
+    public init<Child: Flow>(
+        _ definition: FlowDefinition<Child>,
+        policy: FailurePolicy = .escalate,
+        failure: (@Sendable (SupervisionFailure) -> Parent.Event?)? = nil,
+        output: @escaping @Sendable (Child.Output) -> Parent.Event?
+    ) where Child.Effect == Parent.Effect {
+        self.init(definition, policy: policy, effects: { $0 }, failure: failure, output: output)
+    }
+}

@@ -1,0 +1,43 @@
+/// Performs one effect of a machine in a ``Supervisor``'s tree.
+///
+/// It runs on the supervisor's isolation domain, synchronously, while the step is processed. Events it
+/// sends (``EffectContext/send(_:)``) are queued until the step completes. Throwing applies the
+/// machine's ``FailurePolicy``.
+public typealias EffectHandler<F: Flow> = (F.Effect, EffectContext<F>) throws -> Void
+
+/// What an effect handler can do besides performing the effect.
+public struct EffectContext<F: Flow> {
+    /// The machine whose handler runs.
+    public let machine: MachineHandle<F>
+    /// The machine that produced the effect: `machine` itself, or a declared child whose effects were
+    /// mapped to this machine's effects.
+    public let origin: MachineID
+    weak var supervisor: Supervisor?
+
+    /// Queues an event for ``machine``, processed after the current step.
+    public func send(_ event: F.Event) {
+        supervisor?.enqueue(event, to: machine.id, label: "\(event)")
+    }
+
+    /// Starts asynchronous work on behalf of ``origin``. Its result, if any, is sent to ``machine``
+    /// on the supervisor's isolation domain. If ``origin`` or ``machine`` is torn down first, the work
+    /// is cancelled and its result is dropped and reported (``TreeEvent/dropped(_:what:)``), never
+    /// delivered to another machine.
+    /// - Throws: ``SupervisorError/Code/noIsolation`` when the supervisor was created outside any
+    ///   isolation domain (create it on an actor, such as the main actor, to run async effects).
+    public func run(_ operation: @escaping @Sendable () async throws -> F.Event?) throws(SupervisorError) {
+        guard let supervisor else { return }
+        try supervisor.startTask(origin: origin, target: machine, operation)
+    }
+}
+
+/// How a box performs its machine's effects: with a handler of its own, or by forwarding them
+/// (mapped) to its parent's handler.
+enum EffectRoute<F: Flow> {
+    case handler(EffectHandler<F>)
+    case forward(@Sendable (F.Effect) -> Any?)
+
+    static func mapped<P>(_ map: @escaping @Sendable (F.Effect) -> P?) -> EffectRoute<F> {
+        .forward { effect -> Any? in map(effect) }
+    }
+}

@@ -1,0 +1,166 @@
+import Logging
+
+/// What the supervisor needs from one machine, whatever its flow's types.
+protocol AnyMachineBox: AnyObject {
+    var flowName: String { get }
+    var stateLabel: String { get }
+    var activeIndices: [Int] { get }
+    var isFinished: Bool { get }
+    /// Starts the machine; nothing is performed yet.
+    func start() throws(FlowError) -> BoxStep
+    /// Sends an event (which must be of the flow's event type).
+    func send(_ event: Any) throws(FlowError) -> BoxStep
+    /// Stops the machine and returns its exit effects, to perform.
+    func stop() -> BoxStep
+    /// Performs a step's effects through the handler or the parent's (via `forwardToParent`).
+    func perform(_ step: BoxStep, id: MachineID, in supervisor: Supervisor) throws(EffectFailure)
+    /// Performs an effect forwarded by a child (already mapped to this flow's effect type).
+    func performForwarded(_ effect: Any, id: MachineID, origin: MachineID, in supervisor: Supervisor) throws(EffectFailure)
+    /// The declared child flow of the state at `index`, type-erased for the supervisor.
+    func childFlow(at index: Int) -> AnyChildFlow?
+    func stateIndex(labelled label: String) -> Int?
+    func label(ofState index: Int) -> String
+    func output() -> (any Sendable)?
+}
+
+/// A step, as the supervisor sees it.
+struct BoxStep {
+    enum Kind { case started, transitioned, finished, ignored, rejected, stopped }
+    var kind: Kind
+    var from: String
+    var to: String
+    var event: String
+    var outputLabel: String
+    /// The effects, still typed (each of the flow's effect type).
+    var effects: [Any]
+}
+
+/// An effect handler threw.
+struct EffectFailure: Error {
+    var origin: MachineID
+    var effect: String
+    var message: String
+}
+
+/// A declared child flow, type-erased.
+struct AnyChildFlow {
+    let name: String
+    let policy: FailurePolicy
+    let make: (String?) throws(SupervisorError) -> any AnyMachineBox
+    let mapOutput: (any Sendable) -> (any Sendable)?
+    let mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
+}
+
+final class MachineBox<F: Flow>: AnyMachineBox {
+    var machine: FlowMachine<F>
+    let route: EffectRoute<F>
+
+    init(machine: FlowMachine<F>, route: EffectRoute<F>) {
+        self.machine = machine
+        self.route = route
+    }
+
+    /// A box for a fresh machine, or for one resuming in the state labelled `label`.
+    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, handler route: EffectRoute<F>)
+        throws(SupervisorError)
+    {
+        var resumeState: F.State?
+        if let label {
+            let matches = definition.states.filter { $0.label == label }
+            guard matches.count == 1 else {
+                let message = matches.isEmpty
+                    ? "flow '\(definition.name)' has no state '\(label)' any more"
+                    : "flow '\(definition.name)' has \(matches.count) states labelled '\(label)'"
+                throw SupervisorError(code: .snapshotMismatch, message: message)
+            }
+            resumeState = matches[0].state
+        }
+        let machine: FlowMachine<F>
+        do throws(FlowError) {
+            if let resumeState {
+                machine = try FlowMachine(definition, resumingIn: resumeState)
+            } else {
+                machine = try FlowMachine(definition)
+            }
+        } catch {
+            let code: SupervisorError.Code = error.code == .invalidDefinition ? .invalidDefinition : .snapshotMismatch
+            throw SupervisorError(code: code, message: error.message, underlying: error)
+        }
+        self.init(machine: machine, route: route)
+    }
+
+    var flowName: String { machine.definition.name }
+    var stateLabel: String { "\(machine.state)" }
+    var activeIndices: [Int] { machine.isFinished || machine.isStopped ? [] : machine.activeIndices }
+    var isFinished: Bool { machine.isFinished }
+
+    func start() throws(FlowError) -> BoxStep { describe(try machine.start(), from: "start") }
+
+    func send(_ event: Any) throws(FlowError) -> BoxStep {
+        let from = stateLabel
+        return describe(try machine.send(event as! F.Event), from: from)
+    }
+
+    func stop() -> BoxStep {
+        let label = stateLabel
+        let exits = machine.stop()
+        return BoxStep(kind: .stopped, from: label, to: label, event: "", outputLabel: "",
+                       effects: exits.map { $0 as Any })
+    }
+
+    private func describe(_ step: FlowStep<F>, from: String) -> BoxStep {
+        let kind: BoxStep.Kind
+        var outputLabel = ""
+        switch step {
+        case .started: kind = .started
+        case .transitioned: kind = .transitioned
+        case .finished(_, _, _, _, let output):
+            kind = .finished
+            outputLabel = "\(output)"
+        case .ignored: kind = .ignored
+        case .rejected: kind = .rejected
+        }
+        return BoxStep(kind: kind, from: from, to: "\(step.state)", event: step.event.map { "\($0)" } ?? "",
+                       outputLabel: outputLabel, effects: step.effects.map { $0 as Any })
+    }
+
+    func perform(_ step: BoxStep, id: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
+        for effect in step.effects {
+            try perform(effect as! F.Effect, id: id, origin: id, in: supervisor)
+        }
+    }
+
+    func performForwarded(_ effect: Any, id: MachineID, origin: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
+        try perform(effect as! F.Effect, id: id, origin: origin, in: supervisor)
+    }
+
+    private func perform(_ effect: F.Effect, id: MachineID, origin: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
+        switch route {
+        case .handler(let handler):
+            do {
+                try handler(effect, EffectContext(machine: MachineHandle(id: id), origin: origin, supervisor: supervisor))
+            } catch {
+                throw EffectFailure(origin: origin, effect: "\(effect)", message: "\(error)")
+            }
+        case .forward(let map):
+            guard let mapped = map(effect) else { return }
+            try supervisor.forwardToParent(mapped, from: id, origin: origin)
+        }
+    }
+
+    func childFlow(at index: Int) -> AnyChildFlow? {
+        guard let spec = machine.table.childFlows[index] else { return nil }
+        return AnyChildFlow(name: spec.name, policy: spec.policy, make: spec.make,
+                            mapOutput: { spec.mapOutput($0) },
+                            mapFailure: spec.mapFailure.map { map in { map($0) } })
+    }
+
+    func stateIndex(labelled label: String) -> Int? {
+        let matches = machine.definition.states.indices.filter { machine.definition.states[$0].label == label }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    func label(ofState index: Int) -> String { machine.definition.states[index].label }
+
+    func output() -> (any Sendable)? { machine.output }
+}

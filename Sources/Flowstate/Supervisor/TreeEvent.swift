@@ -1,0 +1,75 @@
+/// Something that happened in a ``Supervisor``'s tree, for observers and for drawing a run.
+public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
+    /// A machine started, under `parent` (`nil` for a root), in `state`.
+    case spawned(MachineID, flow: String, parent: MachineID?, state: String)
+    /// A machine took a transition.
+    case transitioned(MachineID, from: String, to: String, event: String)
+    /// A machine reached a final state with an output.
+    case completed(MachineID, output: String)
+    /// A machine's effect handler threw.
+    case failed(MachineID, failure: SupervisionFailure)
+    /// A machine was started again by its ``FailurePolicy/restart(maxRestarts:within:)`` policy;
+    /// `replacement` is the new machine.
+    case restarted(MachineID, replacement: MachineID)
+    /// A machine was torn down.
+    case tornDown(MachineID, reason: TeardownReason)
+    /// Something addressed to a machine that is gone was dropped (never delivered to another).
+    case dropped(MachineID, what: String)
+
+    /// One line.
+    public var description: String {
+        switch self {
+        case .spawned(let id, let flow, let parent, let state):
+            "\(id) spawned '\(flow)' in \(state)" + (parent.map { " under \($0)" } ?? "")
+        case .transitioned(let id, let from, let to, let event): "\(id) \(from) --\(event)--> \(to)"
+        case .completed(let id, let output): "\(id) completed: \(output)"
+        case .failed(let id, let failure): "\(id) failed: \(failure.message)"
+        case .restarted(let id, let replacement): "\(id) restarted as \(replacement)"
+        case .tornDown(let id, let reason): "\(id) torn down (\(reason))"
+        case .dropped(let id, let what): "\(id) gone: dropped \(what)"
+        }
+    }
+}
+
+/// Why a machine was torn down.
+public enum TeardownReason: Hashable, Sendable, CustomStringConvertible {
+    /// Its parent left the state that runs it.
+    case parentLeftState
+    /// Its parent (or an ancestor) was torn down or finished.
+    case parentTornDown
+    /// It reached a final state.
+    case completed
+    /// ``Supervisor/stop(_:)`` was called on it or an ancestor.
+    case stopped
+    /// The object its lifetime was bound to was deallocated.
+    case ownerReleased
+    /// Its effect handler threw.
+    case failed
+
+    /// The reason's name.
+    public var description: String {
+        switch self {
+        case .parentLeftState: "parent left its state"
+        case .parentTornDown: "parent torn down"
+        case .completed: "completed"
+        case .stopped: "stopped"
+        case .ownerReleased: "owner released"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// The machines one teardown removed, in the order they were torn down: children before their
+/// parent, siblings in reverse spawn order.
+public struct TeardownRecord: Hashable, Sendable {
+    /// Each machine, with its flow's name.
+    public var machines: [(id: MachineID, flow: String)] { zip(ids, flows).map { ($0, $1) } }
+    /// The identities, in teardown order.
+    public private(set) var ids: [MachineID] = []
+    private var flows: [String] = []
+
+    mutating func append(_ id: MachineID, flow: String) {
+        ids.append(id)
+        flows.append(flow)
+    }
+}
