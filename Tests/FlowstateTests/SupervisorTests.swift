@@ -191,6 +191,28 @@ struct SupervisorTests {
         #expect(restarts == 3)
     }
 
+    @Test("Regression: a dynamically spawned child's restarts are counted across incarnations")
+    func dynamicRestartIntensity() throws {
+        // Found by the tree-laws property: the restart history was keyed by machine id, which
+        // changes with every restart, so a dynamic child could restart forever.
+        let supervisor = Supervisor(now: { .zero })
+        let log = EffectLog()
+        var restarts = 0
+        supervisor.observe { if case .restarted = $0 { restarts += 1 } }
+        let top = try supervisor.start(Top.definition(), policy: .stop, handler: log.handler())
+        let owner = Owner()
+        _ = try supervisor.spawn(Leaf.definition, under: top, owner: owner,
+                                 policy: .restart(maxRestarts: 2, within: .seconds(60)),
+                                 handler: log.handler(), output: { _ in nil })
+        for _ in 0..<3 {
+            guard let leaf = supervisor.machines.first(where: { $0.flow == "leaf" }) else { break }
+            try supervisor.send(.fail, to: supervisor.handle(leaf.id, as: Leaf.self)!)
+        }
+        #expect(restarts == 2)
+        #expect(supervisor.liveCount == 0, "the third failure escalated: top has no mapping and stops")
+        withExtendedLifetime(owner) {}
+    }
+
     @Test("A snapshot restores the tree in a new supervisor, and the flow continues identically")
     func snapshotRestore() throws {
         let log = EffectLog()

@@ -34,6 +34,8 @@ public final class Supervisor {
         var onTeardown: ((TeardownReason) -> Void)?
         var tasks: [UInt64: Task<Void, Never>] = [:]
         var tornDown = false
+        /// The first machine of a line of restarts: restart intensity is counted per lineage.
+        var lineage: MachineID
 
         init(id: MachineID, box: any AnyMachineBox, parent: MachineID?, slot: Int?, owner: AnyObject?,
              policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
@@ -51,6 +53,7 @@ public final class Supervisor {
             self.mapFailure = mapFailure
             self.remake = remake
             self.onTeardown = onTeardown
+            self.lineage = id
         }
     }
 
@@ -338,7 +341,10 @@ public final class Supervisor {
         case .escalate:
             escalate(node, failure: failure)
         case .restart(let maxRestarts, let window):
-            let key = "\(node.parent.map { "\($0)" } ?? "root")/\(node.slot.map(String.init) ?? "\(node.id)")/\(node.box.flowName)"
+            // Declared children count per parent state; others per lineage (an id would change
+            // with every restart, and the limit would never be reached).
+            let place = node.slot.map { "state \($0)" } ?? "lineage \(node.lineage)"
+            let key = "\(node.parent.map { "\($0)" } ?? "root")/\(place)/\(node.box.flowName)"
             let time = now()
             var history = (restarts[key] ?? []).filter { time - $0 < window }
             guard history.count < maxRestarts else {
@@ -376,6 +382,7 @@ public final class Supervisor {
             let fresh = try makeNode(make: node.remake, parent: parentID, slot: node.slot, owner: node.owner,
                                      policy: node.policy, mapOutput: node.mapOutput, mapFailure: node.mapFailure,
                                      onTeardown: node.onTeardown)
+            fresh.lineage = node.lineage
             if node.ownerBound && node.owner == nil {  // its owner went away meanwhile
                 discard(fresh)
                 return

@@ -8,7 +8,7 @@ enum Leaf: Flow {
         case a, b, done
         var description: String { rawValue }
     }
-    enum Event: FlowEvent { case next, fail }
+    enum Event: FlowEvent, CaseIterable { case next, fail }
     typealias Effect = String
     typealias Output = String
 
@@ -30,7 +30,7 @@ enum Mid: Flow {
         case idle, running, waiting, done
         var description: String { rawValue }
     }
-    enum Event: FlowEvent { case go, leafDone, leafFailed, back, finish, fail }
+    enum Event: FlowEvent, CaseIterable { case go, leafDone, leafFailed, back, finish, fail }
     typealias Effect = String
     typealias Output = String
 
@@ -61,7 +61,7 @@ enum Top: Flow {
         case home, busy, over
         var description: String { rawValue }
     }
-    enum Event: FlowEvent { case go, midDone, cancel, childFailed, fail }
+    enum Event: FlowEvent, CaseIterable { case go, midDone, cancel, childFailed, fail }
     typealias Effect = String
     typealias Output = String
 
