@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test demo bench docs clean
+.PHONY: all deps build test sanitize demo bench docs clean
 
 all: build
 
@@ -20,6 +20,11 @@ build: deps
 test: build
 	$(SWIFT) test
 
+# The whole suite under ThreadSanitizer, then AddressSanitizer, each in its own build folder.
+sanitize: deps
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
 demo: build
 	$(SWIFT) run -q flowstate-demo
 
@@ -27,4 +32,4 @@ bench: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-tsan .build-asan Benchmarks/.build

@@ -139,3 +139,45 @@ actor TreeHost {
         return (problems, supervisor.liveCount)
     }
 }
+
+/// An actor that owns a supervisor, as an app's flow host would.
+actor SupervisorOwner {
+    var supervisor: Supervisor?
+    func setUp() throws {
+        let supervisor = Supervisor()
+        _ = try supervisor.start(Fetch.definition) { effect, context in
+            if effect == "load" { try context.run { .loaded } }
+        }
+        self.supervisor = supervisor
+    }
+
+    /// A weak reference to the supervisor, for the test to watch (the supervisor itself cannot leave).
+    func watchSupervisor() -> WeakBox { WeakBox(supervisor) }
+}
+
+/// A weak reference that can cross isolation domains; it is only compared with nil.
+final class WeakBox: @unchecked Sendable {
+    weak var value: AnyObject?
+    init(_ value: AnyObject?) { self.value = value }
+}
+
+@Suite("Supervisor: lifetime")
+struct SupervisorLifetimeTests {
+    @Test("Regression: an actor that owns a supervisor is freed (the supervisor holds its isolation weakly)")
+    func actorOwnerIsFreed() async throws {
+        // Found by AddressSanitizer's leak check: the supervisor kept its isolation actor alive,
+        // a cycle with the actor that owns it.
+        weak var weakOwner: SupervisorOwner?
+        let weakSupervisor: WeakBox
+        do {
+            let owner = SupervisorOwner()
+            try await owner.setUp()
+            weakOwner = owner
+            weakSupervisor = await owner.watchSupervisor()
+            #expect(weakSupervisor.value != nil)
+        }
+        for _ in 0..<100 where weakOwner != nil || weakSupervisor.value != nil { await Task.yield() }
+        #expect(weakOwner == nil)
+        #expect(weakSupervisor.value == nil)
+    }
+}

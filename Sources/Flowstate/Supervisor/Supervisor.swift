@@ -65,7 +65,7 @@ public final class Supervisor {
 
     private var nodes: [MachineID: Node] = [:]
     private var roots: [MachineID] = []
-    private var ownerBound: [MachineID] = []
+    private var ownerBound: Set<MachineID> = []
     private var queue = Deque<Message>()
     private var isProcessing = false
     private var nextID: UInt64 = 1
@@ -76,7 +76,12 @@ public final class Supervisor {
     private var nextObserver = 0
     private let logger: Logger?
     private let now: () -> Duration
-    let isolation: (any Actor)?
+    /// The isolation the supervisor was created in. An actor is held weakly (the actor that owns a
+    /// supervisor must not be kept alive by it); the main actor, global and immortal, is remembered as
+    /// a flag (a weak reference to it would allocate a side table that is never freed).
+    var isolation: (any Actor)? { isolatedToMainActor ? MainActor.shared : weakIsolation }
+    private weak var weakIsolation: (any Actor)?
+    private let isolatedToMainActor: Bool
 
     /// Creates an empty supervisor in the caller's isolation domain.
     /// - Parameters:
@@ -93,7 +98,12 @@ public final class Supervisor {
             let origin = clock.now
             self.now = { origin.duration(to: clock.now) }
         }
-        self.isolation = isolation
+        if let isolation, isolation === MainActor.shared {
+            isolatedToMainActor = true
+        } else {
+            isolatedToMainActor = false
+            weakIsolation = isolation
+        }
     }
 
     deinit {
@@ -171,7 +181,7 @@ public final class Supervisor {
                         mapOutput: mapOutput, mapFailure: mapFailure, remake: make, onTeardown: onTeardown)
         nodes[id] = node
         if let parent { nodes[parent]?.children.append(id) } else { roots.append(id) }
-        if owner != nil { ownerBound.append(id) }
+        if owner != nil { ownerBound.insert(id) }
         return node
     }
 
@@ -192,7 +202,7 @@ public final class Supervisor {
     private func discard(_ node: Node) {
         nodes[node.id] = nil
         roots.removeAll { $0 == node.id }
-        ownerBound.removeAll { $0 == node.id }
+        ownerBound.remove(node.id)
         if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == node.id } }
     }
 
@@ -420,7 +430,7 @@ public final class Supervisor {
     public func sweep() -> TeardownRecord {
         var record = TeardownRecord()
         guard !ownerBound.isEmpty else { return record }
-        let released = ownerBound.filter { nodes[$0]?.owner == nil }
+        let released = ownerBound.filter { nodes[$0]?.owner == nil }.sorted()  // spawn order
         guard !released.isEmpty else { return record }
         try? run { () throws(SupervisorError) in
             for id in released { self.tearDown(id, reason: .ownerReleased, record: &record) }
@@ -429,11 +439,18 @@ public final class Supervisor {
     }
 
     private func tearDown(_ id: MachineID, reason: TeardownReason, record: inout TeardownRecord) {
+        tearDown(id, reason: reason, record: &record, detach: true)
+    }
+
+    /// - Parameter detach: whether to remove the machine from its parent's children. A cascade does
+    ///   not, since the parent goes too: that keeps tearing down a subtree linear in its size.
+    private func tearDown(_ id: MachineID, reason: TeardownReason, record: inout TeardownRecord, detach: Bool) {
         guard let node = nodes[id], !node.tornDown else { return }
         node.tornDown = true
         for child in node.children.reversed() {
-            tearDown(child, reason: .parentTornDown, record: &record)
+            tearDown(child, reason: .parentTornDown, record: &record, detach: false)
         }
+        node.children = []
         let exits = node.box.stop()
         do throws(EffectFailure) {
             try node.box.perform(exits, id: id, in: self)
@@ -447,9 +464,11 @@ public final class Supervisor {
         for task in node.tasks.values { task.cancel() }
         node.tasks = [:]
         nodes[id] = nil
-        if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == id } }
-        roots.removeAll { $0 == id }
-        if node.ownerBound { ownerBound.removeAll { $0 == id } }
+        if detach, let parent = node.parent, let siblings = nodes[parent] {
+            if let i = siblings.children.lastIndex(of: id) { siblings.children.remove(at: i) }
+        }
+        if node.parent == nil, let i = roots.lastIndex(of: id) { roots.remove(at: i) }
+        if node.ownerBound { ownerBound.remove(id) }
         record.append(id, flow: node.box.flowName)
         hook?(reason)
         emit(.tornDown(id, reason: reason))
@@ -466,7 +485,7 @@ public final class Supervisor {
         guard let node = nodes[origin] else { return }
         let taskID = nextTask
         nextTask += 1
-        let supervisor = UnsafeTransfer(value: self)
+        let supervisor = WeakSupervisor(self)
         node.tasks[taskID] = Task {
             let result: Result<F.Event?, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
@@ -476,10 +495,11 @@ public final class Supervisor {
         }
     }
 
-    private static func finishTask(_ supervisor: UnsafeTransfer<Supervisor>, taskID: UInt64, origin: MachineID,
+    private static func finishTask(_ supervisor: WeakSupervisor, taskID: UInt64, origin: MachineID,
                                    target: MachineID, result: Result<(any Sendable)?, any Error>,
                                    isolation: isolated any Actor) {
-        supervisor.value.finishTask(taskID: taskID, origin: origin, target: target, result: result)
+        // Back on the supervisor's isolation: the only place its state is touched.
+        supervisor.value?.finishTask(taskID: taskID, origin: origin, target: target, result: result)
     }
 
     private func finishTask(taskID: UInt64, origin: MachineID, target: MachineID,
@@ -559,7 +579,11 @@ public final class Supervisor {
     }
 }
 
-/// Carries a non-`Sendable` value to a task that only touches it back on the isolation it came from.
-struct UnsafeTransfer<Value>: @unchecked Sendable {
-    let value: Value
+/// Lets an async effect's task refer to its supervisor without keeping it alive.
+///
+/// `@unchecked Sendable`: the task only reads `value` inside `finishTask`, which runs isolated to the
+/// actor the supervisor was created on, the one domain where the supervisor is ever used.
+final class WeakSupervisor: @unchecked Sendable {
+    weak var value: Supervisor?
+    init(_ value: Supervisor) { self.value = value }
 }
