@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 import class Foundation.ProcessInfo
@@ -24,6 +24,15 @@ let package = Package(
                 .product(name: "Flowstate", package: rootIdentity),
             ],
             path: "Benchmarks/Engine",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "SupervisorBench",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Flowstate", package: rootIdentity),
+            ],
+            path: "Benchmarks/Supervisor",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

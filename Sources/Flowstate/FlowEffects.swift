@@ -41,7 +41,11 @@ public struct FlowEffects<Effect: Sendable>: RandomAccessCollection, Sendable {
 
     /// Effects from an array (for tests and hand-made steps).
     public init(_ effects: [Effect]) {
-        self.init(storage: EffectStorage(effects), start: 0, count: effects.count)
+        if effects.isEmpty {
+            self.init()
+        } else {
+            self.init(storage: EffectStorage(effects), start: 0, count: effects.count)
+        }
     }
 
     /// Always 0.

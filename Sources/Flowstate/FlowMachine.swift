@@ -70,7 +70,8 @@ public struct FlowMachine<F: Flow>: Sendable {
         var exits: [F.Effect] = []
         var s = current
         while s >= 0 {
-            exits.append(contentsOf: definition.states[s].exit)
+            let more = definition.states[s].exit
+            if !more.isEmpty { exits.append(contentsOf: more) }
             s = table.parents[s]
         }
         return FlowEffects(exits)

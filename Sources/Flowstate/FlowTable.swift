@@ -54,6 +54,8 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
     @usableFromInline let outputs: [OutputRule<F>?]
     /// The child flow each state runs under a supervisor, if any.
     let childFlows: [ChildFlow<F>?]
+    /// Whether any state runs a declared child.
+    let declaresChildren: Bool
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
     @usableFromInline let name: String
@@ -83,6 +85,7 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         self.parents = parents
         self.outputs = outputs
         self.childFlows = childFlows
+        self.declaresChildren = childFlows.contains { $0 != nil }
         self.initialTarget = initialTarget
         self.initialEffects = initialEffects
         self.name = name

@@ -6,6 +6,8 @@ protocol AnyMachineBox: AnyObject {
     var stateLabel: String { get }
     var activeIndices: [Int] { get }
     var isFinished: Bool { get }
+    /// Whether any state of the flow runs a declared child (if not, the supervisor skips that work).
+    var declaresChildren: Bool { get }
     /// Starts the machine; nothing is performed yet.
     func start() throws(FlowError) -> BoxStep
     /// Sends an event (which must be of the flow's event type).
@@ -23,16 +25,22 @@ protocol AnyMachineBox: AnyObject {
     func output() -> (any Sendable)?
 }
 
-/// A step, as the supervisor sees it.
+/// A step, as the supervisor sees it. Labels are made only when asked for (by observers or logs),
+/// so a step that nobody watches costs no string formatting.
 struct BoxStep {
     enum Kind { case started, transitioned, finished, ignored, rejected, stopped }
     var kind: Kind
-    var from: String
-    var to: String
-    var event: String
-    var outputLabel: String
+    var fromState: Any?
+    var toState: Any
+    var eventValue: Any?
+    var outputValue: Any?
     /// The effects, still typed (each of the flow's effect type).
     var effects: [Any]
+
+    var from: String { fromState.map { "\($0)" } ?? "start" }
+    var to: String { "\(toState)" }
+    var event: String { eventValue.map { "\($0)" } ?? "" }
+    var outputLabel: String { outputValue.map { "\($0)" } ?? "" }
 }
 
 /// An effect handler threw.
@@ -93,35 +101,37 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     var stateLabel: String { "\(machine.state)" }
     var activeIndices: [Int] { machine.isFinished || machine.isStopped ? [] : machine.activeIndices }
     var isFinished: Bool { machine.isFinished }
+    var declaresChildren: Bool { machine.table.declaresChildren }
 
-    func start() throws(FlowError) -> BoxStep { describe(try machine.start(), from: "start") }
+    func start() throws(FlowError) -> BoxStep { describe(try machine.start(), from: nil) }
 
     func send(_ event: Any) throws(FlowError) -> BoxStep {
-        let from = stateLabel
+        let from = machine.state
         return describe(try machine.send(event as! F.Event), from: from)
     }
 
     func stop() -> BoxStep {
-        let label = stateLabel
+        let state = machine.state
         let exits = machine.stop()
-        return BoxStep(kind: .stopped, from: label, to: label, event: "", outputLabel: "",
-                       effects: exits.map { $0 as Any })
+        return BoxStep(kind: .stopped, fromState: state, toState: state, eventValue: nil, outputValue: nil,
+                       effects: exits.isEmpty ? [] : exits.map { $0 as Any })
     }
 
-    private func describe(_ step: FlowStep<F>, from: String) -> BoxStep {
+    private func describe(_ step: FlowStep<F>, from: F.State?) -> BoxStep {
         let kind: BoxStep.Kind
-        var outputLabel = ""
+        var output: Any?
         switch step {
         case .started: kind = .started
         case .transitioned: kind = .transitioned
-        case .finished(_, _, _, _, let output):
+        case .finished(_, _, _, _, let value):
             kind = .finished
-            outputLabel = "\(output)"
+            output = value
         case .ignored: kind = .ignored
         case .rejected: kind = .rejected
         }
-        return BoxStep(kind: kind, from: from, to: "\(step.state)", event: step.event.map { "\($0)" } ?? "",
-                       outputLabel: outputLabel, effects: step.effects.map { $0 as Any })
+        let effects = step.effects
+        return BoxStep(kind: kind, fromState: from, toState: step.state, eventValue: step.event, outputValue: output,
+                       effects: effects.isEmpty ? [] : effects.map { $0 as Any })
     }
 
     func perform(_ step: BoxStep, id: MachineID, in supervisor: Supervisor) throws(EffectFailure) {

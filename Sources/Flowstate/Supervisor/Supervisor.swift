@@ -264,7 +264,7 @@ public final class Supervisor {
             emit(.dropped(message.target, what: "event '\(message.label)'"))
             throw gone(message.target, "deliver '\(message.label)' to")
         }
-        let before = node.box.activeIndices
+        let before = node.box.declaresChildren ? node.box.activeIndices : []
         let step: BoxStep
         do {
             step = try node.box.send(message.event)
@@ -280,11 +280,14 @@ public final class Supervisor {
     /// What follows a step: children of states that were left are torn down, the step's effects are
     /// performed, then the machine completes or the children of states that were entered are spawned.
     private func settle(_ node: Node, before: [Int], step: BoxStep) {
-        let after = Set(node.box.activeIndices)
-        for child in node.children.reversed() {
-            if let childNode = nodes[child], let slot = childNode.slot, !after.contains(slot) {
-                var record = TeardownRecord()
-                tearDown(child, reason: .parentLeftState, record: &record)
+        let declares = node.box.declaresChildren
+        if declares && !node.children.isEmpty {
+            let after = Set(node.box.activeIndices)
+            for child in node.children.reversed() {
+                if let childNode = nodes[child], let slot = childNode.slot, !after.contains(slot) {
+                    var record = TeardownRecord()
+                    tearDown(child, reason: .parentLeftState, record: &record)
+                }
             }
         }
         do throws(EffectFailure) {
@@ -295,9 +298,10 @@ public final class Supervisor {
         }
         guard nodes[node.id] != nil else { return }  // torn down by its own effects (a stop from a handler)
         if step.kind == .finished {
-            complete(node, outputLabel: step.outputLabel)
+            complete(node, step: step)
             return
         }
+        guard declares else { return }
         let beforeSet = Set(before)
         for index in node.box.activeIndices.reversed() where !beforeSet.contains(index) {
             guard let spec = node.box.childFlow(at: index), nodes[node.id] != nil else { continue }
@@ -316,8 +320,8 @@ public final class Supervisor {
         }
     }
 
-    private func complete(_ node: Node, outputLabel: String) {
-        emit(.completed(node.id, output: outputLabel))
+    private func complete(_ node: Node, step: BoxStep) {
+        emit(.completed(node.id, output: step.outputLabel))
         let output = node.box.output()
         let parent = node.parent
         let map = node.mapOutput
@@ -532,7 +536,10 @@ public final class Supervisor {
 
     // MARK: Observation
 
-    func emit(_ event: TreeEvent) {
+    /// Reports a tree event. It is only made (labels formatted) when someone observes or logs.
+    func emit(_ make: @autoclosure () -> TreeEvent) {
+        guard logger != nil || !observers.isEmpty || !continuations.isEmpty else { return }
+        let event = make()
         logger?.debug("tree", metadata: ["event": "\(event)"])
         for observer in observers.values { observer(event) }
         for continuation in continuations.values { continuation.yield(event) }
