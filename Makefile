@@ -27,6 +27,7 @@ sanitize: deps
 
 demo: build
 	$(SWIFT) run -q flowstate-demo
+	@echo "Open the pictures listed above (docs/flows/*.svg) in a browser."
 
 bench: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

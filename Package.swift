@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Flowstate", targets: ["Flowstate"]),
+        .library(name: "FlowGraph", targets: ["FlowGraph"]),
+        .library(name: "FlowGraphviz", targets: ["FlowGraphviz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -20,6 +22,13 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "FlowGraph", dependencies: ["Flowstate"]),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+        ),
+        .target(name: "FlowGraphviz", dependencies: ["FlowGraph", "CGraphviz"]),
         .target(
             name: "FlowstateExamples",
             dependencies: ["Flowstate"],
@@ -27,7 +36,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "flowstate-demo",
-            dependencies: ["Flowstate", "FlowstateExamples"],
+            dependencies: ["Flowstate", "FlowstateExamples", "FlowGraph", "FlowGraphviz"],
             path: "Examples/Demo"
         ),
         .testTarget(
@@ -37,6 +46,16 @@ let package = Package(
                 "FlowstateExamples",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "FlowGraphTests",
+            dependencies: [
+                "FlowGraph",
+                "FlowGraphviz",
+                "FlowstateExamples",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Golden")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,14 +1,14 @@
+import FlowGraph
+import FlowGraphviz
 import Flowstate
 import FlowstateExamples
+import Foundation
 
-// Runs the sign-up flow of seed 004 through a FlowRuntime and prints what happens, step by step.
+// `make demo`: runs the sign-up flow of seed 004 and prints its trace, then draws every example flow
+// to docs/flows/ (SVG through Graphviz in-process, plus DOT and Mermaid text) and prints the paths.
 
 let definition = SignUp.definition
 print("Flow '\(definition.name)': \(definition.states.count) states, \(definition.transitions.count) transitions")
-for transition in definition.transitions {
-    let target = transition.target.map { "\($0)" } ?? "(stays)"
-    print("  \(transition.source) -> \(target)  \(transition.label)")
-}
 let issues = definition.validate()
 print(issues.isEmpty ? "Validation: no problems." : "Validation:\n" + issues.map { "  \($0)" }.joined(separator: "\n"))
 
@@ -19,17 +19,47 @@ let session: [SignUp.Event] = [
     .submitCode("12"), .submitCode("123456"),
 ]
 
+var steps: [FlowStep<SignUp>] = []
 do {
-    let runtime = try FlowRuntime(definition) { effect, _ in
-        print("      perform \(effect)")
+    let runtime = try FlowRuntime(definition) { effect, _ in print("      perform \(effect)") }
+    runtime.observe { step in
+        steps.append(step)
+        print("  \(step)")
     }
-    runtime.observe { step in print("  \(step)") }
     print("\nTrace:")
     try runtime.start()
-    for event in session {
-        try runtime.send(event)
-    }
+    for event in session { try runtime.send(event) }
     print("\nFinished: \(runtime.isFinished), output: \(runtime.output.map { "\($0)" } ?? "none")")
+} catch {
+    print("error: \(error)")
+}
+
+/// Writes a graph as SVG, DOT and Mermaid into docs/flows and returns the SVG's path.
+func draw(_ graph: FlowGraph, as name: String) throws -> String {
+    let folder = URL(fileURLWithPath: "docs/flows", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let dot = DOTWriter.dot(graph)
+    try dot.write(to: folder.appendingPathComponent("\(name).dot"), atomically: true, encoding: .utf8)
+    try MermaidWriter.mermaid(graph).write(to: folder.appendingPathComponent("\(name).mmd"), atomically: true, encoding: .utf8)
+    let svg = folder.appendingPathComponent("\(name).svg")
+    try Data(GraphvizRenderer.shared.render(dot: dot, format: .svg)).write(to: svg)
+    return svg.path
+}
+
+print("\nDiagrams:")
+do {
+    var traced = FlowGraph(SignUp.definition)
+    traced.overlay(FlowTrace(steps))
+    let drawings: [(FlowGraph, String)] = [
+        (FlowGraph(SignUp.definition), "sign-up"),
+        (traced, "sign-up-trace"),
+        (FlowGraph(FirstLaunch.definition), "first-launch"),
+        (FlowGraph(PhotoCreation.definition), "photo-creation"),
+        (FlowGraph(Feed.definition), "feed"),
+    ]
+    for (graph, name) in drawings {
+        print("  \(try draw(graph, as: name))")
+    }
 } catch {
     print("error: \(error)")
 }

@@ -1,0 +1,3 @@
+// Graphviz's C API (libgvc, libcgraph), found with pkg-config `libgvc` (Debian: libgraphviz-dev).
+#include <gvc.h>
+#include <cgraph.h>

@@ -1,0 +1,99 @@
+import Flowstate
+
+extension FlowGraph {
+    /// Marks the current state (and the compound states containing it).
+    public mutating func highlight(state label: String) {
+        guard let id = id(ofLabel: label) else { return }
+        for i in nodes.indices where nodes[i].id == id {
+            nodes[i].attributes["style"] = "rounded,filled,bold"
+            nodes[i].attributes["fillcolor"] = "#ffe08a"
+            nodes[i].attributes["penwidth"] = "2"
+        }
+        for ancestor in ancestors(of: id) {
+            for i in nodes.indices where nodes[i].id == ancestor { nodes[i].attributes["color"] = "#d4a017" }
+        }
+    }
+
+    /// Overlays a run: visited states shaded with their visit counts, taken edges thickened with
+    /// their counts, and the last `lastPathLength` transitions drawn in red.
+    public mutating func overlay(_ trace: FlowTrace, lastPathLength: Int = 5) {
+        var visits: [String: Int] = [:]
+        var taken: [Int: Int] = [:]
+        var order: [Int] = []
+        for step in trace.steps {
+            guard let target = id(ofLabel: step.to) else { continue }
+            visits[target, default: 0] += 1
+            guard let from = step.from, let source = id(ofLabel: from), let event = step.event else { continue }
+            // The transition the engine would pick: declared on the source or the nearest ancestor.
+            let candidates = [source] + ancestors(of: source)
+            for declared in candidates {
+                if let e = edges.firstIndex(where: { $0.from == declared && $0.events.contains(event) && reaches($0.to, target) }) {
+                    taken[e, default: 0] += 1
+                    order.append(e)
+                    break
+                }
+            }
+        }
+        for i in nodes.indices {
+            guard let count = visits[nodes[i].id] else { continue }
+            nodes[i].attributes["style"] = nodes[i].kind == .compound ? "rounded,filled" : "rounded,filled"
+            nodes[i].attributes["fillcolor"] = nodes[i].attributes["fillcolor"] ?? "#dbeafe"
+            nodes[i].attributes["xlabel"] = "×\(count)"
+        }
+        for (e, count) in taken {
+            edges[e].attributes["penwidth"] = "\(min(1 + count, 6))"
+            edges[e].attributes["label"] = edges[e].label + " (×\(count))"
+        }
+        for e in order.suffix(lastPathLength) {
+            edges[e].attributes["color"] = "#dc2626"
+            edges[e].attributes["fontcolor"] = "#dc2626"
+        }
+    }
+
+    /// Whether entering `target` can settle in `leaf` (it is the leaf or contains it).
+    private func reaches(_ target: String, _ leaf: String) -> Bool {
+        target == leaf || ancestors(of: leaf).contains(target)
+    }
+}
+
+/// A recorded run, as state and event labels: what ``FlowGraph/overlay(_:lastPathLength:)`` draws.
+public struct FlowTrace: Hashable, Sendable, Codable {
+    /// One step: `from` is `nil` for the start.
+    public struct Step: Hashable, Sendable, Codable {
+        /// The state before the step, or `nil` at the start.
+        public var from: String?
+        /// The state after the step.
+        public var to: String
+        /// The event kind's label, or `nil` at the start.
+        public var event: String?
+
+        /// Creates a step.
+        public init(from: String?, to: String, event: String?) {
+            self.from = from
+            self.to = to
+            self.event = event
+        }
+    }
+
+    /// The steps, in order.
+    public var steps: [Step]
+
+    /// Creates a trace.
+    public init(steps: [Step]) { self.steps = steps }
+
+    /// The trace of a machine's steps. Ignored and rejected events are left out: they move nothing.
+    public init<F: Flow>(_ steps: [FlowStep<F>]) {
+        self.steps = steps.compactMap { step in
+            switch step {
+            case .started(let state, _):
+                Step(from: nil, to: "\(state)", event: nil)
+            case .transitioned(let from, let to, let event, _):
+                Step(from: "\(from)", to: "\(to)", event: "\(event.kind)")
+            case .finished(let from, let to, let event, _, _):
+                Step(from: from.map { "\($0)" }, to: "\(to)", event: event.map { "\($0.kind)" })
+            case .ignored, .rejected:
+                nil
+            }
+        }
+    }
+}

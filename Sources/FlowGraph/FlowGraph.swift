@@ -1,0 +1,146 @@
+import Flowstate
+
+/// A flow as a graph: states as nodes (compound states as clusters), transitions as labelled edges.
+///
+/// Built from a definition without running it. Node identifiers are generated (`s0`, `s1`, ...)
+/// from declaration order, so every name a user writes appears only in labels, which the writers
+/// escape. The same definition always gives the same graph.
+public struct FlowGraph: Hashable, Sendable {
+    /// How a state is drawn.
+    public enum NodeKind: Hashable, Sendable {
+        /// A state without children.
+        case state
+        /// A state with children: drawn as a cluster around them.
+        case compound
+        /// A final state: drawn with a double border.
+        case final
+    }
+
+    /// A state.
+    public struct Node: Hashable, Sendable {
+        /// A generated identifier, safe in every format.
+        public var id: String
+        /// The state's label.
+        public var label: String
+        /// State, compound or final.
+        public var kind: NodeKind
+        /// The identifier of the compound state that contains it.
+        public var parent: String?
+        /// For a state that runs a child flow under a supervisor, the child flow's name.
+        public var childFlow: String?
+        /// Extra DOT attributes (they override the defaults).
+        public var attributes: [String: String] = [:]
+
+        /// Creates a node.
+        public init(id: String, label: String, kind: NodeKind, parent: String? = nil, childFlow: String? = nil,
+                    attributes: [String: String] = [:]) {
+            self.id = id
+            self.label = label
+            self.kind = kind
+            self.parent = parent
+            self.childFlow = childFlow
+            self.attributes = attributes
+        }
+    }
+
+    /// A transition, or several merged.
+    public struct Edge: Hashable, Sendable {
+        /// The source node.
+        public var from: String
+        /// The target node; equal to `from` for a targetless transition.
+        public var to: String
+        /// `event [guard] / effects`; merged edges join their labels with a newline.
+        public var label: String
+        /// The event labels, one per merged transition (`nil` for an eventless one).
+        public var events: [String?]
+        /// Extra DOT attributes (they override the defaults).
+        public var attributes: [String: String] = [:]
+
+        /// Creates an edge.
+        public init(from: String, to: String, label: String, events: [String?], attributes: [String: String] = [:]) {
+            self.from = from
+            self.to = to
+            self.label = label
+            self.events = events
+            self.attributes = attributes
+        }
+    }
+
+    /// The flow's name.
+    public var name: String
+    /// The identifier of the initial state.
+    public var initial: String?
+    /// The states, in declaration order (a parent before its children).
+    public var nodes: [Node]
+    /// The transitions, in declaration order.
+    public var edges: [Edge]
+    /// Extra graph attributes for DOT (they override the defaults), for example `["rankdir": "TB"]`.
+    public var graphAttributes: [String: String] = [:]
+
+    /// Creates a graph from parts (for example, read from a file).
+    public init(name: String, initial: String?, nodes: [Node], edges: [Edge]) {
+        self.name = name
+        self.initial = initial
+        self.nodes = nodes
+        self.edges = edges
+    }
+
+    /// The graph of a definition.
+    /// - Parameter mergeParallelEdges: Draw the transitions between the same two states as one edge
+    ///   whose label lists them all, one a line.
+    public init<F: Flow>(_ definition: FlowDefinition<F>, mergeParallelEdges: Bool = false) {
+        var ids: [F.State: String] = [:]
+        for (i, state) in definition.states.enumerated() { ids[state.state] = "s\(i)" }
+        name = definition.name
+        initial = ids[definition.initial]
+        nodes = definition.states.enumerated().map { i, state in
+            Node(id: "s\(i)", label: state.label,
+                 kind: state.kind == .final ? .final : (state.kind == .compound ? .compound : .state),
+                 parent: state.parent.flatMap { ids[$0] }, childFlow: state.childFlow)
+        }
+        edges = definition.transitions.compactMap { t in
+            guard let from = ids[t.source] else { return nil }
+            let to = t.target.map { ids[$0] } ?? from
+            guard let to else { return nil }  // an unknown target: nothing to draw it to
+            return Edge(from: from, to: to, label: t.label, events: [t.eventLabel])
+        }
+        if mergeParallelEdges { mergeEdges() }
+    }
+
+    /// Merges edges between the same two nodes into one, keeping the first one's place.
+    public mutating func mergeEdges() {
+        var merged: [Edge] = []
+        var position: [String: Int] = [:]
+        for edge in edges {
+            let key = edge.from + "\u{0}" + edge.to
+            if let i = position[key] {
+                merged[i].label += "\n" + edge.label
+                merged[i].events += edge.events
+            } else {
+                position[key] = merged.count
+                merged.append(edge)
+            }
+        }
+        edges = merged
+    }
+
+    /// The node with an identifier.
+    public func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+
+    /// The identifier of the node with a label.
+    public func id(ofLabel label: String) -> String? { nodes.first { $0.label == label }?.id }
+
+    /// A node's ancestors' identifiers, innermost first (not including itself).
+    func ancestors(of id: String) -> [String] {
+        var result: [String] = []
+        var current = node(id)?.parent
+        while let parent = current {
+            result.append(parent)
+            current = node(parent)?.parent
+        }
+        return result
+    }
+
+    /// Children of a node (or top-level nodes for `nil`), in order.
+    func children(of parent: String?) -> [Node] { nodes.filter { $0.parent == parent } }
+}
