@@ -25,7 +25,7 @@ public enum DOTWriter {
         for edge in graph.edges {
             let (from, tail) = anchor(edge.from, graph: graph, entering: false)
             let (to, head) = anchor(edge.to, graph: graph, entering: true)
-            var attrs: [String: String] = ["label": edge.label]
+            var attrs: [String: String] = [graph.externalEdgeLabels ? "xlabel" : "label": edge.label]
             if let tail, tail != head { attrs["ltail"] = tail }
             if let head, tail != head { attrs["lhead"] = head }
             if edge.events.allSatisfy({ $0 == nil }) { attrs["style"] = "dashed" }

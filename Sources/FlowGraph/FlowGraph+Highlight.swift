@@ -42,7 +42,7 @@ extension FlowGraph {
         }
         for (e, count) in taken {
             edges[e].attributes["penwidth"] = "\(min(1 + count, 6))"
-            edges[e].attributes["label"] = edges[e].label + " (×\(count))"
+            edges[e].attributes[externalEdgeLabels ? "xlabel" : "label"] = edges[e].label + " (×\(count))"
         }
         for e in order.suffix(lastPathLength) {
             edges[e].attributes["color"] = "#dc2626"

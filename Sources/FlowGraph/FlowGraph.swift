@@ -76,6 +76,9 @@ public struct FlowGraph: Hashable, Sendable {
     public var edges: [Edge]
     /// Extra graph attributes for DOT (they override the defaults), for example `["rankdir": "TB"]`.
     public var graphAttributes: [String: String] = [:]
+    /// Write edge labels as external labels (`xlabel`), placed after the layout instead of taking part
+    /// in it: much faster for big graphs, a little less tidy.
+    public var externalEdgeLabels = false
 
     /// Creates a graph from parts (for example, read from a file).
     public init(name: String, initial: String?, nodes: [Node], edges: [Edge]) {

@@ -58,9 +58,11 @@ public final class GraphvizRenderer: Sendable {
         }
     }
 
-    /// Renders a flow graph.
+    /// Renders a flow graph, applying ``LayoutPolicy`` so that big flows lay out in bounded time.
     public func render(_ graph: FlowGraph, format: RenderFormat = .svg, engine: String? = nil) throws(GraphvizError) -> [UInt8] {
-        try render(dot: DOTWriter.dot(graph), format: format, engine: engine ?? LayoutPolicy.engine(for: graph))
+        var graph = graph
+        LayoutPolicy.bound(&graph)
+        return try render(dot: DOTWriter.dot(graph), format: format, engine: engine ?? LayoutPolicy.engine(for: graph))
     }
 
     /// Renders DOT text to a file.

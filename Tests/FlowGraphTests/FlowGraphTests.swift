@@ -214,6 +214,30 @@ struct RenderingTests {
         #expect(SVGNodeCounter.count(svg) == 2)
     }
 
+    /// A flow like the issue's: `count` states, two labelled transitions each, random back edges.
+    static func bigFlow(_ count: Int) -> FlowDefinition<Named> {
+        let elements = (0..<count).map { i -> FlowElement<Named> in
+            let jump = (i * 7919 + 13) % count
+            return StateNode<Named>("state \(i)") {
+                On("next\(i)", guard: Guard("ok") { _ in true }, to: "state \((i + 1) % count)", effects: ["push(screen\(i))"])
+                On("jump\(i)", to: "state \(jump)", effects: ["effect\(jump)"])
+            }.element
+        }
+        return FlowDefinition("big", initial: "state 0", elements: elements)
+    }
+
+    @Test("A 200-state, 400-transition flow renders (bounded layout) with every node")
+    func largeFlow() throws {
+        let graph = FlowGraph(Self.bigFlow(200))
+        #expect(LayoutPolicy.isLarge(nodes: graph.nodes.count, edges: graph.edges.count))
+        let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
+        #expect(SVGNodeCounter.count(svg) == 201)
+        var bounded = graph
+        LayoutPolicy.bound(&bounded)
+        #expect(DOTWriter.dot(bounded).contains("xlabel=\"next0 [ok] / push(screen0)\""))
+        #expect(!LayoutPolicy.isLarge(nodes: 6, edges: 8), "small flows keep inline labels")
+    }
+
     @Test("Many concurrent renders are safe and agree")
     func concurrent() async throws {
         let dot = DOTWriter.dot(FlowGraph(SignUp.definition))
