@@ -35,6 +35,17 @@ let package = Package(
             path: "Benchmarks/Supervisor",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "ExporterBench",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Flowstate", package: rootIdentity),
+                .product(name: "FlowGraph", package: rootIdentity),
+                .product(name: "FlowGraphviz", package: rootIdentity),
+            ],
+            path: "Benchmarks/Exporter",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

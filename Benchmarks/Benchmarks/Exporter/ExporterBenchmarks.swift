@@ -1,0 +1,96 @@
+import Benchmark
+import FlowGraph
+import FlowGraphviz
+import Flowstate
+import Foundation
+
+enum Named: Flow {
+    typealias State = String
+    typealias Event = String
+    typealias Effect = String
+    typealias Output = String
+}
+
+/// `count` states with `perState` labelled transitions each, a chain plus deterministic back edges.
+func generatedFlow(_ count: Int, perState: Int = 2) -> FlowDefinition<Named> {
+    let elements = (0..<count).map { i -> FlowElement<Named> in
+        StateNode<Named>("state \(i)") {
+            On("next\(i)", guard: Guard("ok") { _ in true }, to: "state \((i + 1) % count)", effects: ["push(screen\(i))"])
+            for k in 1..<perState {
+                On("jump\(i)_\(k)", to: "state \((i * 7919 + k * 104_729) % count)", effects: ["effect\(k)"])
+            }
+        }.element
+    }
+    return FlowDefinition("generated", initial: "state 0", elements: elements)
+}
+
+/// Runs the `dot` binary on DOT text (the baseline), returning the SVG's size.
+func runDot(_ dot: String, timeout: Double? = nil) -> Int {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/dot")
+    process.arguments = ["-Tsvg"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try! process.run()
+    input.fileHandleForWriting.write(Data(dot.utf8))
+    try! input.fileHandleForWriting.close()
+    if let timeout {
+        let deadline = Date().addingTimeInterval(timeout)
+        DispatchQueue.global().async {
+            while process.isRunning && Date() < deadline { usleep(50_000) }
+            if process.isRunning { process.terminate() }
+        }
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return data.count
+}
+
+let thirty = DOTWriter.dot(FlowGraph(generatedFlow(30, perState: 1)))
+let big = generatedFlow(10_000, perState: 5)
+let bigGraph = FlowGraph(big)
+let twoHundred = FlowGraph(generatedFlow(200))
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        warmupIterations: 1,
+        maxDuration: .seconds(5),
+        maxIterations: 50
+    )
+
+    Benchmark("Render: 30-state flow to SVG (in-process, libgvc)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try GraphvizRenderer.shared.render(dot: thirty, format: .svg)) }
+    }
+    Benchmark("Render: 30-state flow to SVG (dot binary)") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(runDot(thirty)) }
+    }
+
+    Benchmark("Write: DOT of 10,000 states and 50,000 transitions") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(DOTWriter.dot(bigGraph)) }
+    }
+    Benchmark("Write: Mermaid of 10,000 states and 50,000 transitions") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(MermaidWriter.mermaid(bigGraph)) }
+    }
+    Benchmark("Write: graph model of 10,000 states and 50,000 transitions") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(FlowGraph(big)) }
+    }
+
+    Benchmark("Render: 200 states, 400 transitions (in-process, layout policy)",
+              configuration: .init(maxIterations: 5)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try GraphvizRenderer.shared.render(twoHundred, format: .svg)) }
+    }
+    Benchmark("Render: 200 states, 400 transitions (dot binary, defaults, stopped at 120 s)",
+              configuration: .init(maxDuration: .seconds(1), maxIterations: 1)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(runDot(DOTWriter.dot(twoHundred), timeout: 120)) }
+    }
+
+    Benchmark("Render: 10,000 renders of the sign-up-sized flow (memory)",
+              configuration: .init(metrics: [.wallClock, .mallocFreeDelta, .peakMemoryResidentDelta],
+                                   maxIterations: 1)) { benchmark in
+        let dot = DOTWriter.dot(FlowGraph(generatedFlow(6, perState: 1)))
+        for _ in 0..<10_000 { blackHole(try GraphvizRenderer.shared.render(dot: dot, format: .svg)) }
+    }
+}
