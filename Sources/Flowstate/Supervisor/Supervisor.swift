@@ -174,7 +174,16 @@ public final class Supervisor {
         owner: AnyObject?, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
         mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?
     ) throws(SupervisorError) -> Node {
-        let box = try make()
+        insert(box: try make(), make: make, parent: parent, slot: slot, owner: owner, policy: policy,
+               mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown)
+    }
+
+    /// Gives a box a new identity and puts it in the tree (last among its siblings).
+    private func insert(
+        box: any AnyMachineBox, make: @escaping () throws(SupervisorError) -> any AnyMachineBox, parent: MachineID?,
+        slot: Int?, owner: AnyObject?, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
+        mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?
+    ) -> Node {
         let id = MachineID(rawValue: nextID)
         nextID += 1
         let node = Node(id: id, box: box, parent: parent, slot: slot, owner: owner, policy: policy,
@@ -575,13 +584,9 @@ public final class Supervisor {
                         parent: MachineID?, slot: Int?, policy: FailurePolicy,
                         mapOutput: ((any Sendable) -> (any Sendable)?)?,
                         mapFailure: ((SupervisionFailure) -> (any Sendable)?)?) -> Node {
-        let id = MachineID(rawValue: nextID)
-        nextID += 1
-        let node = Node(id: id, box: box, parent: parent, slot: slot, owner: nil, policy: policy,
-                        mapOutput: mapOutput, mapFailure: mapFailure, remake: make, onTeardown: nil)
-        nodes[id] = node
-        if let parent { nodes[parent]?.children.append(id) } else { roots.append(id) }
-        emit(.spawned(id, flow: box.flowName, parent: parent, state: box.stateLabel))
+        let node = insert(box: box, make: make, parent: parent, slot: slot, owner: nil, policy: policy,
+                          mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: nil)
+        emit(.spawned(node.id, flow: box.flowName, parent: parent, state: box.stateLabel))
         return node
     }
 }
