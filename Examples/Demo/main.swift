@@ -46,6 +46,18 @@ func draw(_ graph: FlowGraph, as name: String) throws -> String {
     return svg.path
 }
 
+/// A live supervisor tree in the middle of seed 004's first launch: the sign-up child machine runs
+/// inside the state that started it, on its password screen.
+func liveTree() throws -> FlowGraph {
+    let supervisor = Supervisor()
+    let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
+    try supervisor.send(.createAccount, to: launch)
+    if let child = supervisor.machines.last, let signUp = supervisor.handle(child.id, as: SignUp.self) {
+        try supervisor.send(.submitEmail("ada@example.com"), to: signUp)
+    }
+    return FlowGraph(supervisor: supervisor)
+}
+
 print("\nDiagrams:")
 do {
     var traced = FlowGraph(SignUp.definition)
@@ -56,6 +68,7 @@ do {
         (FlowGraph(FirstLaunch.definition), "first-launch"),
         (FlowGraph(PhotoCreation.definition), "photo-creation"),
         (FlowGraph(Feed.definition), "feed"),
+        (try liveTree(), "first-launch-live-tree"),
     ]
     for (graph, name) in drawings {
         print("  \(try draw(graph, as: name))")

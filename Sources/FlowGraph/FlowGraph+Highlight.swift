@@ -5,8 +5,13 @@ extension FlowGraph {
     public mutating func highlight(state label: String) {
         guard let id = id(ofLabel: label) else { return }
         for i in nodes.indices where nodes[i].id == id {
-            nodes[i].attributes["style"] = "rounded,filled,bold"
-            nodes[i].attributes["fillcolor"] = "#ffe08a"
+            if nodes[i].kind == .compound {  // a cluster: a bold border, not a filled area
+                nodes[i].attributes["style"] = "rounded,bold"
+                nodes[i].attributes["color"] = "#d4a017"
+            } else {
+                nodes[i].attributes["style"] = "rounded,filled,bold"
+                nodes[i].attributes["fillcolor"] = "#ffe08a"
+            }
             nodes[i].attributes["penwidth"] = "2"
         }
         for ancestor in ancestors(of: id) {

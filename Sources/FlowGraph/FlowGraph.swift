@@ -92,20 +92,22 @@ public struct FlowGraph: Hashable, Sendable {
     /// - Parameter mergeParallelEdges: Draw the transitions between the same two states as one edge
     ///   whose label lists them all, one a line.
     public init<F: Flow>(_ definition: FlowDefinition<F>, mergeParallelEdges: Bool = false) {
-        var ids: [F.State: String] = [:]
-        for (i, state) in definition.states.enumerated() { ids[state.state] = "s\(i)" }
-        name = definition.name
-        initial = ids[definition.initial]
-        nodes = definition.states.enumerated().map { i, state in
-            Node(id: "s\(i)", label: state.label,
+        self.init(definition.outline, mergeParallelEdges: mergeParallelEdges)
+    }
+
+    /// The graph of a flow's outline (from a definition, or from a live machine of a supervisor).
+    /// - Parameter prefix: Prepended to every node identifier (to draw several flows in one graph).
+    public init(_ outline: FlowOutline, mergeParallelEdges: Bool = false, prefix: String = "") {
+        name = outline.name
+        initial = outline.initial.map { "\(prefix)s\($0)" }
+        nodes = outline.states.enumerated().map { i, state in
+            Node(id: "\(prefix)s\(i)", label: state.label,
                  kind: state.kind == .final ? .final : (state.kind == .compound ? .compound : .state),
-                 parent: state.parent.flatMap { ids[$0] }, childFlow: state.childFlow)
+                 parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow)
         }
-        edges = definition.transitions.compactMap { t in
-            guard let from = ids[t.source] else { return nil }
-            let to = t.target.map { ids[$0] } ?? from
-            guard let to else { return nil }  // an unknown target: nothing to draw it to
-            return Edge(from: from, to: to, label: t.label, events: [t.eventLabel])
+        edges = outline.transitions.compactMap { t in
+            guard let target = t.targetless ? t.source : t.target else { return nil }  // undeclared: not drawn
+            return Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: t.label, events: [t.event])
         }
         if mergeParallelEdges { mergeEdges() }
     }

@@ -254,3 +254,44 @@ struct RenderingTests {
         #expect(results.allSatisfy { $0 == expected })
     }
 }
+
+@Suite("FlowGraph: live trees and traces")
+struct TreeGraphTests {
+    @Test("A live tree draws each child machine inside the state that runs it, current states highlighted")
+    func liveTree() throws {
+        let supervisor = Supervisor()
+        let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
+        try supervisor.send(.createAccount, to: launch)
+        let signUp = supervisor.handle(supervisor.machines[1].id, as: SignUp.self)!
+        try supervisor.send(.submitEmail("ada@example.com"), to: signUp)
+        let graph = FlowGraph(supervisor: supervisor)
+        let slot = try #require(graph.nodes.first { $0.label == "creatingAccount" })
+        let childCluster = try #require(graph.nodes.first { $0.label.hasPrefix("sign-up #") })
+        #expect(childCluster.parent == slot.id, "the child machine sits inside the state that runs it")
+        #expect(slot.kind == .compound)
+        let current = try #require(graph.nodes.first { $0.label == "password" })
+        #expect(current.attributes["fillcolor"] != nil, "the child's current state is highlighted")
+        let parsed = try GraphvizRenderer.shared.parse(dot: DOTWriter.dot(graph))
+        #expect(parsed.nodes == graph.nodes.filter { $0.kind != .compound }.count + 1)
+        let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
+        #expect(SVGNodeCounter.count(svg) == parsed.nodes)
+    }
+
+    @Test("A trace overlay counts visits and taken transitions")
+    func overlay() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        var steps = [try machine.start()]
+        for event: SignUp.Event in [.submitEmail("x"), .submitEmail("ada@example.com"), .back, .cancel] {
+            steps.append(try machine.send(event))
+        }
+        var graph = FlowGraph(SignUp.definition)
+        graph.overlay(FlowTrace(steps), lastPathLength: 1)
+        let email = try #require(graph.nodes.first { $0.label == "email" })
+        #expect(email.attributes["xlabel"] == "×3", "start, the invalid email (a self loop), back")
+        let cancel = try #require(graph.edges.first { $0.events == ["cancel"] })
+        #expect(cancel.attributes["color"] == "#dc2626", "the last transition taken is red")
+        #expect(cancel.attributes["label"]?.hasSuffix("(×1)") == true)
+        let back = try #require(graph.edges.first { $0.events == ["back"] && $0.to == email.id })
+        #expect(back.attributes["color"] == nil)
+    }
+}

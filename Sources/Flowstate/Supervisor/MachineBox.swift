@@ -23,6 +23,7 @@ protocol AnyMachineBox: AnyObject {
     func stateIndex(labelled label: String) -> Int?
     func label(ofState index: Int) -> String
     func output() -> (any Sendable)?
+    var outline: FlowOutline { get }
 }
 
 /// A step, as the supervisor sees it. Labels are made only when asked for (by observers or logs),
@@ -173,4 +174,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     func label(ofState index: Int) -> String { machine.definition.states[index].label }
 
     func output() -> (any Sendable)? { machine.output }
+
+    var outline: FlowOutline { machine.definition.outline }
 }

@@ -50,6 +50,9 @@ extension Supervisor {
         allNodes[machine]?.box is MachineBox<F> ? MachineHandle(id: machine) : nil
     }
 
+    /// The structure of a live machine's flow, for drawing; `nil` if the machine is gone.
+    public func outline(of machine: MachineID) -> FlowOutline? { allNodes[machine]?.box.outline }
+
     /// The machine's current state, or `nil` if it is gone.
     public func state<F: Flow>(of machine: MachineHandle<F>) -> F.State? {
         (allNodes[machine.id]?.box as? MachineBox<F>)?.machine.state

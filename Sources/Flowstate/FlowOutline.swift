@@ -1,0 +1,76 @@
+/// A definition's structure as labels only: what drawing needs, whatever the flow's types.
+///
+/// A ``Supervisor`` gives the outline of each live machine (``Supervisor/outline(of:)``), so a whole
+/// tree of flows of different types can be drawn.
+public struct FlowOutline: Hashable, Sendable {
+    /// A state.
+    public struct State: Hashable, Sendable {
+        /// Its label.
+        public var label: String
+        /// Atomic, compound or final.
+        public var kind: FlowDefinition<StringFlow>.StateDeclaration.Kind
+        /// The index (in ``FlowOutline/states``) of the state containing it.
+        public var parent: Int?
+        /// The child flow it runs under a supervisor, if any.
+        public var childFlow: String?
+    }
+
+    /// A transition.
+    public struct Transition: Hashable, Sendable {
+        /// The index of the state it is declared on.
+        public var source: Int
+        /// The index of its target; `nil` for a targetless transition, or one whose target is undeclared.
+        public var target: Int?
+        /// Whether it is targetless (performs effects without leaving its state).
+        public var targetless: Bool
+        /// Its event's label; `nil` when eventless.
+        public var event: String?
+        /// `event [guard] / effects`.
+        public var label: String
+    }
+
+    /// The flow's name.
+    public var name: String
+    /// The index of the initial state, if declared.
+    public var initial: Int?
+    /// The states, in declaration order.
+    public var states: [State]
+    /// The transitions, in declaration order.
+    public var transitions: [Transition]
+}
+
+/// A flow whose types are all strings: the shape of flows read from files.
+public enum StringFlow: Flow {
+    /// States are names.
+    public typealias State = String
+    /// Events are names.
+    public typealias Event = String
+    /// Effects are names.
+    public typealias Effect = String
+    /// Outputs are names.
+    public typealias Output = String
+}
+
+extension FlowDefinition {
+    /// The definition's structure as labels.
+    public var outline: FlowOutline {
+        var index: [F.State: Int] = [:]
+        for (i, state) in states.enumerated() { index[state.state] = i }
+        let kinds: [FlowDefinition.StateDeclaration.Kind: FlowDefinition<StringFlow>.StateDeclaration.Kind] = [
+            .atomic: .atomic, .compound: .compound, .final: .final,
+        ]
+        return FlowOutline(
+            name: name,
+            initial: index[initial],
+            states: states.map { state in
+                .init(label: state.label, kind: kinds[state.kind]!, parent: state.parent.flatMap { index[$0] },
+                      childFlow: state.childFlow)
+            },
+            transitions: transitions.compactMap { transition in
+                guard let source = index[transition.source] else { return nil }
+                return .init(source: source, target: transition.target.flatMap { index[$0] },
+                             targetless: transition.target == nil, event: transition.eventLabel,
+                             label: transition.label)
+            })
+    }
+}
