@@ -86,6 +86,17 @@ public struct FlowTrace: Hashable, Sendable, Codable {
     /// Creates a trace.
     public init(steps: [Step]) { self.steps = steps }
 
+    /// The trace of one machine of a supervisor's tree, from its recorded tree events.
+    public init(_ events: [TreeEvent], machine: MachineID) {
+        self.steps = events.compactMap { event in
+            switch event {
+            case .spawned(machine, _, _, let state): Step(from: nil, to: state, event: nil)
+            case .transitioned(machine, let from, let to, let event): Step(from: from, to: to, event: event)
+            default: nil
+            }
+        }
+    }
+
     /// The trace of a machine's steps. Ignored and rejected events are left out: they move nothing.
     public init<F: Flow>(_ steps: [FlowStep<F>]) {
         self.steps = steps.compactMap { step in

@@ -277,6 +277,29 @@ struct TreeGraphTests {
         #expect(SVGNodeCounter.count(svg) == parsed.nodes)
     }
 
+    @Test("A trace recorded from tree events overlays the same way as one from steps")
+    func treeEventTrace() throws {
+        let supervisor = Supervisor()
+        var events: [TreeEvent] = []
+        supervisor.observe { events.append($0) }
+        let signUp = try supervisor.start(SignUp.definition) { _, _ in }
+        for event: SignUp.Event in [.submitEmail("x"), .submitEmail("ada@example.com"), .back, .cancel] {
+            try supervisor.send(event, to: signUp)
+        }
+        let trace = FlowTrace(events, machine: signUp.id)
+        #expect(trace.steps.map(\.event) == [nil, "submitEmail", "submitEmail", "back", "cancel"])
+        var fromEvents = FlowGraph(SignUp.definition)
+        fromEvents.overlay(trace)
+        var machine = try FlowMachine(SignUp.definition)
+        var steps = [try machine.start()]
+        for event: SignUp.Event in [.submitEmail("x"), .submitEmail("ada@example.com"), .back, .cancel] {
+            steps.append(try machine.send(event))
+        }
+        var fromSteps = FlowGraph(SignUp.definition)
+        fromSteps.overlay(FlowTrace(steps))
+        #expect(fromEvents == fromSteps)
+    }
+
     @Test("A trace overlay counts visits and taken transitions")
     func overlay() throws {
         var machine = try FlowMachine(SignUp.definition)

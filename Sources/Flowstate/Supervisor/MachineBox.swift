@@ -34,13 +34,15 @@ struct BoxStep {
     var fromState: Any?
     var toState: Any
     var eventValue: Any?
+    /// The event's payload-free kind: what tree events and diagrams name.
+    var eventKind: Any?
     var outputValue: Any?
     /// The effects, still typed (each of the flow's effect type).
     var effects: [Any]
 
     var from: String { fromState.map { "\($0)" } ?? "start" }
     var to: String { "\(toState)" }
-    var event: String { eventValue.map { "\($0)" } ?? "" }
+    var event: String { eventKind.map { "\($0)" } ?? "" }
     var outputLabel: String { outputValue.map { "\($0)" } ?? "" }
 }
 
@@ -114,7 +116,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     func stop() -> BoxStep {
         let state = machine.state
         let exits = machine.stop()
-        return BoxStep(kind: .stopped, fromState: state, toState: state, eventValue: nil, outputValue: nil,
+        return BoxStep(kind: .stopped, fromState: state, toState: state, eventValue: nil, eventKind: nil, outputValue: nil,
                        effects: exits.isEmpty ? [] : exits.map { $0 as Any })
     }
 
@@ -131,7 +133,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         case .rejected: kind = .rejected
         }
         let effects = step.effects
-        return BoxStep(kind: kind, fromState: from, toState: step.state, eventValue: step.event, outputValue: output,
+        return BoxStep(kind: kind, fromState: from, toState: step.state, eventValue: step.event,
+                       eventKind: step.event?.kind, outputValue: output,
                        effects: effects.isEmpty ? [] : effects.map { $0 as Any })
     }
 

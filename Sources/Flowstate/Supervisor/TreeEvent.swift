@@ -2,7 +2,8 @@
 public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
     /// A machine started, under `parent` (`nil` for a root), in `state`.
     case spawned(MachineID, flow: String, parent: MachineID?, state: String)
-    /// A machine took a transition.
+    /// A machine took a transition. `event` is the event's kind, as diagrams label it (payloads are
+    /// left out: observe the machine's steps to see them).
     case transitioned(MachineID, from: String, to: String, event: String)
     /// A machine reached a final state with an output.
     case completed(MachineID, output: String)
