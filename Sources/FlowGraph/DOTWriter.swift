@@ -7,8 +7,27 @@ public enum DOTWriter {
         "nodesep": "0.4", "ranksep": "0.5",
     ]
 
+    /// The graph's nodes indexed once, so writing is linear in the graph's size.
+    struct Index {
+        let graph: FlowGraph
+        var position: [String: Int] = [:]
+        var children: [String?: [Int]] = [:]
+
+        init(_ graph: FlowGraph) {
+            self.graph = graph
+            for (i, node) in graph.nodes.enumerated() {
+                position[node.id] = i
+                children[node.parent, default: []].append(i)
+            }
+        }
+
+        func node(_ id: String) -> FlowGraph.Node? { position[id].map { graph.nodes[$0] } }
+        func children(of id: String?) -> [FlowGraph.Node] { (children[id] ?? []).map { graph.nodes[$0] } }
+    }
+
     /// The DOT text of a graph.
     public static func dot(_ graph: FlowGraph) -> String {
+        let index = Index(graph)
         var out = "digraph \(quote(graphID(graph.name))) {\n"
         let graphAttributes = defaultGraphAttributes.merging(graph.graphAttributes) { $1 }
         out += "  graph [\(attributes(graphAttributes))];\n"
@@ -17,14 +36,14 @@ public enum DOTWriter {
         if graph.initial != nil {
             out += "  __start [shape=point, width=0.15, label=\"\"];\n"
         }
-        writeNodes(in: nil, graph: graph, indent: "  ", into: &out)
+        writeNodes(in: nil, index: index, indent: "  ", into: &out)
         if let initial = graph.initial {
-            let (target, head) = anchor(initial, graph: graph, entering: true)
+            let (target, head) = anchor(initial, index: index)
             out += "  __start -> \(target)" + (head.map { " [lhead=\($0)]" } ?? "") + ";\n"
         }
         for edge in graph.edges {
-            let (from, tail) = anchor(edge.from, graph: graph, entering: false)
-            let (to, head) = anchor(edge.to, graph: graph, entering: true)
+            let (from, tail) = anchor(edge.from, index: index)
+            let (to, head) = anchor(edge.to, index: index)
             var attrs: [String: String] = [graph.externalEdgeLabels ? "xlabel" : "label": edge.label]
             if let tail, tail != head { attrs["ltail"] = tail }
             if let head, tail != head { attrs["lhead"] = head }
@@ -36,8 +55,8 @@ public enum DOTWriter {
         return out
     }
 
-    private static func writeNodes(in parent: String?, graph: FlowGraph, indent: String, into out: inout String) {
-        for node in graph.children(of: parent) {
+    private static func writeNodes(in parent: String?, index: Index, indent: String, into out: inout String) {
+        for node in index.children(of: parent) {
             if node.kind == .compound {
                 out += "\(indent)subgraph cluster_\(node.id) {\n"
                 var attrs: [String: String] = ["label": node.label, "style": "rounded", "color": "#888888"]
@@ -46,7 +65,7 @@ public enum DOTWriter {
                 for (key, value) in attrs.sorted(by: { $0.key < $1.key }) {
                     out += "\(indent)  \(key)=\(quote(value));\n"
                 }
-                writeNodes(in: node.id, graph: graph, indent: indent + "  ", into: &out)
+                writeNodes(in: node.id, index: index, indent: indent + "  ", into: &out)
                 out += "\(indent)}\n"
             } else {
                 var attrs: [String: String] = ["label": node.label]
@@ -62,11 +81,11 @@ public enum DOTWriter {
     }
 
     /// Edges cannot end on a cluster in DOT: they end on a leaf inside it, clipped at the cluster.
-    private static func anchor(_ id: String, graph: FlowGraph, entering: Bool) -> (String, String?) {
-        guard graph.node(id)?.kind == .compound else { return (id, nil) }
+    private static func anchor(_ id: String, index: Index) -> (String, String?) {
+        guard index.node(id)?.kind == .compound else { return (id, nil) }
         var leaf = id
-        while graph.node(leaf)?.kind == .compound, let first = graph.children(of: leaf).first {
-            leaf = first.id
+        while index.node(leaf)?.kind == .compound, let first = index.children[leaf]?.first {
+            leaf = index.graph.nodes[first].id
         }
         return (leaf, "cluster_\(id)")
     }
