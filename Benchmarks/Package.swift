@@ -46,6 +46,14 @@ let package = Package(
             path: "Benchmarks/Exporter",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "RenderMemory",
+            dependencies: [
+                .product(name: "FlowGraph", package: rootIdentity),
+                .product(name: "FlowGraphviz", package: rootIdentity),
+            ],
+            path: "Benchmarks/RenderMemory"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
