@@ -116,11 +116,25 @@ enum Graphviz {
         return graph
     }
 
-    /// What Graphviz said during this call, as one line; called with the lock held.
+    /// What Graphviz said during this call, as one line; called with the lock held. Graphviz hands
+    /// a message over in fragments (`Error`, then `: syntax error ...`), so they are joined first.
+    ///
+    /// Graphviz's parser does not reset its line counter between parses, so the line numbers in its
+    /// syntax errors are only right for the first parse of a process.
     static func messages(or fallback: String) -> String {
-        let text = collected.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        return text.isEmpty ? fallback : text.joined(separator: " ").replacingOccurrences(of: "\n", with: " ")
+        let text = collected.joined().split(separator: "\n").map { strippingSeverity(String($0)) }.filter { !$0.isEmpty }
+        return text.isEmpty ? fallback : text.joined(separator: "; ")
     }
+}
+
+/// A Graphviz message without its `Error: ` / `Warning: ` prefix (the error's code says what it is).
+private func strippingSeverity(_ message: String) -> String {
+    var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    for prefix in ["Error", "Warning"] where text.hasPrefix(prefix) {
+        let rest = text.dropFirst(prefix.count).drop { $0 == " " }
+        if rest.first == ":" { text = rest.dropFirst().trimmingCharacters(in: .whitespaces) }
+    }
+    return text
 }
 
 /// Receives Graphviz's diagnostics instead of stderr (called with `Graphviz.lock` held).

@@ -178,7 +178,8 @@ struct RenderingTests {
             try GraphvizRenderer.shared.render(dot: "digraph { a -> ; [[ }", format: .svg)
         }
         #expect(error?.code == .invalidDOT)
-        #expect(error?.message.contains("syntax error") == true)
+        #expect(error?.message.hasPrefix("syntax error in line ") == true, "Graphviz's words, without its 'Error :' prefix")
+        #expect(error?.message.hasSuffix(" near ';'") == true)
     }
 
     @Test("An invalid attribute statement is refused by the parser")
