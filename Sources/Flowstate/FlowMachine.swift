@@ -97,7 +97,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     public var state: F.State { table.states[current] }
 
     /// The active state and all its ancestors, innermost first.
-    public var configuration: [F.State] { table.configuration(of: current) }
+    public var configuration: [F.State] { activeIndices.map { table.states[$0] } }
 
     /// Whether ``start()`` has been called.
     public var isStarted: Bool { phase != .ready }

@@ -130,17 +130,6 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         Array(eventMoves[eventRanges[leaf]..<eventRanges[leaf + 1]])
             + Array(eventlessMoves[eventlessRanges[leaf]..<eventlessRanges[leaf + 1]])
     }
-
-    /// The active state and its ancestors, innermost first.
-    func configuration(of state: Int) -> [F.State] {
-        var result: [F.State] = []
-        var s = state
-        while s >= 0 {
-            result.append(states[s])
-            s = parents[s]
-        }
-        return result
-    }
 }
 
 extension UnsafeMutableBufferPointer {
