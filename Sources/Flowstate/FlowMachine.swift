@@ -146,6 +146,13 @@ public struct FlowMachine<F: Flow>: Sendable {
                 matched = true
                 let move = table.eventMoves[i]
                 if table.allows(move, state: source, event: event) {
+                    if move.settles {
+                        // The common case, written out here so that the step is built in place.
+                        let target = Int(move.target)
+                        current = target
+                        return .transitioned(from: table.states[source], to: table.states[target], event: event,
+                                             effects: table.effects(of: move))
+                    }
                     return try take(move, from: source, event: event)
                 }
             }

@@ -23,13 +23,26 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         @usableFromInline let effectCount: Int32
         /// Index of the transition this move compiles, in declaration order.
         @usableFromInline let declaration: Int32
+        /// Whether taking it ends the step: its target is not final and has no eventless transitions
+        /// (known when the table is compiled, so the engine's common case is one test).
+        @usableFromInline let settles: Bool
 
-        init(guardIndex: Int, target: Int, effects: Range<Int>, declaration: Int) {
+        init(guardIndex: Int, target: Int, effects: Range<Int>, declaration: Int, settles: Bool = false) {
             self.guardIndex = Int32(guardIndex)
             self.target = Int32(target)
             self.effectStart = Int32(effects.lowerBound)
             self.effectCount = Int32(effects.count)
             self.declaration = Int32(declaration)
+            self.settles = settles
+        }
+
+        /// The same move, with ``settles`` worked out from the finished table's arrays.
+        func resolved(isFinal: [Bool], eventlessRanges: [Int]) -> Move {
+            let t = Int(target)
+            let settles = t >= 0 && !isFinal[t] && eventlessRanges[t] == eventlessRanges[t + 1]
+            return Move(guardIndex: Int(guardIndex), target: t,
+                        effects: Int(effectStart)..<Int(effectStart + effectCount),
+                        declaration: Int(declaration), settles: settles)
         }
     }
 
@@ -71,13 +84,14 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         guards: [Guard<F>], effects: [F.Effect],
         initialTarget: Int, initialEffects: Range<Int>, unhandled: UnhandledEventPolicy, name: String
     ) {
+        let finals = outputs.map { $0 != nil }
         self.states = .make(states)
-        self.isFinal = .make(outputs.map { $0 != nil })
+        self.isFinal = .make(finals)
         self.eventRanges = .make(eventRanges)
         self.eventKinds = .make(eventMoves.map(\.kind))
-        self.eventMoves = .make(eventMoves.map(\.move))
+        self.eventMoves = .make(eventMoves.map { $0.move.resolved(isFinal: finals, eventlessRanges: eventlessRanges) })
         self.eventlessRanges = .make(eventlessRanges)
-        self.eventlessMoves = .make(eventlessMoves)
+        self.eventlessMoves = .make(eventlessMoves.map { $0.resolved(isFinal: finals, eventlessRanges: eventlessRanges) })
         self.guards = .make(guards.map(\.predicate))
         self.effects = EffectStorage(effects)
         self.unhandled = unhandled
