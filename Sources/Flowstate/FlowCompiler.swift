@@ -254,6 +254,17 @@ struct FlowCompiler<F: Flow> {
             eventlessRanges.append(eventlessMoves.count)
         }
 
+        var stopEffects: [Range<Int>] = []
+        for leaf in nodes.indices {
+            let start = effects.count
+            var s = leaf
+            while s >= 0 {
+                effects.append(contentsOf: nodes[s].data.exit)
+                s = nodes[s].parent
+            }
+            stopEffects.append(start..<effects.count)
+        }
+
         let initialStart = effects.count
         var initialTarget = -1
         if initialIndex >= 0 {
@@ -269,7 +280,7 @@ struct FlowCompiler<F: Flow> {
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
             guards: guards, effects: effects,
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
-            unhandled: unhandled, name: name
+            stopEffects: stopEffects, unhandled: unhandled, name: name
         )
     }
 

@@ -39,6 +39,8 @@ public struct FlowDefinition<F: Flow>: Sendable {
     public let location: FlowSourceLocation
 
     let issues: [ValidationIssue]
+    /// Whether ``issues`` holds an error (computed once: every machine checks it).
+    let hasErrors: Bool
     @usableFromInline let table: FlowTable<F>
 
     /// Declares a flow with the result-builder DSL.
@@ -77,6 +79,7 @@ public struct FlowDefinition<F: Flow>: Sendable {
         self.states = compiled.states
         self.transitions = compiled.transitions
         self.issues = compiled.issues
+        self.hasErrors = compiled.issues.contains { $0.severity == .error }
         self.table = compiled.table
     }
 
@@ -84,7 +87,7 @@ public struct FlowDefinition<F: Flow>: Sendable {
     public func validate() -> [ValidationIssue] { issues }
 
     /// Whether the definition has no errors (it may have warnings) and so can be started.
-    public var isValid: Bool { !issues.contains { $0.severity == .error } }
+    public var isValid: Bool { !hasErrors }
 
     /// The declaration of a state, if the definition declares it.
     public func declaration(of state: F.State) -> StateDeclaration? {

@@ -27,8 +27,8 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// - Throws: ``FlowError/Code/invalidDefinition`` when the definition has validation errors;
     ///   the message lists them.
     public init(_ definition: FlowDefinition<F>) throws(FlowError) {
-        let errors = definition.validate().filter { $0.severity == .error }
-        guard errors.isEmpty else {
+        guard !definition.hasErrors else {
+            let errors = definition.validate().filter { $0.severity == .error }
             throw FlowError(
                 code: .invalidDefinition,
                 message: "flow '\(definition.name)' cannot start: \(errors.count) error(s): "
@@ -67,14 +67,8 @@ public struct FlowMachine<F: Flow>: Sendable {
             return FlowEffects()
         }
         phase = .stopped
-        var exits: [F.Effect] = []
-        var s = current
-        while s >= 0 {
-            let more = definition.states[s].exit
-            if !more.isEmpty { exits.append(contentsOf: more) }
-            s = table.parents[s]
-        }
-        return FlowEffects(exits)
+        let exits = table.stopEffects[current]
+        return FlowEffects(storage: table.effects, start: exits.lowerBound, count: exits.count)
     }
 
     /// Whether ``stop()`` was called while the machine was running or ready.

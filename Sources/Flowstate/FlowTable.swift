@@ -71,6 +71,9 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
     let declaresChildren: Bool
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
+    /// For each state, the range in `effects` of the exit effects performed when a machine resting
+    /// there is stopped (its active states, innermost first).
+    let stopEffects: [Range<Int>]
     @usableFromInline let name: String
 
     /// How many eventless transitions one step may take before the engine reports a loop.
@@ -82,8 +85,10 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         eventRanges: [Int], eventMoves: [(kind: F.Event.Kind, move: Move)],
         eventlessRanges: [Int], eventlessMoves: [Move],
         guards: [Guard<F>], effects: [F.Effect],
-        initialTarget: Int, initialEffects: Range<Int>, unhandled: UnhandledEventPolicy, name: String
+        initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
+        unhandled: UnhandledEventPolicy, name: String
     ) {
+        self.stopEffects = stopEffects
         let finals = outputs.map { $0 != nil }
         self.states = .make(states)
         self.isFinal = .make(finals)

@@ -120,22 +120,26 @@ final class MachineBox<F: Flow>: AnyMachineBox {
                        effects: exits.isEmpty ? [] : exits.map { $0 as Any })
     }
 
+    /// One pattern match extracts everything (each generic accessor would cost metadata look-ups).
     private func describe(_ step: FlowStep<F>, from: F.State?) -> BoxStep {
-        let kind: BoxStep.Kind
-        var output: Any?
+        func erased(_ effects: FlowEffects<F.Effect>) -> [Any] { effects.isEmpty ? [] : effects.map { $0 as Any } }
         switch step {
-        case .started: kind = .started
-        case .transitioned: kind = .transitioned
-        case .finished(_, _, _, _, let value):
-            kind = .finished
-            output = value
-        case .ignored: kind = .ignored
-        case .rejected: kind = .rejected
+        case .started(let state, let effects):
+            return BoxStep(kind: .started, fromState: nil, toState: state, eventValue: nil, eventKind: nil,
+                           outputValue: nil, effects: erased(effects))
+        case .transitioned(_, let to, let event, let effects):
+            return BoxStep(kind: .transitioned, fromState: from, toState: to, eventValue: event, eventKind: event.kind,
+                           outputValue: nil, effects: erased(effects))
+        case .finished(_, let to, let event, let effects, let output):
+            return BoxStep(kind: .finished, fromState: from, toState: to, eventValue: event, eventKind: event?.kind,
+                           outputValue: output, effects: erased(effects))
+        case .ignored(let state, let event):
+            return BoxStep(kind: .ignored, fromState: from, toState: state, eventValue: event, eventKind: event.kind,
+                           outputValue: nil, effects: [])
+        case .rejected(let state, let event):
+            return BoxStep(kind: .rejected, fromState: from, toState: state, eventValue: event, eventKind: event.kind,
+                           outputValue: nil, effects: [])
         }
-        let effects = step.effects
-        return BoxStep(kind: kind, fromState: from, toState: step.state, eventValue: step.event,
-                       eventKind: step.event?.kind, outputValue: output,
-                       effects: effects.isEmpty ? [] : effects.map { $0 as Any })
     }
 
     func perform(_ step: BoxStep, id: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
