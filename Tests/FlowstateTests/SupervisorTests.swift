@@ -111,6 +111,29 @@ struct SupervisorTests {
         #expect(supervisor.checkInvariants().isEmpty)
     }
 
+    @Test("After teardown the machine's storage is freed (its definition, table and guards with it)")
+    func machineStorageFreed() throws {
+        let supervisor = Supervisor()
+        let log = EffectLog()
+        let top = try supervisor.start(Top.definition(), handler: log.handler())
+        weak var weakSentinel: Sentinel?
+        var child: MachineHandle<Leaf>?
+        do {
+            let sentinel = Sentinel()
+            weakSentinel = sentinel
+            // A definition only this machine holds: its guard keeps the sentinel alive.
+            let definition = FlowDefinition<Leaf>("leaf-with-guard", initial: .a) {
+                StateNode(.a) { On(.next, guard: Guard("sentinel") { _ in withExtendedLifetime(sentinel) { true } }, to: .done) }
+                Final(.done, output: "done")
+            }
+            child = try supervisor.spawn(definition, under: top, handler: { _, _ in }, output: { _ in nil })
+        }
+        #expect(weakSentinel != nil, "alive while the machine runs")
+        supervisor.stop(child!)
+        #expect(weakSentinel == nil, "the machine's storage is released by its teardown")
+        #expect(supervisor.liveCount == 1)
+    }
+
     @Test("Presenting and dismissing within one turn tears down exactly once, never early")
     func quickSuccession() throws {
         let supervisor = Supervisor()
@@ -266,3 +289,6 @@ struct SupervisorTests {
 }
 
 final class Owner {}
+
+/// An immutable object a `@Sendable` guard can capture.
+final class Sentinel: Sendable {}
