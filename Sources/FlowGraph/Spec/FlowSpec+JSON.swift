@@ -1,0 +1,208 @@
+import Flowstate
+
+extension FlowSpec {
+    /// Reads a spec from the bytes of a file.
+    /// - Parameter file: The path, used in every error's location.
+    /// - Throws: ``FlowSpecError`` naming the problem and its `file:line:column`.
+    public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
+        let root = try JSONParser.parse(bytes, file: file)
+        var reader = Reader(root, what: "the flow spec")
+        try reader.only(["flowspec", "name", "initial", "states"])
+        let version = try reader.number("flowspec")
+        guard version == Double(FlowSpec.version) else {
+            throw FlowSpecError(code: .unsupportedVersion,
+                                message: "flowspec version \(version.formatted) is not supported (this reader reads \(FlowSpec.version))",
+                                location: reader.location(of: "flowspec"))
+        }
+        var spec = FlowSpec(name: try reader.string("name"), initial: try reader.string("initial"),
+                            states: try reader.array("states").map(Self.state))
+        spec.location = root.location
+        return spec
+    }
+
+    /// Reads a spec from text.
+    public static func parse(_ text: String, file: String) throws(FlowSpecError) -> FlowSpec {
+        try parse(Array(text.utf8), file: file)
+    }
+
+    private static func state(_ json: JSON) throws(FlowSpecError) -> State {
+        var reader = Reader(json, what: "a state")
+        try reader.only(["name", "final", "output", "initial", "child", "entry", "exit", "transitions", "states"])
+        var state = State(name: try reader.string("name"))
+        state.location = json.location
+        state.isFinal = try reader.optionalBool("final") ?? false
+        state.output = try reader.optionalString("output")
+        state.initial = try reader.optionalString("initial")
+        state.child = try reader.optionalString("child")
+        state.entry = try reader.strings("entry")
+        state.exit = try reader.strings("exit")
+        state.transitions = try reader.optionalArray("transitions").map(Self.transition)
+        state.states = try reader.optionalArray("states").map(Self.state)
+        return state
+    }
+
+    private static func transition(_ json: JSON) throws(FlowSpecError) -> Transition {
+        var reader = Reader(json, what: "a transition")
+        try reader.only(["event", "guard", "target", "effects"])
+        var transition = Transition(event: try reader.optionalString("event"), guardName: try reader.optionalString("guard"),
+                                    target: try reader.optionalString("target"), effects: try reader.strings("effects"))
+        if transition.event == nil && transition.target == nil {
+            throw FlowSpecError(code: .missingField,
+                                message: "a transition without an 'event' is taken as soon as its state is entered, so it needs a 'target'",
+                                location: json.location)
+        }
+        transition.location = json.location
+        return transition
+    }
+
+    /// The spec as JSON text: two-space indentation, fields in a fixed order, empty fields left out.
+    /// The same spec always gives the same bytes.
+    public func json() -> String {
+        var out = "{\n"
+        out += "  \"flowspec\": \(FlowSpec.version),\n"
+        out += "  \"name\": \(Self.quote(name)),\n"
+        out += "  \"initial\": \(Self.quote(initial)),\n"
+        out += "  \"states\": " + Self.list(states.map { Self.write($0, indent: "  ") }, indent: "  ") + "\n"
+        return out + "}\n"
+    }
+
+    /// A state object inside a list indented by `indent`.
+    private static func write(_ state: State, indent: String) -> String {
+        let open = indent + "  "  // the braces
+        let inner = open + "  "  // the fields
+        var fields = ["\(inner)\"name\": \(quote(state.name))"]
+        if state.isFinal { fields.append("\(inner)\"final\": true") }
+        if let output = state.output { fields.append("\(inner)\"output\": \(quote(output))") }
+        if let initial = state.initial { fields.append("\(inner)\"initial\": \(quote(initial))") }
+        if let child = state.child { fields.append("\(inner)\"child\": \(quote(child))") }
+        if !state.entry.isEmpty { fields.append("\(inner)\"entry\": [\(state.entry.map(quote).joined(separator: ", "))]") }
+        if !state.exit.isEmpty { fields.append("\(inner)\"exit\": [\(state.exit.map(quote).joined(separator: ", "))]") }
+        if !state.transitions.isEmpty {
+            let items = state.transitions.map { t -> String in
+                var parts: [String] = []
+                if let event = t.event { parts.append("\"event\": \(quote(event))") }
+                if let name = t.guardName { parts.append("\"guard\": \(quote(name))") }
+                if let target = t.target { parts.append("\"target\": \(quote(target))") }
+                if !t.effects.isEmpty { parts.append("\"effects\": [\(t.effects.map(quote).joined(separator: ", "))]") }
+                return inner + "  { " + parts.joined(separator: ", ") + " }"  // one transition a line
+            }
+            fields.append("\(inner)\"transitions\": [\n" + items.joined(separator: ",\n") + "\n\(inner)]")
+        }
+        if !state.states.isEmpty {
+            fields.append("\(inner)\"states\": " + list(state.states.map { write($0, indent: inner) }, indent: inner))
+        }
+        return open + "{\n" + fields.joined(separator: ",\n") + "\n" + open + "}"
+    }
+
+    private static func list(_ items: [String], indent: String) -> String {
+        items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n\(indent)]"
+    }
+
+    /// A JSON string literal.
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Reads the fields of one JSON object, reporting problems at their location.
+private struct Reader {
+    let json: JSON
+    let what: String
+    let fields: [String: (keyLocation: FlowSourceLocation, value: JSON)]
+
+    init(_ json: JSON, what: String) {
+        self.json = json
+        self.what = what
+        var fields: [String: (keyLocation: FlowSourceLocation, value: JSON)] = [:]
+        if case .object(let pairs) = json.value {
+            for pair in pairs { fields[pair.key] = (pair.keyLocation, pair.value) }
+        }
+        self.fields = fields
+    }
+
+    func location(of key: String) -> FlowSourceLocation { fields[key]?.keyLocation ?? json.location }
+
+    /// Refuses anything but an object with only the given fields.
+    mutating func only(_ allowed: Set<String>) throws(FlowSpecError) {
+        guard case .object(let pairs) = json.value else {
+            throw FlowSpecError(code: .wrongType, message: "\(what) must be an object, not \(json.typeName)", location: json.location)
+        }
+        for pair in pairs where !allowed.contains(pair.key) {
+            throw FlowSpecError(code: .unknownField,
+                                message: "unknown field '\(pair.key)' in \(what) (allowed: \(allowed.sorted().joined(separator: ", ")))",
+                                location: pair.keyLocation)
+        }
+    }
+
+    private func wrong(_ key: String, _ expected: String, _ value: JSON) -> FlowSpecError {
+        FlowSpecError(code: .wrongType, message: "'\(key)' in \(what) must be \(expected), not \(value.typeName)", location: value.location)
+    }
+
+    private func missing(_ key: String) -> FlowSpecError {
+        FlowSpecError(code: .missingField, message: "\(what) needs a '\(key)' field", location: json.location)
+    }
+
+    func string(_ key: String) throws(FlowSpecError) -> String {
+        guard let value = try optionalString(key) else { throw missing(key) }
+        return value
+    }
+
+    func optionalString(_ key: String) throws(FlowSpecError) -> String? {
+        guard let field = fields[key] else { return nil }
+        guard case .string(let text) = field.value.value else { throw wrong(key, "a string", field.value) }
+        return text
+    }
+
+    func optionalBool(_ key: String) throws(FlowSpecError) -> Bool? {
+        guard let field = fields[key] else { return nil }
+        guard case .bool(let flag) = field.value.value else { throw wrong(key, "true or false", field.value) }
+        return flag
+    }
+
+    func number(_ key: String) throws(FlowSpecError) -> Double {
+        guard let field = fields[key] else { throw missing(key) }
+        guard case .number(let number) = field.value.value else { throw wrong(key, "a number", field.value) }
+        return number
+    }
+
+    func array(_ key: String) throws(FlowSpecError) -> [JSON] {
+        guard fields[key] != nil else { throw missing(key) }
+        return try optionalArray(key)
+    }
+
+    func optionalArray(_ key: String) throws(FlowSpecError) -> [JSON] {
+        guard let field = fields[key] else { return [] }
+        guard case .array(let items) = field.value.value else { throw wrong(key, "an array", field.value) }
+        return items
+    }
+
+    func strings(_ key: String) throws(FlowSpecError) -> [String] {
+        var result: [String] = []
+        for item in try optionalArray(key) {
+            guard case .string(let text) = item.value else { throw wrong(key, "an array of strings", item) }
+            result.append(text)
+        }
+        return result
+    }
+}
+
+private extension Double {
+    var formatted: String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}

@@ -1,0 +1,42 @@
+import Flowstate
+
+/// A problem in a flow spec file: malformed JSON, a field that does not belong, a missing or
+/// mistyped field. It says what and where (`file:line:column`).
+public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value to match on. The set of codes can grow.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The text is not JSON (or not UTF-8).
+        public static let malformedJSON = Code("malformed-json")
+        /// An object has a field the spec does not define.
+        public static let unknownField = Code("unknown-field")
+        /// A required field is missing.
+        public static let missingField = Code("missing-field")
+        /// A field has the wrong type.
+        public static let wrongType = Code("wrong-type")
+        /// The `flowspec` version is not one this library reads.
+        public static let unsupportedVersion = Code("unsupported-version")
+
+        /// The code's stable name.
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A sentence for people.
+    public var message: String
+    /// Where: the file, line and column.
+    public var location: FlowSourceLocation
+
+    /// Creates an error.
+    public init(code: Code, message: String, location: FlowSourceLocation) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    /// `file:line:column: error: message`, one line.
+    public var description: String { "\(location): error: \(message)" }
+}

@@ -1,0 +1,133 @@
+import FlowGraph
+import Flowstate
+import FlowstateExamples
+import Foundation
+import PropertyBased
+import Testing
+
+@Suite("Flow spec (JSON)")
+struct FlowSpecTests {
+    func parse(_ text: String) throws(FlowSpecError) -> FlowSpec { try FlowSpec.parse(text, file: "flow.json") }
+
+    func error(_ text: String) -> FlowSpecError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("A Swift definition writes its spec in one call; the sign-up spec matches its golden file")
+    func golden() throws {
+        try expectGolden(FlowSpec(SignUp.definition).json(), "sign-up.flowspec.json")
+    }
+
+    @Test("Definition to spec to definition gives the same graph (the example flows)")
+    func roundTripExamples() throws {
+        let signUp = try parse(FlowSpec(SignUp.definition).json()).definition()
+        #expect(FlowGraph(signUp) == FlowGraph(SignUp.definition))
+        let photo = try parse(FlowSpec(PhotoCreation.definition).json()).definition()
+        #expect(FlowGraph(photo) == FlowGraph(PhotoCreation.definition))
+        #expect(signUp.validate().isEmpty)
+    }
+
+    @Test("Round trip for any names: definition to spec to graph equals definition to graph")
+    func roundTripProperty() async {
+        await propertyCheck(count: 150, input: FlowGraphTests.hostile.array(of: 1...8)) { names in
+            let definition = FlowGraphTests.hostileFlow(names)
+            let text = FlowSpec(definition).json()
+            let back = try FlowSpec.parse(text, file: "generated.json")
+            #expect(FlowGraph(back.definition()) == FlowGraph(definition), "\(text)")
+            #expect(back.json() == text, "writing is stable")
+        }
+    }
+
+    @Test("A spec runs on the engine; guards take their truth from the caller")
+    func runs() throws {
+        let spec = try parse("""
+        { "flowspec": 1, "name": "door", "initial": "closed",
+          "states": [
+            { "name": "closed", "transitions": [ { "event": "open", "guard": "unlocked", "target": "open" } ] },
+            { "name": "open", "transitions": [ { "event": "close", "target": "closed", "effects": ["creak"] } ] } ] }
+        """)
+        var locked = try FlowMachine(spec.definition(guards: ["unlocked": false]))
+        _ = try locked.start()
+        #expect(try locked.send("open") == .rejected(state: "closed", event: "open"))
+        var machine = try FlowMachine(spec.definition())
+        _ = try machine.start()
+        _ = try machine.send("open")
+        #expect(Array(try machine.send("close").effects) == ["creak"])
+    }
+
+    @Test("Validation issues of a spec point into the file")
+    func validationLocations() throws {
+        let spec = try parse("""
+        {
+          "flowspec": 1, "name": "door", "initial": "closed",
+          "states": [
+            { "name": "closed",
+              "transitions": [ { "event": "open", "target": "opne" } ] }
+          ]
+        }
+        """)
+        let issue = try #require(spec.definition().validate().first { $0.kind == .unknownTarget })
+        #expect(issue.description == "flow.json:5:24: error: transition from 'closed' on 'open' targets 'opne', which is not a declared state")
+    }
+
+    @Test("Malformed JSON is reported at its line and column")
+    func malformed() {
+        let e = error("{\n  \"flowspec\": 1,\n  \"name\": \"x\" \"initial\": \"a\"\n}")
+        #expect(e?.code == .malformedJSON)
+        #expect(e?.description == "flow.json:3:15: error: expected ',' or '}' in the object")
+    }
+
+    @Test("An unknown field is reported at the field's name")
+    func unknownField() {
+        let e = error("{ \"flowspec\": 1, \"name\": \"x\", \"initial\": \"a\",\n  \"states\": [ { \"name\": \"a\", \"colour\": \"red\" } ] }")
+        #expect(e?.code == .unknownField)
+        #expect(e?.location.line == 2)
+        #expect(e?.location.column == 30)
+        #expect(e?.message.hasPrefix("unknown field 'colour' in a state") == true)
+    }
+
+    @Test("Missing fields, wrong types and other versions are typed errors", arguments: [
+        ("{ \"flowspec\": 1, \"initial\": \"a\", \"states\": [] }", "missing-field"),
+        ("{ \"flowspec\": 1, \"name\": 3, \"initial\": \"a\", \"states\": [] }", "wrong-type"),
+        ("{ \"flowspec\": 2, \"name\": \"x\", \"initial\": \"a\", \"states\": [] }", "unsupported-version"),
+        ("[1, 2]", "wrong-type"),
+        ("{ \"flowspec\": 1, \"name\": \"x\", \"initial\": \"a\", \"states\": [ { \"name\": \"a\", \"transitions\": [ {} ] } ] }", "missing-field"),
+    ])
+    func typedErrors(text: String, code: String) {
+        #expect(error(text)?.code.description == code)
+    }
+
+    @Test("Empty, binary, truncated and absurdly nested input are errors, never crashes", arguments: [
+        "", "   \n ", "\u{0}\u{1}\u{2}", "{", "{\"name\": \"unterminated", String(repeating: "[", count: 100_000), "{\"a\":1,}", "nul",
+        "\"\\ud800\"", "{\"flowspec\": 1e999999}",
+    ])
+    func hostileInput(text: String) {
+        #expect(error(text) != nil)
+    }
+
+    @Test("Invalid UTF-8 is an error with a location")
+    func invalidUTF8() {
+        let bytes: [UInt8] = Array("{\"name\": \"".utf8) + [0xFF, 0xFE] + Array("\"}".utf8)
+        #expect(throws: FlowSpecError.self) { try FlowSpec.parse(bytes, file: "binary.json") }
+    }
+
+    @Test("Any byte soup is rejected or read, never a crash")
+    func fuzz() async {
+        await propertyCheck(count: 300, input: Gen.uint8(in: 0...255).array(of: 0...200)) { bytes in
+            _ = try? FlowSpec.parse(bytes, file: "fuzz.json")
+        }
+        let valid = Array(FlowSpec(SignUp.definition).json().utf8)
+        await propertyCheck(count: 300, input: Gen.int(in: 0...(valid.count - 1)), Gen.uint8(in: 0...255)) { position, byte in
+            var mutated = valid
+            mutated[position] = byte
+            if let spec = try? FlowSpec.parse(mutated, file: "mutated.json") {
+                _ = spec.definition().validate()
+            }
+        }
+    }
+}
