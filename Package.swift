@@ -8,11 +8,13 @@ let package = Package(
         .library(name: "Flowstate", targets: ["Flowstate"]),
         .library(name: "FlowGraph", targets: ["FlowGraph"]),
         .library(name: "FlowGraphviz", targets: ["FlowGraphviz"]),
+        .executable(name: "flowviz", targets: ["flowviz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -29,6 +31,15 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "FlowGraphviz", dependencies: ["FlowGraph", "CGraphviz"]),
+        .executableTarget(
+            name: "flowviz",
+            dependencies: [
+                "FlowGraph",
+                "FlowGraphviz",
+                "Flowstate",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(
             name: "FlowstateExamples",
             dependencies: ["Flowstate"],
@@ -50,6 +61,7 @@ let package = Package(
         .testTarget(
             name: "FlowGraphTests",
             dependencies: [
+                "flowviz",
                 "FlowGraph",
                 "FlowGraphviz",
                 "FlowstateExamples",

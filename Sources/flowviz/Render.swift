@@ -1,0 +1,83 @@
+import ArgumentParser
+import FlowGraph
+import FlowGraphviz
+import Foundation
+
+/// `flowviz render FILE -o OUT`
+struct Render: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a flow file as DOT, Mermaid, SVG, PNG or PDF.",
+        discussion: "Example: flowviz render sign-up.json -o sign-up.svg --highlight password"
+    )
+
+    @Argument(help: "The flow spec file.", completion: .file(extensions: ["json"]))
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The output file; its extension chooses the format unless --format is given.")
+    var output: String
+
+    @Option(help: "dot, mermaid, svg, png or pdf.")
+    var format: String?
+
+    @Option(help: "A state to highlight.")
+    var highlight: String?
+
+    @Option(help: "The Graphviz layout engine (dot, neato, fdp, sfdp, circo, twopi).")
+    var engine: String?
+
+    func validate() throws {
+        guard Self.formats.contains(chosenFormat) else {
+            throw ValidationError("unknown format '\(chosenFormat)': use one of \(Self.formats.sorted().joined(separator: ", "))")
+        }
+    }
+
+    static let formats: Set<String> = ["dot", "mermaid", "svg", "png", "pdf"]
+
+    var chosenFormat: String {
+        if let format { return format.lowercased() }
+        switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+        case "gv": return "dot"
+        case "mmd": return "mermaid"
+        case let ext: return ext
+        }
+    }
+
+    func run() async throws {
+        let flow: FlowFile
+        do {
+            flow = try FlowFile.read(file)
+        } catch {
+            report(error.line)
+            throw ExitCode(2)
+        }
+        var graph = FlowGraph(flow.spec.definition())
+        if let highlight {
+            guard graph.id(ofLabel: highlight) != nil else {
+                report("\(file): error: no state '\(highlight)' to highlight")
+                throw ExitCode(2)
+            }
+            graph.highlight(state: highlight)
+        }
+        let bytes: [UInt8]
+        switch chosenFormat {
+        case "dot":
+            LayoutPolicy.bound(&graph)
+            bytes = Array(DOTWriter.dot(graph).utf8)
+        case "mermaid":
+            bytes = Array(MermaidWriter.mermaid(graph).utf8)
+        default:
+            do {
+                bytes = try GraphvizRenderer.shared.render(graph, format: RenderFormat(chosenFormat), engine: engine)
+            } catch {
+                report("\(file): error: \(error.message)")
+                throw ExitCode(2)
+            }
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: output))
+        } catch {
+            report("\(output): error: cannot write: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import FlowGraph
+import Flowstate
+import Foundation
+
+/// `flowviz validate FILE...`
+struct Validate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check flow files: every problem of every file, one line each.",
+        discussion: """
+        Each problem is printed as `file:line:column: error|warning: text`.
+
+        Example: flowviz validate Flows/*.json --strict
+        """
+    )
+
+    @Argument(help: "The flow spec files to check.", completion: .file(extensions: ["json"]))
+    var files: [String]
+
+    @Flag(help: "Fail on warnings too.")
+    var strict = false
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    func run() async throws {
+        var failed = false
+        var unreadable = false
+        var records: [[String: String]] = []
+        for path in files {
+            let file: FlowFile
+            do {
+                file = try FlowFile.read(path)
+            } catch {
+                unreadable = true
+                report(error.line)
+                continue
+            }
+            for issue in file.spec.definition().validate() {
+                if issue.severity == .error || strict { failed = true }
+                switch format {
+                case .text:
+                    print(issue.description)
+                case .json:
+                    records.append([
+                        "file": issue.location?.file ?? path, "line": "\(issue.location?.line ?? 0)",
+                        "column": "\(issue.location?.column ?? 0)", "severity": "\(issue.severity)",
+                        "kind": "\(issue.kind)", "message": issue.message,
+                    ])
+                }
+            }
+        }
+        if format == .json {
+            let data = try JSONSerialization.data(withJSONObject: records, options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        }
+        if unreadable { throw ExitCode(2) }
+        if failed { throw ExitCode(1) }
+    }
+}
