@@ -113,23 +113,15 @@ public enum DOTWriter {
     /// `&amp;` (Graphviz reads entities in labels, and copies a malformed one such as `&;` into its
     /// SVG as is).
     public static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        "\"" + escaping(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += " "
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += " "  // control characters have no place in a label
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            case "&": "&amp;"
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            default: isControl(scalar) ? " " : nil  // control characters have no place in a label
             }
-        }
-        return out + "\""
+        } + "\""
     }
 }

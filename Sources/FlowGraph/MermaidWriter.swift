@@ -29,26 +29,23 @@ public enum MermaidWriter {
 
     /// Replaces every character Mermaid's parser could take for syntax by its entity code.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        escaping(text) { scalar in
             switch scalar {
-            case "\"": out += "#quot;"
-            case "#": out += "#35;"
-            case ";": out += "#59;"
-            case ":": out += "#58;"
-            case "<": out += "#lt;"
-            case ">": out += "#gt;"
-            case "{": out += "#123;"
-            case "}": out += "#125;"
-            case "|": out += "#124;"
-            case "[": out += "#91;"
-            case "]": out += "#93;"
-            case "\\": out += "#92;"
-            case "\n", "\r": out += "<br/>"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += " " } else { out.unicodeScalars.append(scalar) }
+            case "\"": "#quot;"
+            case "#": "#35;"
+            case ";": "#59;"
+            case ":": "#58;"
+            case "<": "#lt;"
+            case ">": "#gt;"
+            case "{": "#123;"
+            case "}": "#125;"
+            case "|": "#124;"
+            case "[": "#91;"
+            case "]": "#93;"
+            case "\\": "#92;"
+            case "\n", "\r": "<br/>"
+            default: isControl(scalar) ? " " : nil
             }
         }
-        return out
     }
 }
