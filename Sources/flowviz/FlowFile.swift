@@ -24,6 +24,11 @@ struct FlowFile {
         guard size <= maxSize else {
             throw FileProblem("\(path): error: the file is \(size / 1_048_576) MB; flow files are limited to \(maxSize / 1_048_576) MB")
         }
+        guard size > 0 else {
+            // Said here rather than by the parser: Foundation's `contents(atPath:)` leaks its read
+            // buffer for an empty file (LeakSanitizer, make sanitize).
+            throw FileProblem("\(path):1:1: error: the file is empty: expected a JSON object")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { throw FileProblem("\(path): error: cannot read the file") }
         do {
             return FlowFile(path: path, spec: try FlowSpec.parse(Array(data), file: path))
