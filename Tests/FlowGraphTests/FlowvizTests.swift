@@ -125,6 +125,18 @@ struct FlowvizTests {
         }
     }
 
+    @Test("A 50 MB file is refused in one line, without being read")
+    func tooLarge() throws {
+        let path = scratch.path("huge.json")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 50 * 1_048_576)  // sparse: 50 MB on paper
+        try handle.close()
+        let result = try Flowviz.run(["validate", path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "\(path): error: the file is 50 MB; flow files are limited to 10 MB\n")
+    }
+
     @Test("A missing file and a directory are one line each, exit 2")
     func missingAndDirectory() throws {
         let missing = try Flowviz.run(["validate", scratch.path("nope.json")])

@@ -49,6 +49,19 @@ func runDot(_ dot: String, timeout: Double? = nil) -> Int {
 }
 
 let thirty = DOTWriter.dot(FlowGraph(generatedFlow(30, perState: 1)))
+
+/// The text of a 10,000-state, 50,000-transition flow spec (what `flowviz validate` reads).
+let bigSpecText: String = {
+    let states = (0..<10_000).map { i -> FlowSpec.State in
+        var state = FlowSpec.State(name: "state \(i)")
+        state.transitions = (0..<5).map { k in
+            FlowSpec.Transition(event: "e\(k)", guardName: k == 0 ? nil : "g\(k)",
+                                target: "state \((i * 7919 + k * 104_729 + 1) % 10_000)", effects: ["fx\(k)"])
+        }
+        return state
+    }
+    return FlowSpec(name: "big", initial: "state 0", states: states).json()
+}()
 let big = generatedFlow(10_000, perState: 5)
 let bigGraph = FlowGraph(big)
 let twoHundred = FlowGraph(generatedFlow(200))
@@ -66,6 +79,14 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Render: 30-state flow to SVG (dot binary)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(runDot(thirty)) }
+    }
+
+    Benchmark("Spec: parse, build and validate 10,000 states and 50,000 transitions",
+              configuration: .init(maxIterations: 10)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let spec = try FlowSpec.parse(bigSpecText, file: "big.json")
+            blackHole(spec.definition().validate())
+        }
     }
 
     Benchmark("Write: DOT of 10,000 states and 50,000 transitions") { benchmark in
