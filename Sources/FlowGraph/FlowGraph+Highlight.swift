@@ -41,7 +41,7 @@ extension FlowGraph {
         }
         for i in nodes.indices {
             guard let count = visits[nodes[i].id] else { continue }
-            nodes[i].attributes["style"] = nodes[i].kind == .compound ? "rounded,filled" : "rounded,filled"
+            nodes[i].attributes["style"] = "rounded,filled"
             nodes[i].attributes["fillcolor"] = nodes[i].attributes["fillcolor"] ?? "#dbeafe"
             nodes[i].attributes["xlabel"] = "×\(count)"
         }

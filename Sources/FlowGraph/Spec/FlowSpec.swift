@@ -80,6 +80,10 @@ public struct FlowSpec: Sendable {
     public init<F: Flow>(_ definition: FlowDefinition<F>) {
         var index: [F.State: Int] = [:]
         for (i, state) in definition.states.enumerated() { index[state.state] = i }
+        var declaredOn: [Int: [FlowDefinition<F>.TransitionDeclaration]] = [:]  // grouped once: linear in size
+        for transition in definition.transitions {
+            if let source = index[transition.source] { declaredOn[source, default: []].append(transition) }
+        }
         func make(_ i: Int) -> State {
             let declaration = definition.states[i]
             var state = State(name: declaration.label)
@@ -90,7 +94,7 @@ public struct FlowSpec: Sendable {
             state.child = declaration.childFlow
             state.entry = declaration.entryLabels
             state.exit = declaration.exitLabels
-            state.transitions = definition.transitions.filter { index[$0.source] == i }.map { t in
+            state.transitions = (declaredOn[i] ?? []).map { t in
                 Transition(event: t.eventLabel, guardName: t.guardLabel, target: t.target.map { "\($0)" },
                            effects: t.effectLabels)
             }

@@ -77,14 +77,14 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     {
         var resumeState: F.State?
         if let label {
-            let matches = definition.states.filter { $0.label == label }
+            let matches = Self.states(labelled: label, in: definition)
             guard matches.count == 1 else {
                 let message = matches.isEmpty
                     ? "flow '\(definition.name)' has no state '\(label)' any more"
                     : "flow '\(definition.name)' has \(matches.count) states labelled '\(label)'"
                 throw SupervisorError(code: .snapshotMismatch, message: message)
             }
-            resumeState = matches[0].state
+            resumeState = definition.states[matches[0]].state
         }
         let machine: FlowMachine<F>
         do throws(FlowError) {
@@ -174,8 +174,13 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     func stateIndex(labelled label: String) -> Int? {
-        let matches = machine.definition.states.indices.filter { machine.definition.states[$0].label == label }
+        let matches = Self.states(labelled: label, in: machine.definition)
         return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// The indices of the states with a label: snapshots name states by label, which must be unique.
+    static func states(labelled label: String, in definition: FlowDefinition<F>) -> [Int] {
+        definition.states.indices.filter { definition.states[$0].label == label }
     }
 
     func label(ofState index: Int) -> String { machine.definition.states[index].label }
