@@ -1,7 +1,7 @@
 import FlowGraph
 import Foundation
 
-/// A flow file read from disk, or the one line that says why it could not be.
+/// A flow file read from disk (a JSON flow spec, or SCXML), or the one line that says why it could not be.
 struct FlowFile {
     /// Files larger than this are refused before they are read.
     static let maxSize = 10 * 1024 * 1024
@@ -9,14 +9,29 @@ struct FlowFile {
     let path: String
     let spec: FlowSpec
 
-    /// Reads and parses a spec file.
+    /// Reads and parses a flow file: SCXML when its name ends in `.scxml` or `.xml` or its text starts
+    /// with `<`, the JSON flow spec otherwise.
     /// - Throws: ``FileProblem`` with one readable line.
     static func read(_ path: String) throws(FileProblem) -> FlowFile {
+        let bytes = try readBytes(path, expecting: "a flow file")
+        let lower = path.lowercased()
+        let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let isXML = lower.hasSuffix(".scxml") || lower.hasSuffix(".xml") || firstByte == UInt8(ascii: "<")
+        do {
+            let spec = isXML ? try FlowSpec.parseSCXML(bytes, file: path) : try FlowSpec.parse(bytes, file: path)
+            return FlowFile(path: path, spec: spec)
+        } catch {
+            throw FileProblem(error.description)
+        }
+    }
+
+    /// The bytes of a file that exists, is a readable regular file, not empty and not too big.
+    static func readBytes(_ path: String, expecting what: String) throws(FileProblem) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileProblem("\(path): error: no such file")
         }
-        guard !isDirectory.boolValue else { throw FileProblem("\(path): error: is a directory, not a flow file") }
+        guard !isDirectory.boolValue else { throw FileProblem("\(path): error: is a directory, not \(what)") }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw FileProblem("\(path): error: permission denied")
         }
@@ -27,14 +42,44 @@ struct FlowFile {
         guard size > 0 else {
             // Said here rather than by the parser: Foundation's `contents(atPath:)` leaks its read
             // buffer for an empty file (LeakSanitizer, make sanitize).
-            throw FileProblem("\(path):1:1: error: the file is empty: expected a JSON object")
+            throw FileProblem("\(path):1:1: error: the file is empty: expected \(what)")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw FileProblem("\(path): error: cannot read the file") }
-        do {
-            return FlowFile(path: path, spec: try FlowSpec.parse(Array(data), file: path))
-        } catch {
-            throw FileProblem(error.description)
+        return Array(data)
+    }
+
+    /// The child flow files a flow names, found next to it: the name as a path, then with `.json`,
+    /// `.scxml` or `.xml` added.
+    func children() throws(FileProblem) -> [String: FlowSpec] {
+        var found: [String: FlowSpec] = [:]
+        var pending = [(self, path)]
+        var seen: Set<String> = [path]
+        while let (file, _) = pending.popLast() {
+            let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent()
+            for name in file.spec.childNames where found[name] == nil {
+                let candidates = [name, name + ".json", name + ".scxml", name + ".xml"].map {
+                    $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path
+                }
+                guard let childPath = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { continue }
+                let child = try FlowFile.read(childPath)
+                found[name] = child.spec
+                if seen.insert(childPath).inserted { pending.append((child, childPath)) }
+            }
         }
+        return found
+    }
+}
+
+extension FlowSpec {
+    /// The names of the child flows the spec's states run.
+    var childNames: [String] {
+        var names: [String] = []
+        func visit(_ state: State) {
+            if let child = state.child { names.append(child) }
+            state.states.forEach(visit)
+        }
+        states.forEach(visit)
+        return names
     }
 }
 

@@ -7,10 +7,13 @@ import Foundation
 struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a flow file as DOT, Mermaid, SVG, PNG or PDF.",
-        discussion: "Example: flowviz render sign-up.json -o sign-up.svg --highlight password"
+        discussion: """
+        Example: flowviz render sign-up.json -o sign-up.svg --highlight password
+                 flowviz render door.scxml -o run.svg --trace run.trace.json
+        """
     )
 
-    @Argument(help: "The flow spec file.", completion: .file(extensions: ["json"]))
+    @Argument(help: "The flow file (JSON flow spec or SCXML).", completion: .file(extensions: ["json", "scxml"]))
     var file: String
 
     @Option(name: .shortAndLong, help: "The output file; its extension chooses the format unless --format is given.")
@@ -21,6 +24,9 @@ struct Render: AsyncParsableCommand {
 
     @Option(help: "A state to highlight.")
     var highlight: String?
+
+    @Option(help: "A trace written by simulate --trace-out: visited states and taken transitions are marked.")
+    var trace: String?
 
     @Option(help: "The Graphviz layout engine (dot, neato, fdp, sfdp, circo, twopi).")
     var engine: String?
@@ -50,7 +56,19 @@ struct Render: AsyncParsableCommand {
             report(error.line)
             throw ExitCode(2)
         }
-        var graph = FlowGraph(flow.spec.definition())
+        var graph = FlowGraph(flow.spec)
+        if let trace {
+            do {
+                let bytes = try FlowFile.readBytes(trace, expecting: "a trace")
+                graph.overlay(try FlowTrace.parse(bytes, file: trace))
+            } catch let problem as FileProblem {
+                report(problem.line)
+                throw ExitCode(2)
+            } catch {
+                report("\(error)")
+                throw ExitCode(2)
+            }
+        }
         if let highlight {
             guard graph.id(ofLabel: highlight) != nil else {
                 report("\(file): error: no state '\(highlight)' to highlight")

@@ -14,7 +14,7 @@ struct Validate: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The flow spec files to check.", completion: .file(extensions: ["json"]))
+    @Argument(help: "The flow files to check (JSON flow spec or SCXML).", completion: .file(extensions: ["json", "scxml"]))
     var files: [String]
 
     @Flag(help: "Fail on warnings too.")

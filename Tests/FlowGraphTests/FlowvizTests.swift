@@ -112,7 +112,7 @@ struct FlowvizTests {
 
     @Test("Bad files: one readable line on stderr, exit 2, never a stack trace", arguments: [
         ("malformed.json", "{\n  \"flowspec\": 1,,\n}", ":2:17: error: expected a field name in quotes"),
-        ("empty.json", "", ":1:1: error: the file is empty: expected a JSON object"),
+        ("empty.json", "", ":1:1: error: the file is empty: expected a flow file"),
         ("unknown.json", "{ \"flowspec\": 1, \"name\": \"x\", \"initial\": \"a\", \"states\": [], \"colour\": 1 }", ":1:61: error: unknown field 'colour'"),
     ])
     func badFiles(name: String, text: String, expected: String) throws {

@@ -7,7 +7,7 @@ extension FlowSpec {
     public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
         let root = try JSONParser.parse(bytes, file: file)
         var reader = Reader(root, what: "the flow spec")
-        try reader.only(["flowspec", "name", "initial", "states"])
+        try reader.only(["flowspec", "name", "semantics", "initial", "states"])
         let version = try reader.number("flowspec")
         guard version == Double(FlowSpec.version) else {
             throw FlowSpecError(code: .unsupportedVersion,
@@ -17,6 +17,14 @@ extension FlowSpec {
         var spec = FlowSpec(name: try reader.string("name"), initial: try reader.string("initial"),
                             states: try reader.array("states").map(Self.state))
         spec.location = root.location
+        if let semantics = try reader.optionalString("semantics") {
+            guard let value = Semantics(rawValue: semantics) else {
+                throw FlowSpecError(code: .invalidValue,
+                                    message: "'semantics' is '\(semantics)': use 'flowstate' or 'scxml'",
+                                    location: reader.location(of: "semantics"))
+            }
+            spec.semantics = value
+        }
         return spec
     }
 
@@ -27,13 +35,16 @@ extension FlowSpec {
 
     private static func state(_ json: JSON) throws(FlowSpecError) -> State {
         var reader = Reader(json, what: "a state")
-        try reader.only(["name", "final", "output", "initial", "child", "entry", "exit", "transitions", "states"])
+        try reader.only(["name", "final", "parallel", "output", "initial", "child", "childID", "entry", "exit",
+                         "transitions", "states"])
         var state = State(name: try reader.string("name"))
         state.location = json.location
         state.isFinal = try reader.optionalBool("final") ?? false
         state.output = try reader.optionalString("output")
         state.initial = try reader.optionalString("initial")
         state.child = try reader.optionalString("child")
+        state.childID = try reader.optionalString("childID")
+        state.isParallel = try reader.optionalBool("parallel") ?? false
         state.entry = try reader.strings("entry")
         state.exit = try reader.strings("exit")
         state.transitions = try reader.optionalArray("transitions").map(Self.transition)
@@ -61,6 +72,7 @@ extension FlowSpec {
         var out = "{\n"
         out += "  \"flowspec\": \(FlowSpec.version),\n"
         out += "  \"name\": \(Self.quote(name)),\n"
+        if semantics != .flowstate { out += "  \"semantics\": \(Self.quote(semantics.rawValue)),\n" }
         out += "  \"initial\": \(Self.quote(initial)),\n"
         out += "  \"states\": " + Self.list(states.map { Self.write($0, indent: "  ") }, indent: "  ") + "\n"
         return out + "}\n"
@@ -72,9 +84,11 @@ extension FlowSpec {
         let inner = open + "  "  // the fields
         var fields = ["\(inner)\"name\": \(quote(state.name))"]
         if state.isFinal { fields.append("\(inner)\"final\": true") }
+        if state.isParallel { fields.append("\(inner)\"parallel\": true") }
         if let output = state.output { fields.append("\(inner)\"output\": \(quote(output))") }
         if let initial = state.initial { fields.append("\(inner)\"initial\": \(quote(initial))") }
         if let child = state.child { fields.append("\(inner)\"child\": \(quote(child))") }
+        if let childID = state.childID { fields.append("\(inner)\"childID\": \(quote(childID))") }
         if !state.entry.isEmpty { fields.append("\(inner)\"entry\": [\(state.entry.map(quote).joined(separator: ", "))]") }
         if !state.exit.isEmpty { fields.append("\(inner)\"exit\": [\(state.exit.map(quote).joined(separator: ", "))]") }
         if !state.transitions.isEmpty {
@@ -117,7 +131,7 @@ extension FlowSpec {
 }
 
 /// Reads the fields of one JSON object, reporting problems at their location.
-private struct Reader {
+struct Reader {
     let json: JSON
     let what: String
     let fields: [String: (keyLocation: FlowSourceLocation, value: JSON)]

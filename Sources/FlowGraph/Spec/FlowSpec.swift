@@ -17,8 +17,13 @@ public struct FlowSpec: Sendable {
         public var output: String?
         /// For a compound state, the child entered first (default: the first child).
         public var initial: String?
-        /// The name of the child flow the state runs under a supervisor.
+        /// The name of the child flow the state runs under a supervisor (for SCXML, the `<invoke>`'s `src`).
         public var child: String?
+        /// The invocation's identifier (SCXML `<invoke id>`): the child's completion reaches the flow as
+        /// `done.invoke.<childID>`. `nil` for JSON specs, whose child's output is the event itself.
+        public var childID: String?
+        /// A parallel state (SCXML `<parallel>`): drawn and validated, not simulated.
+        public var isParallel = false
         /// Entry effects.
         public var entry: [String] = []
         /// Exit effects.
@@ -59,8 +64,21 @@ public struct FlowSpec: Sendable {
     /// The spec format's version this library reads and writes.
     public static let version = 1
 
+    /// How a flow file's events and final states behave when simulated.
+    public enum Semantics: String, Hashable, Sendable {
+        /// The engine's own: events match exactly; entering any final state finishes the flow.
+        case flowstate
+        /// SCXML's (the W3C recommendation): an event descriptor matches the events it is a dotted
+        /// prefix of (`error` matches `error.send`), `*` matches every event, a transition may list
+        /// several descriptors separated by spaces, and entering a nested `<final>` raises
+        /// `done.state.<parent>` instead of finishing the flow.
+        case scxml
+    }
+
     /// The flow's name.
     public var name: String
+    /// How events and final states behave (SCXML files read with SCXML's semantics).
+    public var semantics = Semantics.flowstate
     /// The initial state's name.
     public var initial: String
     /// The top-level states.
@@ -103,37 +121,5 @@ public struct FlowSpec: Sendable {
         }
         self.init(name: definition.name, initial: "\(definition.initial)",
                   states: definition.states.indices.filter { definition.states[$0].parent == nil }.map(make))
-    }
-
-    /// A runnable definition of the spec, with string states, events and effects. Guards evaluate to
-    /// `guards[name]`, true when not given. Declarations carry the file's locations, so validation
-    /// issues point into the file. Child flows are recorded by name only (a catalog resolves them).
-    public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<StringFlow> {
-        func loc(_ location: FlowSourceLocation?) -> FlowSourceLocation {
-            location ?? FlowSourceLocation(file: name, line: 0, column: 0)
-        }
-        func element(_ state: State) -> FlowElement<StringFlow> {
-            let l = loc(state.location)
-            // Child states first, then the state's own transitions: the order "cancel from any step"
-            // is usually written in, and the order the transitions keep in graphs.
-            let body = state.states.map(element) + state.transitions.map { t -> FlowElement<StringFlow> in
-                let tl = loc(t.location)
-                let condition = t.guardName.map { name in Guard<StringFlow>(name, evaluate: { _, _ in guards[name] ?? true }) }
-                if let event = t.event {
-                    return On<StringFlow>(event, guard: condition, to: t.target, effects: t.effects,
-                                          fileID: tl.file, line: tl.line, column: tl.column).element
-                }
-                // The reader refuses an eventless transition without a target.
-                return Always<StringFlow>(guard: condition, to: t.target ?? state.name, effects: t.effects,
-                                          fileID: tl.file, line: tl.line, column: tl.column).element
-            }
-            if state.isFinal {
-                return Final<StringFlow>(state.name, output: state.output ?? state.name, entry: state.entry,
-                                         fileID: l.file, line: l.line, column: l.column) { body }.element
-            }
-            return StateNode<StringFlow>(state.name, initial: state.initial, entry: state.entry, exit: state.exit,
-                                         fileID: l.file, line: l.line, column: l.column) { body }.element
-        }
-        return FlowDefinition(name, initial: initial, elements: states.map(element), location: loc(location))
     }
 }

@@ -1,7 +1,7 @@
 import Flowstate
 
-/// A problem in a flow spec file: malformed JSON, a field that does not belong, a missing or
-/// mistyped field. It says what and where (`file:line:column`).
+/// A problem in a flow file (JSON spec or SCXML): malformed text, a field or element that does not
+/// belong, a missing or mistyped field. It says what and where (`file:line:column`).
 public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value to match on. The set of codes can grow.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -18,6 +18,14 @@ public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let wrongType = Code("wrong-type")
         /// The `flowspec` version is not one this library reads.
         public static let unsupportedVersion = Code("unsupported-version")
+        /// The text is not well-formed XML.
+        public static let malformedXML = Code("malformed-xml")
+        /// An SCXML element or attribute that this reader does not read (for example `<history>`),
+        /// or a value it cannot use (a transition with several targets).
+        public static let unsupported = Code("unsupported")
+        /// A value is present but wrong (for example an SCXML state without children that names an
+        /// initial child).
+        public static let invalidValue = Code("invalid-value")
 
         /// The code's stable name.
         public var description: String { name }

@@ -1,0 +1,193 @@
+import Flowstate
+
+extension FlowSpec {
+    /// A definition of the spec that the engine and the supervisor run, with string states and effects
+    /// and ``SpecEvent`` events.
+    ///
+    /// A guard is true when the step's event says so (``SpecEvent/guards``), else `guards[name]`, else
+    /// true. SCXML's `true`, `false` and `In('state')` are evaluated. Declarations carry the file's
+    /// locations, so validation issues point into the file. Child flows are recorded by name only:
+    /// ``FlowSimulation`` runs them, ``FlowGraph/init(_:)-spec`` draws them.
+    ///
+    /// - Parameters:
+    ///   - guards: Default truths of guards that steps do not mention.
+    ///   - events: For ``Semantics/scxml``, the event names the flow will be sent. SCXML matches an
+    ///     event against dotted-prefix descriptors; the engine matches exact kinds. Given the names,
+    ///     each transition is declared once for every name it matches, in document order, so the
+    ///     engine chooses exactly what SCXML chooses. Without them, transitions match their descriptor
+    ///     text exactly (what drawing and validation need).
+    public func definition(guards: [String: Bool] = [:], events: [String]? = nil) -> FlowDefinition<SpecFlow> {
+        definition(guards: guards, events: events, markTransitions: false)
+    }
+
+    /// The marker effect that names a transition (by its index in ``SpecIndex/transitions``).
+    static func marker(_ index: Int) -> String { "\u{1}\(index)" }
+
+    /// The transition a marker effect names, if it is one.
+    static func markedTransition(_ effect: String) -> Int? {
+        guard effect.unicodeScalars.first == "\u{1}" else { return nil }
+        return Int(effect.dropFirst())
+    }
+
+    /// - Parameter markTransitions: Add a marker effect (``marker(_:)``) to every transition, so that a
+    ///   step's effects tell which transitions the engine took, eventless ones included.
+    /// - Parameter children: The child flow a state runs, by state, for the supervisor.
+    func definition(guards defaults: [String: Bool], events alphabet: [String]?, markTransitions: Bool,
+                    children: (State) -> ChildFlow<SpecFlow>? = { _ in nil }) -> FlowDefinition<SpecFlow>
+    {
+        let index = SpecIndex(self)
+        let scxml = semantics == .scxml
+        func loc(_ location: FlowSourceLocation?) -> FlowSourceLocation {
+            location ?? FlowSourceLocation(file: name, line: 0, column: 0)
+        }
+        func condition(_ name: String) -> Guard<SpecFlow> {
+            let trimmed = name.trimmingSpaces
+            if trimmed == "true" || trimmed == "false" {
+                let value = trimmed == "true"
+                return Guard(name, evaluate: { _, _ in value })
+            }
+            if let state = Self.inPredicate(trimmed) {
+                return Guard(name, evaluate: { leaf, _ in leaf == state || index.ancestors(of: leaf).contains(state) })
+            }
+            let fallback = defaults[name] ?? true
+            return Guard(name, evaluate: { _, event in event?.guards[name] ?? fallback })
+        }
+        var counter = 0
+        func element(_ state: State) -> FlowElement<SpecFlow> {
+            let l = loc(state.location)
+            var own: [FlowElement<SpecFlow>] = []
+            for t in state.transitions {
+                let tl = loc(t.location)
+                let effects = markTransitions ? t.effects + [Self.marker(counter)] : t.effects
+                counter += 1
+                let guardCondition = t.guardName.map(condition)
+                guard let event = t.event else {
+                    // The readers refuse an eventless transition without a target.
+                    own.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, effects: effects,
+                                                fileID: tl.file, line: tl.line, column: tl.column).element)
+                    continue
+                }
+                let kinds = scxml && alphabet != nil ? Self.matching(event, in: alphabet!) : [event]
+                for kind in kinds {
+                    own.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: effects, label: event,
+                                            fileID: tl.file, line: tl.line, column: tl.column).element)
+                }
+            }
+            // Child states first, then the state's own transitions: the order "cancel from any step"
+            // is usually written in, and the order the transitions keep in graphs.
+            let body = state.states.map(element) + own
+            // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state.
+            if state.isFinal && (!scxml || index.parent[state.name] == nil) {
+                return Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: state.entry,
+                                       fileID: l.file, line: l.line, column: l.column) { body }.element
+            }
+            return StateNode<SpecFlow>(state.name, initial: state.initial, runs: children(state), entry: state.entry, exit: state.exit,
+                                       fileID: l.file, line: l.line, column: l.column) { body }.element
+        }
+        return FlowDefinition(name, initial: initial, elements: states.map(element), location: loc(location))
+    }
+
+    /// `In('s')` or `In("s")`: the state it asks about.
+    static func inPredicate(_ text: Substring) -> String? {
+        guard text.hasPrefix("In("), text.hasSuffix(")") else { return nil }
+        let inner = text.dropFirst(3).dropLast().trimmingSpaces
+        guard inner.count >= 2, let quote = inner.first, quote == "'" || quote == "\"", inner.last == quote else { return nil }
+        return String(inner.dropFirst().dropLast())
+    }
+
+    /// The names among `alphabet` that a transition's event descriptors match, in the alphabet's order.
+    static func matching(_ descriptors: String, in alphabet: [String]) -> [String] {
+        let list = descriptors.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { d -> Substring in
+            var d = d
+            if d.hasSuffix(".*") { d = d.dropLast(2) }
+            while d.hasSuffix(".") { d = d.dropLast() }
+            return d
+        }
+        return alphabet.filter { name in
+            list.contains { d in d == "*" || name == d || (name.hasPrefix(d) && name.dropFirst(d.count).first == ".") }
+        }
+    }
+
+    /// Every event name the spec's transitions mention: with SCXML semantics, each descriptor of each
+    /// transition (`*` left out), plus `done.state.*` of compound states with final children, and the
+    /// events raised or sent by effects. Sorted.
+    public var eventNames: [String] {
+        var names: Set<String> = []
+        let index = SpecIndex(self)
+        for (_, t) in index.transitions {
+            guard let event = t.event else { continue }
+            if semantics == .scxml {
+                for d in event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) where d != "*" {
+                    var d = d
+                    if d.hasSuffix(".*") { d = d.dropLast(2) }
+                    names.insert(String(d))
+                }
+            } else {
+                names.insert(event)
+            }
+        }
+        if semantics == .scxml {
+            for (_, state) in index.states {
+                for effect in state.entry + state.exit { if let (_, e) = SCXMLEffect.queued(effect) { names.insert(e) } }
+                if state.states.contains(where: { $0.isFinal }) {
+                    names.insert("done.state.\(state.name)")
+                }
+                if state.child != nil { names.insert("done.invoke.\(state.childID ?? state.name)") }
+            }
+            for (_, t) in index.transitions {
+                for effect in t.effects { if let (_, e) = SCXMLEffect.queued(effect) { names.insert(e) } }
+            }
+        }
+        return names.sorted()
+    }
+}
+
+/// The SCXML executable content that ``FlowSimulation`` performs: `raise(e)` puts `e` on the internal
+/// queue, `send(e)` (a `<send>` with no target and no delay) on the external queue.
+enum SCXMLEffect {
+    enum Queue { case `internal`, external }
+
+    static func queued(_ effect: String) -> (Queue, String)? {
+        for (prefix, queue) in [("raise(", Queue.internal), ("send(", Queue.external)] where effect.hasPrefix(prefix) && effect.hasSuffix(")") {
+            let name = effect.dropFirst(prefix.count).dropLast()
+            guard !name.isEmpty, !name.contains(where: { $0 == "," || $0 == "(" || $0 == ")" || $0 == " " }) else { return nil }
+            return (queue, String(name))
+        }
+        return nil
+    }
+}
+
+/// A spec's states by name, their parents, and its transitions in document order.
+struct SpecIndex: Sendable {
+    var states: [String: FlowSpec.State] = [:]
+    var parent: [String: String] = [:]
+    /// Every transition with the name of the state it is declared on, in document order (a state's
+    /// transitions, then its children's).
+    var transitions: [(source: String, transition: FlowSpec.Transition)] = []
+    /// State names in document order.
+    var order: [String] = []
+
+    init(_ spec: FlowSpec) {
+        func visit(_ state: FlowSpec.State, parent: String?) {
+            if states[state.name] == nil {
+                states[state.name] = state
+                order.append(state.name)
+                if let parent { self.parent[state.name] = parent }
+            }
+            for t in state.transitions { transitions.append((state.name, t)) }
+            for child in state.states { visit(child, parent: state.name) }
+        }
+        for state in spec.states { visit(state, parent: nil) }
+    }
+
+    /// A state's ancestors, innermost first.
+    func ancestors(of name: String) -> [String] {
+        var result: [String] = []
+        var current = parent[name]
+        while let p = current, result.count <= states.count {
+            result.append(p)
+            current = parent[p]
+        }
+        return result
+    }
+}

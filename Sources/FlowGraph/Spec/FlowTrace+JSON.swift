@@ -1,0 +1,37 @@
+import Flowstate
+
+extension FlowTrace {
+    /// The trace as JSON (`{"flowtrace": 1, "steps": [{"from", "event", "to"}]}`), what
+    /// `flowviz simulate --trace-out` writes and `flowviz render --trace` reads.
+    public func json() -> String {
+        let items = steps.map { step -> String in
+            var parts: [String] = []
+            if let from = step.from { parts.append("\"from\": \(FlowSpec.quote(from))") }
+            if let event = step.event { parts.append("\"event\": \(FlowSpec.quote(event))") }
+            parts.append("\"to\": \(FlowSpec.quote(step.to))")
+            return "    { " + parts.joined(separator: ", ") + " }"
+        }
+        let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
+        return "{\n  \"flowtrace\": 1,\n  \"steps\": \(list)\n}\n"
+    }
+
+    /// Reads a trace written by ``json()``.
+    /// - Throws: ``FlowSpecError`` with the `file:line:column` of the problem.
+    public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowTrace {
+        let root = try JSONParser.parse(bytes, file: file)
+        var reader = Reader(root, what: "the trace")
+        try reader.only(["flowtrace", "steps"])
+        guard try reader.number("flowtrace") == 1 else {
+            throw FlowSpecError(code: .unsupportedVersion, message: "flowtrace version is not 1",
+                                location: reader.location(of: "flowtrace"))
+        }
+        var steps: [Step] = []
+        for item in try reader.array("steps") {
+            var step = Reader(item, what: "a step")
+            try step.only(["from", "event", "to"])
+            steps.append(Step(from: try step.optionalString("from"), to: try step.string("to"),
+                              event: try step.optionalString("event")))
+        }
+        return FlowTrace(steps: steps)
+    }
+}

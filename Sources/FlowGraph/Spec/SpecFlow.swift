@@ -1,0 +1,123 @@
+import Flowstate
+
+/// An event of a flow read from a file: a name, and the truth of the guards this one step needs.
+///
+/// Flows read from files have no code behind their guards, so each step says which guards hold:
+/// `submit[valid email, !locked]` is the event `submit` with `valid email` true and `locked` false.
+/// A guard a step does not mention takes the definition's default (true unless given). `flowviz
+/// paths` prints steps in this form and `flowviz simulate` reads them.
+public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The event's name, which transitions match.
+    public var name: String
+    /// Guard truths for this step, by guard name.
+    public var guards: [String: Bool]
+
+    /// Creates an event.
+    public init(_ name: String, guards: [String: Bool] = [:]) {
+        self.name = name
+        self.guards = guards
+    }
+
+    /// An event without guard truths.
+    public init(stringLiteral name: String) { self.init(name) }
+
+    /// Events are dispatched by name.
+    public var kind: String { name }
+
+    /// `name`, or `name[g, !h]` with the guards sorted by name.
+    public var description: String {
+        guard !guards.isEmpty else { return name }
+        let list = guards.sorted { $0.key < $1.key }.map { $0.value ? $0.key : "!" + $0.key }
+        return "\(name)[\(list.joined(separator: ", "))]"
+    }
+
+    /// Reads one step written as ``description`` writes it; `nil` if the brackets do not match or the
+    /// name is empty.
+    public init?(parsing token: Substring) {
+        let text = token.trimmingSpaces
+        guard let open = text.firstIndex(of: "[") else {
+            guard !text.isEmpty, !text.contains("]") else { return nil }
+            self.init(String(text))
+            return
+        }
+        guard text.last == "]", text.filter({ $0 == "[" }).count == 1, text.filter({ $0 == "]" }).count == 1 else {
+            return nil
+        }
+        let name = text[..<open].trimmingSpaces
+        guard !name.isEmpty else { return nil }
+        var guards: [String: Bool] = [:]
+        for part in text[text.index(after: open)..<text.index(before: text.endIndex)].split(separator: ",") {
+            var item = part.trimmingSpaces
+            var value = true
+            if item.first == "!" {
+                value = false
+                item = item.dropFirst().trimmingSpaces
+            }
+            guard !item.isEmpty else { return nil }
+            guards[String(item)] = value
+        }
+        self.init(String(name), guards: guards)
+    }
+
+    /// Reads a comma-separated list of steps (`open, submit[valid], close`); commas inside brackets
+    /// separate guards. Returns the index of the first bad step on failure.
+    public static func list(_ text: String) -> Result<[SpecEvent], ListError> {
+        var events: [SpecEvent] = []
+        var depth = 0
+        var start = text.startIndex
+        var position = 1
+        func take(_ end: String.Index) -> ListError? {
+            let token = text[start..<end]
+            guard let event = SpecEvent(parsing: token) else { return ListError(position: position, token: String(token)) }
+            events.append(event)
+            position += 1
+            return nil
+        }
+        for i in text.indices {
+            switch text[i] {
+            case "[": depth += 1
+            case "]": depth -= 1
+            case "," where depth == 0:
+                if let error = take(i) { return .failure(error) }
+                start = text.index(after: i)
+            default: break
+            }
+        }
+        if let error = take(text.endIndex) { return .failure(error) }
+        return .success(events)
+    }
+
+    /// A step of a list that could not be read.
+    public struct ListError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The step's position in the list, from 1.
+        public var position: Int
+        /// The text of the step.
+        public var token: String
+        /// One sentence.
+        public var description: String {
+            "event \(position) '\(token)' is not an event name optionally followed by [guard, !guard]"
+        }
+    }
+}
+
+/// The flow type of flows read from files: string states, effects and outputs, and events that carry
+/// their guards' truth (``SpecEvent``).
+public enum SpecFlow: Flow {
+    /// States are names.
+    public typealias State = String
+    /// Events are names with guard truths.
+    public typealias Event = SpecEvent
+    /// Effects are labels.
+    public typealias Effect = String
+    /// Outputs are labels.
+    public typealias Output = String
+}
+
+extension StringProtocol {
+    var trimmingSpaces: Substring {
+        let scalars = Substring(self)
+        guard let first = scalars.firstIndex(where: { !$0.isWhitespace }) else { return scalars[scalars.endIndex...] }
+        let last = scalars.lastIndex(where: { !$0.isWhitespace })!
+        return scalars[first...last]
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import FlowGraph
+import Foundation
+
+/// `flowviz simulate FILE --events a,b,c`
+struct Simulate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a flow file on the Flowstate engine and supervisor, one event at a time.",
+        discussion: """
+        Each step is printed, then the final configuration (the active state and its ancestors) and \
+        the machines alive. An event may say which guards hold for its step: submit[valid email, !locked]. \
+        Without --events, events are read from standard input, one a line.
+
+        Exit status: 0 done; 1 an event was not handled (with --strict) or the flow raises events in \
+        a loop; 2 a file cannot be read or parsed; 3 the flow uses what simulate does not run \
+        (parallel states) or a child flow is missing.
+
+        Example: flowviz simulate door.scxml --events open,close --trace-out run.trace.json
+        """
+    )
+
+    @Argument(help: "The flow file (JSON flow spec or SCXML).", completion: .file(extensions: ["json", "scxml"]))
+    var file: String
+
+    @Option(help: "The events, separated by commas; each may carry guard truths in brackets.")
+    var events: String?
+
+    @Option(name: .customLong("guard"), help: "A guard's default truth for every step, as NAME=true or NAME=false (repeatable).")
+    var guards: [String] = []
+
+    @Flag(help: "Fail when an event is not handled.")
+    var strict = false
+
+    @Option(help: "Write the root machine's trace here, for render --trace.")
+    var traceOut: String?
+
+    func validate() throws {
+        for item in guards {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[1] == "true" || parts[1] == "false" else {
+                throw ValidationError("--guard '\(item)' must be NAME=true or NAME=false")
+            }
+        }
+    }
+
+    func run() async throws {
+        let flow: FlowFile
+        let children: [String: FlowSpec]
+        do {
+            flow = try FlowFile.read(file)
+            children = try flow.children()
+        } catch {
+            report(error.line)
+            throw ExitCode(2)
+        }
+        let issues = flow.spec.definition().validate().filter { $0.severity == .error }
+        guard issues.isEmpty else {
+            issues.forEach { report($0.description) }
+            throw ExitCode(1)
+        }
+        let text: String
+        if let events {
+            text = events
+        } else {
+            var lines: [String] = []
+            while let line = readLine() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty && !trimmed.hasPrefix("#") { lines.append(trimmed) }
+            }
+            text = lines.joined(separator: ",")
+        }
+        let list: [SpecEvent]
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            list = []
+        } else {
+            switch SpecEvent.list(text) {
+            case .success(let parsed): list = parsed
+            case .failure(let error):
+                report("error: \(error)")
+                throw ExitCode.validationFailure
+            }
+        }
+        var defaults: [String: Bool] = [:]
+        for item in guards {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            defaults[String(parts[0])] = parts[1] == "true"
+        }
+        let simulation: FlowSimulation
+        do {
+            simulation = try FlowSimulation(flow.spec, guards: defaults, events: list.map(\.name),
+                                            children: { children[$0] })
+        } catch {
+            report(error.description)
+            throw ExitCode(3)
+        }
+        var printed = 0
+        func flush() {
+            for record in simulation.records[printed...] { print(record.description) }
+            printed = simulation.records.count
+        }
+        var failure: FlowSimulation.Problem?
+        do {
+            try simulation.start()
+            flush()
+            for event in list {
+                try simulation.send(event)
+                flush()
+            }
+        } catch {
+            flush()
+            failure = error
+        }
+        print("configuration: " + simulation.configuration.joined(separator: " < "))
+        if simulation.machines.count > 1 {
+            print("machines:")
+            simulation.machines.forEach { print("  " + $0) }
+        }
+        if let traceOut {
+            do {
+                try Data(simulation.trace.json().utf8).write(to: URL(fileURLWithPath: traceOut))
+            } catch {
+                report("\(traceOut): error: cannot write: \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        }
+        if let failure {
+            report(failure.description.hasPrefix("error:") ? "\(file): \(failure.description)" : failure.description)
+            throw ExitCode(1)
+        }
+        let unhandled = simulation.records.filter {
+            if case .unhandled = $0 { return true } else { return false }
+        }
+        if strict, !unhandled.isEmpty {
+            for record in unhandled { report("\(file): error: \(record.description.trimmingCharacters(in: .whitespaces))") }
+            throw ExitCode(1)
+        }
+    }
+}
