@@ -39,7 +39,10 @@ struct Render: AsyncParsableCommand {
 
     static let formats: Set<String> = ["dot", "mermaid", "svg", "png", "pdf"]
 
-    var chosenFormat: String {
+    var chosenFormat: String { Self.format(for: output, given: format) }
+
+    /// The format named by `--format`, or by the output file's extension.
+    static func format(for output: String, given format: String?) -> String {
         if let format { return format.lowercased() }
         switch URL(fileURLWithPath: output).pathExtension.lowercased() {
         case "gv": return "dot"

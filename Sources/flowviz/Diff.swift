@@ -1,0 +1,73 @@
+import ArgumentParser
+import FlowGraph
+import FlowGraphviz
+import Foundation
+
+/// `flowviz diff OLD NEW`
+struct Diff: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the structural difference between two versions of a flow.",
+        discussion: """
+        States are matched by name; transitions by their state, event and guard. Each difference is \
+        one line starting with + (added), - (removed) or ~ (changed). With -o, one diagram shows both \
+        versions: additions in green, removals in red and dashed, changes in orange.
+
+        Exit status: 0 no difference; 1 differences; 2 a file cannot be read or parsed, or rendering failed.
+
+        Example: flowviz diff old/checkout.json checkout.json -o checkout-diff.svg
+        """
+    )
+
+    @Argument(help: "The old version.", completion: .file(extensions: ["json", "scxml"]))
+    var old: String
+
+    @Argument(help: "The new version.", completion: .file(extensions: ["json", "scxml"]))
+    var new: String
+
+    @Option(name: .shortAndLong, help: "Also draw the difference into this file (dot, mermaid, svg, png or pdf, by extension).")
+    var output: String?
+
+    func run() async throws {
+        let before: FlowFile, after: FlowFile
+        do {
+            before = try FlowFile.read(old)
+            after = try FlowFile.read(new)
+        } catch {
+            report(error.line)
+            throw ExitCode(2)
+        }
+        let diff = FlowDiff(old: before.spec, new: after.spec)
+        if diff.isEmpty { print("no structural difference") }
+        diff.changes.forEach { print($0.description) }
+        if let output {
+            var graph = diff.graph
+            let format = Render.format(for: output, given: nil)
+            guard Render.formats.contains(format) else {
+                report("\(output): error: unknown format '\(format)': use one of \(Render.formats.sorted().joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+            let bytes: [UInt8]
+            switch format {
+            case "dot":
+                LayoutPolicy.bound(&graph)
+                bytes = Array(DOTWriter.dot(graph).utf8)
+            case "mermaid":
+                bytes = Array(MermaidWriter.mermaid(graph).utf8)
+            default:
+                do {
+                    bytes = try GraphvizRenderer.shared.render(graph, format: RenderFormat(format))
+                } catch {
+                    report("\(output): error: \(error.message)")
+                    throw ExitCode(2)
+                }
+            }
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: output))
+            } catch {
+                report("\(output): error: cannot write: \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+        }
+        if !diff.isEmpty { throw ExitCode(1) }
+    }
+}

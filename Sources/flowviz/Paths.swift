@@ -1,0 +1,113 @@
+import ArgumentParser
+import FlowGraph
+import Foundation
+
+/// `flowviz paths FILE`
+struct Paths: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the shortest event path to every state, and event sequences that take every transition.",
+        discussion: """
+        Paths are found by running the flow on the engine; each step says which guards must hold \
+        (submit[valid, !locked]), so every path replays in simulate. The transition cover is a set of \
+        sequences from the start that together take every transition (model-based test generation).
+
+        Exit status: 0 done; 1 --to names a state no path reaches; 2 a file cannot be read or parsed, \
+        or the flow is invalid; 3 the flow has parallel states.
+
+        Example: flowviz paths checkout.json --to payment     (a deep link: the events that reach 'payment')
+        """
+    )
+
+    @Argument(help: "The flow file (JSON flow spec or SCXML).", completion: .file(extensions: ["json", "scxml"]))
+    var file: String
+
+    @Option(help: "Print only the events that reach this state, separated by commas (for simulate --events).")
+    var to: String?
+
+    @Option(help: "Output format: text or json.")
+    var format: Validate.OutputFormat = .text
+
+    func run() async throws {
+        let flow: FlowFile
+        do {
+            flow = try FlowFile.read(file)
+        } catch {
+            report(error.line)
+            throw ExitCode(2)
+        }
+        let issues = flow.spec.definition().validate().filter { $0.severity == .error }
+        guard issues.isEmpty else {
+            issues.forEach { report($0.description) }
+            throw ExitCode(2)
+        }
+        let paths: FlowPaths
+        do {
+            paths = try FlowPaths(flow.spec)
+        } catch {
+            report(error.description)
+            throw ExitCode(3)
+        }
+        func line(_ events: [SpecEvent]) -> String { events.map(\.description).joined(separator: ", ") }
+        if let to {
+            guard paths.states.contains(to) else {
+                report("\(file): error: no state '\(to)'")
+                throw ExitCode(1)
+            }
+            guard let events = paths.shortest[to] ?? paths.transient[to] else {
+                report("\(file): error: no event sequence reaches '\(to)'")
+                throw ExitCode(1)
+            }
+            switch format {
+            case .text: print(line(events))
+            case .json: print(Self.json(events))
+            }
+            return
+        }
+        switch format {
+        case .text:
+            print("shortest paths (\(paths.shortest.count) of \(paths.states.count) states reached):")
+            for state in paths.states {
+                if let events = paths.shortest[state] {
+                    print("  \(state): " + (events.isEmpty ? "(start)" : line(events)))
+                } else if let events = paths.transient[state] {
+                    print("  \(state): " + (events.isEmpty ? "(start)" : line(events)) + "  (passed through, not settled in)")
+                }
+            }
+            for state in paths.unreachable { print("  \(state): unreachable") }
+            let covered = paths.transitionCount - paths.uncovered.count
+            print("transition cover (\(paths.cover.count) sequences take \(covered) of \(paths.transitionCount) transitions):")
+            for (i, sequence) in paths.cover.enumerated() {
+                print("  \(i + 1). " + (sequence.isEmpty ? "(start)" : line(sequence)))
+            }
+            for t in paths.uncovered {
+                let at = t.location.map { "\($0): " } ?? ""
+                print("  not taken: \(at)\(t.event ?? "(eventless)") -> \(t.target ?? "(targetless)")")
+            }
+        case .json:
+            var out = "{\n  \"flow\": \(Self.quote(flow.spec.name)),\n  \"shortest\": {"
+            let reached = paths.states.filter { paths.shortest[$0] != nil }
+            out += reached.map { "\n    \(Self.quote($0)): \(Self.json(paths.shortest[$0]!))" }.joined(separator: ",")
+            out += reached.isEmpty ? "},\n" : "\n  },\n"
+            let passed = paths.states.filter { paths.transient[$0] != nil }
+            out += "  \"passedThrough\": {" + passed.map { "\n    \(Self.quote($0)): \(Self.json(paths.transient[$0]!))" }.joined(separator: ",")
+            out += passed.isEmpty ? "},\n" : "\n  },\n"
+            out += "  \"unreachable\": [\(paths.unreachable.map(Self.quote).joined(separator: ", "))],\n"
+            out += "  \"cover\": [" + paths.cover.map { "\n    " + Self.json($0) }.joined(separator: ",") + "\n  ],\n"
+            out += "  \"uncovered\": [" + paths.uncovered.map { t in
+                "\n    {\"event\": \(t.event.map(Self.quote) ?? "null"), \"target\": \(t.target.map(Self.quote) ?? "null"), "
+                    + "\"line\": \(t.location?.line ?? 0), \"column\": \(t.location?.column ?? 0)}"
+            }.joined(separator: ",") + (paths.uncovered.isEmpty ? "]\n" : "\n  ]\n")
+            print(out + "}")
+        }
+    }
+
+    static func json(_ events: [SpecEvent]) -> String {
+        "[" + events.map { quote($0.description) }.joined(separator: ", ") + "]"
+    }
+
+    static func quote(_ text: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+        let array = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
+        return String(array.dropFirst().dropLast())
+    }
+}
