@@ -120,10 +120,10 @@ public struct FlowDiff: Sendable {
 
     /// The old target named in a transition change's description, if the target changed.
     private static func oldTarget(_ what: [String]) -> String? {
-        guard let line = what.first(where: { $0.hasPrefix("target: ") }),
-              let arrow = line.range(of: " -> ") else { return nil }
-        let name = String(line[line.index(line.startIndex, offsetBy: 8)..<arrow.lowerBound])
-        return name == "none" ? nil : name
+        guard let line = what.first(where: { $0.hasPrefix("target: ") }) else { return nil }
+        let parts = line.dropFirst(8).split(separator: " -> ", maxSplits: 1)
+        guard parts.count == 2, parts[0] != "none" else { return nil }
+        return String(parts[0])
     }
 
     /// Whether the versions are structurally the same.
