@@ -67,7 +67,7 @@ let package = Package(
                 "FlowstateExamples",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            resources: [.copy("Golden")]
+            resources: [.copy("Golden"), .copy("Flows")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -65,7 +65,8 @@ struct Paths: AsyncParsableCommand {
         }
         switch format {
         case .text:
-            print("shortest paths (\(paths.shortest.count) of \(paths.states.count) states reached):")
+            let reached = paths.states.count - paths.unreachable.count
+            print("shortest paths (\(reached) of \(paths.states.count) states reached, \(paths.transient.count) only passed through):")
             for state in paths.states {
                 if let events = paths.shortest[state] {
                     print("  \(state): " + (events.isEmpty ? "(start)" : line(events)))

@@ -170,8 +170,129 @@ struct FlowvizTests {
 
     @Test("--help shows an example for each command; --version prints the version")
     func help() throws {
-        #expect(try Flowviz.run(["validate", "--help"]).stdout.contains("Example: flowviz validate"))
-        #expect(try Flowviz.run(["render", "--help"]).stdout.contains("Example: flowviz render"))
+        for command in ["validate", "render", "simulate", "paths", "diff"] {
+            #expect(try Flowviz.run([command, "--help"]).stdout.contains("Example: flowviz \(command)"))
+        }
         #expect(try Flowviz.run(["--version"]).stdout == "0.1.0\n")
+    }
+
+    // MARK: simulate, paths, diff, render --trace, SCXML
+
+    @Test("simulate: each step, the final configuration, the trace; render --trace draws it")
+    func simulate() throws {
+        let door = try flowFile("door.scxml").path
+        let trace = scratch.path("run.trace.json")
+        let result = try Flowviz.run(["simulate", door, "--events", "open,narrow,close,open[!unlocked]", "--trace-out", trace])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+        start --> closed / show closed
+        closed --open--> opening / raise(opened.fully)
+        opening --opened.fully--> wide  (internal)
+        wide --narrow--> ajar
+        ajar --close--> closed / show closed
+        closed rejects open[!unlocked] (every guard false)
+        configuration: closed
+
+        """)
+        let strict = try Flowviz.run(["simulate", door, "--events", "open,nothing", "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "\(door): error: wide ignores nothing\n")
+        let svg = scratch.path("run.svg")
+        let render = try Flowviz.run(["render", door, "-o", svg, "--trace", trace])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("×2"), "the visit counts are drawn")
+    }
+
+    @Test("simulate reads events from standard input and runs child flows found beside the file")
+    func simulateStdin() throws {
+        let checkout = try flowFile("checkout.json").path
+        let process = Process()
+        process.executableURL = Flowviz.binary
+        process.arguments = ["simulate", checkout]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("checkout\n# a comment\nsubmit[valid]\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("  [login] form --submit--> in"))
+        #expect(text.hasSuffix("configuration: paying\n"))
+    }
+
+    @Test("simulate: a parallel state is exit 3 with one line; a bad event list is a usage error")
+    func simulateErrors() throws {
+        let parallel = try scratch.file("p.scxml", "<scxml initial='p'>\n<parallel id='p'><state id='x'/></parallel></scxml>")
+        let result = try Flowviz.run(["simulate", parallel, "--events", "a"])
+        #expect(result.status == 3)
+        #expect(result.stderr == "\(parallel):2:1: error: state 'p' is a <parallel> state: parallel states are drawn and validated, not simulated\n")
+        let usage = try Flowviz.run(["simulate", signUp, "--events", "a,,b"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("event 2 '' is not an event name"))
+    }
+
+    @Test("paths: text, JSON and --to; every --to path replays in simulate to its state")
+    func paths() throws {
+        let door = try flowFile("door.scxml").path
+        let text = try Flowviz.run(["paths", door])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("  ajar: open[unlocked], narrow\n"))
+        #expect(text.stdout.contains("sequences take 10 of 10 transitions"))
+        let json = try Flowviz.run(["paths", door, "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["shortest"] as? [String: [String]])?["broken"] == ["error"])
+        for state in ["closed", "wide", "ajar", "broken"] {  // states settled in, not passed through
+            let to = try Flowviz.run(["paths", door, "--to", state])
+            let events = to.stdout.trimmingCharacters(in: .newlines)
+            let run = try Flowviz.run(["simulate", door, "--events", events])
+            let configuration = run.stdout.split(separator: "\n").last ?? ""
+            #expect(configuration.hasPrefix("configuration: \(state)"), "\(state) by \(events): \(run.stdout)")
+        }
+        let nowhere = try Flowviz.run(["paths", door, "--to", "nowhere"])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr == "\(door): error: no state 'nowhere'\n")
+    }
+
+    @Test("diff: one line per change, exit 1, and a diagram; identical files are exit 0")
+    func diff() throws {
+        let old = try scratch.file("old.json", """
+        { "flowspec": 1, "name": "f", "initial": "a", "states": [
+          { "name": "a", "transitions": [ { "event": "go", "target": "b" }, { "event": "skip", "target": "c" } ] },
+          { "name": "b" }, { "name": "c" } ] }
+        """)
+        let new = try scratch.file("new.json", """
+        { "flowspec": 1, "name": "f", "initial": "a", "states": [
+          { "name": "a", "entry": ["hello"], "transitions": [ { "event": "go", "target": "d" }, { "event": "back", "target": "a" } ] },
+          { "name": "b" }, { "name": "d" } ] }
+        """)
+        let svg = scratch.path("diff.svg")
+        let result = try Flowviz.run(["diff", old, new, "-o", svg])
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+        - state c
+        ~ state a: entry: [] -> [hello]
+        + state d
+        - transition a --skip--> c
+        ~ transition a --go-->: target: b -> d
+        + transition a --back--> a
+
+        """)
+        #expect(try String(contentsOfFile: svg, encoding: .utf8).contains("#d0312d"), "removals drawn in red")
+        let same = try Flowviz.run(["diff", old, old])
+        #expect(same.status == 0)
+        #expect(same.stdout == "no structural difference\n")
+    }
+
+    @Test("validate reads SCXML: a malformed file is one line with its place, exit 2")
+    func scxmlErrors() throws {
+        let bad = try scratch.file("bad.scxml", "<scxml>\n  <state id='a'>\n</scxml>")
+        let result = try Flowviz.run(["validate", bad])
+        #expect(result.status == 2)
+        #expect(result.stderr == "\(bad):3:3: error: </scxml> closes <state> opened at 2:3\n")
+        let binary = try scratch.file("binary.scxml", "<scxml>\u{0}\u{1}\u{2}")
+        #expect(try Flowviz.run(["validate", binary]).status == 2)
+        #expect(try Flowviz.run(["validate", try flowFile("door.scxml").path]).status == 0)
     }
 }

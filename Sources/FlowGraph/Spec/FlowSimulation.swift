@@ -73,6 +73,8 @@ public final class FlowSimulation {
     /// The root machine's steps as a trace for ``FlowGraph/overlay(_:lastPathLength:)`` (event labels
     /// as the file writes them, so the taken edges are found).
     public private(set) var trace = FlowTrace(steps: [])
+    /// The root flow's transitions taken so far, by their index in document order (for tests).
+    private(set) var takenTransitions: [Int] = []
     /// Whether the root flow has finished.
     public private(set) var isFinished = false
 
@@ -156,7 +158,19 @@ public final class FlowSimulation {
         guard let root, !isFinished else {
             throw Problem(description: "error: \(rootSpec.name) has finished: event '\(event)' cannot be delivered")
         }
-        externalQueue.append((root.id, event))
+        // The root first; then, as SCXML's `<invoke autoforward="true">`, every child machine alive.
+        let state = supervisor.state(of: root) ?? ""
+        var handled = deliver(event, to: root.id, isInternal: false)
+        try drainInternal()
+        var rejected = matches(event.name, at: state, in: rootSpec.name)
+        for machine in supervisor.machines where machine.id != root.id {
+            if matches(event.name, at: machine.state, in: machine.flow) { rejected = true }
+            if deliver(event, to: machine.id, isInternal: false) { handled = true }
+            try drainInternal()
+        }
+        if !handled {
+            records.append(.unhandled(machine: [], state: state, event: event.description, rejected: rejected))
+        }
         while !externalQueue.isEmpty {
             let (target, next) = externalQueue.removeFirst()
             deliver(next, to: target, isInternal: false)
@@ -166,7 +180,8 @@ public final class FlowSimulation {
 
     /// The root machine's configuration: its active state and that state's ancestors, innermost first.
     public var configuration: [String] {
-        guard let root, let state = supervisor.state(of: root) else { return lastRootState.map { [$0] } ?? [] }
+        let current = root.flatMap { supervisor.state(of: $0) } ?? lastRootState
+        guard let state = current else { return [] }
         return [state] + (indexes[rootSpec.name]?.ancestors(of: state) ?? [])
     }
 
@@ -190,18 +205,22 @@ public final class FlowSimulation {
         }
     }
 
-    private func deliver(_ event: SpecEvent, to target: MachineID, isInternal: Bool) {
+    /// Delivers an event to a machine; returns whether it took a transition. Internal and sent events
+    /// that nothing takes are recorded as unhandled here; external ones by ``send(_:)``.
+    @discardableResult
+    private func deliver(_ event: SpecEvent, to target: MachineID, isInternal: Bool) -> Bool {
         guard let handle = supervisor.handle(target, as: SpecFlow.self), let state = supervisor.state(of: handle) else {
-            return  // the machine was torn down meanwhile: SCXML drops events for a finished session
+            return false  // the machine was torn down meanwhile: SCXML drops events for a finished session
         }
         currentInternal = isInternal
         moved.remove(target)
         try? supervisor.send(event, to: handle)
-        if !moved.contains(target), supervisor.contains(target) {
-            let path = paths[target] ?? []
-            records.append(.unhandled(machine: path, state: state, event: event.description,
+        let handled = moved.contains(target)
+        if !handled, isInternal, supervisor.contains(target) {
+            records.append(.unhandled(machine: paths[target] ?? [], state: state, event: event.description,
                                       rejected: matches(event.name, at: state, in: specOf[target] ?? rootSpec.name)))
         }
+        return handled
     }
 
     private var currentInternal = false
@@ -268,6 +287,7 @@ public final class FlowSimulation {
             label = label[label.index(after: end)...]
         }
         if let transition = FlowSpec.markedTransition(String(label)) {
+            if paths[origin] == [] { takenTransitions.append(transition) }
             // The engine took this transition: the trace names it as the file does.
             if let (id, from, to, _) = pendingTraceStep, id == origin, paths[id] == [],
                let t = indexes[rootSpec.name]?.transitions[transition].transition {
