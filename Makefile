@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test sanitize demo bench docs clean
+.PHONY: all deps build test sanitize demo bench fuzz docs clean
 
 all: build
 
@@ -32,5 +32,16 @@ demo: build
 bench: deps
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
+# libFuzzer on the JSON flow spec reader and the SCXML reader, each for FUZZ_SECONDS, from the seed
+# corpus in Fuzz/Corpus (new inputs go to Fuzz/.corpus, crashes to Fuzz/crashes/).
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c release --scratch-path Fuzz/.build-fuzz -Xswiftc -sanitize=fuzzer,address
+fuzz:
+	$(FUZZ_BUILD) --product FuzzSpec
+	$(FUZZ_BUILD) --product FuzzSCXML
+	mkdir -p Fuzz/.corpus/spec Fuzz/.corpus/scxml Fuzz/crashes
+	Fuzz/.build-fuzz/release/FuzzSpec -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/spec- Fuzz/.corpus/spec Fuzz/Corpus/spec
+	Fuzz/.build-fuzz/release/FuzzSCXML -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/scxml- Fuzz/.corpus/scxml Fuzz/Corpus/scxml
+
 clean:
-	rm -rf .build .build-tsan .build-asan Benchmarks/.build
+	rm -rf .build .build-tsan .build-asan Benchmarks/.build Fuzz/.build-fuzz Fuzz/.corpus

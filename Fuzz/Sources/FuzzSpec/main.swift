@@ -1,0 +1,29 @@
+import FlowGraph
+
+/// libFuzzer's entry point: any bytes given to the JSON flow spec reader. Reading must never crash;
+/// what it reads must write back to text that reads to the same spec, and validate without crashing.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    guard let spec = try? FlowSpec.parse(bytes, file: "fuzz.json") else { return 0 }
+    let text = spec.json()
+    guard let back = try? FlowSpec.parse(text, file: "fuzz.json") else { fatalError("the writer's output does not read back:\n\(text)") }
+    precondition(back.json() == text, "the round trip changed the spec")
+    _ = spec.definition().validate()
+    _ = FlowGraph(spec)
+    return 0
+}
+
+// SwiftPM makes this file's top-level code the program's `main`, so libFuzzer is started from here
+// through its documented driver entry point, rather than from libFuzzer's own `main`.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzer(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+var argc = CommandLine.argc
+var argv = CommandLine.unsafeArgv
+let status = runFuzzer(&argc, &argv) { data, size in fuzz(data, size) }
+guard status == 0 else { fatalError("libFuzzer stopped with status \(status)") }
