@@ -55,6 +55,29 @@ let bigSpecText: String = {
     }
     return FlowSpec(name: "big", initial: "state 0", states: states).json()
 }()
+let bigSpec = try! FlowSpec.parse(bigSpecText, file: "big.json")
+
+/// The baseline for `paths`: a plain breadth-first search from the initial state over the spec's
+/// transitions (no engine, no guards), returning each state's distance.
+func breadthFirst(_ spec: FlowSpec) -> [Int] {
+    var index: [String: Int] = [:]
+    for (i, state) in spec.states.enumerated() { index[state.name] = i }
+    let adjacency = spec.states.map { state in state.transitions.compactMap { $0.target.flatMap { index[$0] } } }
+    var distance = Array(repeating: -1, count: spec.states.count)
+    var queue = [index[spec.initial]!]
+    distance[queue[0]] = 0
+    var head = 0
+    while head < queue.count {
+        let node = queue[head]
+        head += 1
+        for next in adjacency[node] where distance[next] < 0 {
+            distance[next] = distance[node] + 1
+            queue.append(next)
+        }
+    }
+    return distance
+}
+
 let big = generatedFlow(10_000, perState: 5)
 let bigGraph = FlowGraph(big)
 let twoHundred = FlowGraph(generatedFlow(200))
@@ -79,6 +102,19 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let spec = try FlowSpec.parse(bigSpecText, file: "big.json")
             blackHole(spec.definition().validate())
+        }
+    }
+
+    Benchmark("Spec: paths (shortest paths and transition cover) of 10,000 states and 50,000 transitions",
+              configuration: .init(maxIterations: 10)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try FlowPaths(bigSpec))
+        }
+    }
+    Benchmark("Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)",
+              configuration: .init(maxIterations: 10)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(breadthFirst(bigSpec))
         }
     }
 

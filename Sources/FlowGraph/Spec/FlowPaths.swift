@@ -56,6 +56,7 @@ public struct FlowPaths: Sendable {
         // Breadth-first over leaf states; each edge is one external event with its guard truths.
         struct Edge { var from: String; var event: SpecEvent; var to: String; var covers: [Int] }
         var parent: [String: (from: String, event: SpecEvent)] = [:]
+        var parentEdge: [String: Int] = [:]  // the edge that discovered each state
         var machines: [String: FlowMachine<SpecFlow>] = [:]
         var order: [String] = []
         var edges: [Edge] = []
@@ -125,6 +126,7 @@ public struct FlowPaths: Sendable {
                     edges.append(Edge(from: leaf, event: SpecEvent(name, guards: truths), to: to, covers: run))
                     if seen.insert(to).inserted {
                         parent[to] = (leaf, SpecEvent(name, guards: truths))
+                        parentEdge[to] = edges.count - 1
                         order.append(to)
                         if !copy.isFinished {
                             machines[to] = copy
@@ -150,27 +152,31 @@ public struct FlowPaths: Sendable {
             for name in [leaf] + index.ancestors(of: leaf) where shortest[name] == nil { shortest[name] = p }
         }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
-        // source and the edge. Paths to sources take transitions too; they count.
-        var cover: [[SpecEvent]] = []
-        var pathCovers: [String: [Int]] = [:]
-        func covers(of leaf: String) -> [Int] {
-            if let known = pathCovers[leaf] { return known }
-            var result: [Int] = []
-            if let step = parent[leaf] {
-                result = covers(of: step.from)
-                if let edge = edges.first(where: { $0.from == step.from && $0.event == step.event }) { result += edge.covers }
-            }
-            pathCovers[leaf] = result
-            return result
-        }
-        for edge in edges where !edge.covers.allSatisfy(covered.contains) {
-            cover.append(path(to: edge.from) + [edge.event])
-            covered.formUnion(covers(of: edge.from))
+        // source and the edge. The edges of the paths to sources take transitions too; they count.
+        // Linear: each state's path is counted once (`included`).
+        var chosen: [Int] = []
+        var included: Set<String> = []
+        for (e, edge) in edges.enumerated() where !edge.covers.allSatisfy(covered.contains) {
+            chosen.append(e)
             covered.formUnion(edge.covers)
+            var node = edge.from
+            while !included.contains(node), let step = parentEdge[node] {
+                included.insert(node)
+                covered.formUnion(edges[step].covers)
+                node = edges[step].from
+            }
         }
-        // A sequence that is a prefix of another adds nothing.
-        cover = cover.filter { sequence in
-            !cover.contains { other in other.count > sequence.count && Array(other.prefix(sequence.count)) == sequence }
+        // A chosen edge that discovered a state on another chosen sequence's path adds nothing: that
+        // sequence starts with it.
+        var onPaths: Set<String> = []
+        for e in chosen {
+            var node = edges[e].from
+            while onPaths.insert(node).inserted, let step = parentEdge[node] { node = edges[step].from }
+        }
+        var cover: [[SpecEvent]] = []
+        for e in chosen {
+            if edges[e].to != edges[e].from, parentEdge[edges[e].to] == e, onPaths.contains(edges[e].to) { continue }
+            cover.append(path(to: edges[e].from) + [edges[e].event])
         }
         if cover.isEmpty { cover = [[]] }
         var transient: [String: [SpecEvent]] = [:]
