@@ -76,3 +76,31 @@ do {
 } catch {
     print("error: \(error)")
 }
+
+/// The app's Swift flows reach `flowviz` as files: one call writes the spec of a definition, or of
+/// every flow alive in a supervisor's tree (each child flow in its own file, named as the parent's
+/// state names it), in JSON and in SCXML.
+func writeSpecs() throws -> [String] {
+    let folder = URL(fileURLWithPath: "docs/flows/specs", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let supervisor = Supervisor()
+    let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
+    try supervisor.send(.createAccount, to: launch)
+    var written: [String] = []
+    for spec in FlowSpec.specs(of: supervisor) + [FlowSpec(PhotoCreation.definition), FlowSpec(Feed.definition)] {
+        for (text, ext) in [(spec.json(), "json"), (spec.scxml(), "scxml")] {
+            let url = folder.appendingPathComponent("\(spec.name).\(ext)")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            written.append(url.path)
+        }
+    }
+    return written
+}
+
+print("\nFlow files (try: swift run flowviz paths docs/flows/specs/first-launch.json):")
+do {
+    for path in try writeSpecs() { print("  \(path)") }
+} catch {
+    print("error: \(error)")
+}
+

@@ -13,6 +13,14 @@ public struct FlowOutline: Hashable, Sendable {
         public var parent: Int?
         /// The child flow it runs under a supervisor, if any.
         public var childFlow: String?
+        /// For a compound state, the index of the child entered first.
+        public var initial: Int? = nil
+        /// Labels of its entry effects.
+        public var entry: [String] = []
+        /// Labels of its exit effects.
+        public var exit: [String] = []
+        /// For a final state, its output's label.
+        public var output: String? = nil
     }
 
     /// A transition.
@@ -27,6 +35,10 @@ public struct FlowOutline: Hashable, Sendable {
         public var event: String?
         /// `event [guard] / effects`.
         public var label: String
+        /// The guard's name, if any.
+        public var guardLabel: String? = nil
+        /// Labels of its effects.
+        public var effects: [String] = []
     }
 
     /// The flow's name.
@@ -64,13 +76,15 @@ extension FlowDefinition {
             initial: index[initial],
             states: states.map { state in
                 .init(label: state.label, kind: kinds[state.kind]!, parent: state.parent.flatMap { index[$0] },
-                      childFlow: state.childFlow)
+                      childFlow: state.childFlow, initial: state.initialChild.flatMap { index[$0] },
+                      entry: state.entryLabels, exit: state.exitLabels, output: state.outputLabel)
             },
             transitions: transitions.compactMap { transition in
                 guard let source = index[transition.source] else { return nil }
                 return .init(source: source, target: transition.target.flatMap { index[$0] },
                              targetless: transition.target == nil, event: transition.eventLabel,
-                             label: transition.label)
+                             label: transition.label, guardLabel: transition.guardLabel,
+                             effects: transition.effectLabels)
             })
     }
 }

@@ -130,4 +130,20 @@ struct FlowSpecTests {
             }
         }
     }
+
+    @Test("The specs of a live tree: each flow once, the same as its definition's spec, and runnable by flowviz's simulation")
+    func liveTree() throws {
+        let supervisor = Supervisor()
+        let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
+        try supervisor.send(.createAccount, to: launch)
+        let specs = FlowSpec.specs(of: supervisor)
+        #expect(specs.map(\.name) == [FirstLaunch.definition.name, SignUp.definition.name])
+        #expect(specs[0].json() == FlowSpec(FirstLaunch.definition).json())
+        #expect(specs[1].json() == FlowSpec(SignUp.definition).json())
+        let simulation = try FlowSimulation(specs[0], children: { name in specs.first { $0.name == name } })
+        try simulation.start()
+        try simulation.send("createAccount")
+        #expect(simulation.machines == ["first-launch: creatingAccount", "  sign-up: email"])
+    }
 }
+
