@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Flowstate", targets: ["Flowstate"]),
         .library(name: "FlowGraph", targets: ["FlowGraph"]),
         .library(name: "FlowGraphviz", targets: ["FlowGraphviz"]),
+        .library(name: "FlowNavigation", targets: ["FlowNavigation"]),
         .executable(name: "flowviz", targets: ["flowviz"]),
     ],
     dependencies: [
@@ -25,6 +26,7 @@ let package = Package(
             ]
         ),
         .target(name: "FlowGraph", dependencies: ["Flowstate"]),
+        .target(name: "FlowNavigation", dependencies: ["Flowstate"]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
@@ -45,9 +47,14 @@ let package = Package(
             dependencies: ["Flowstate"],
             path: "Examples/Flows"
         ),
+        .target(
+            name: "CoordinatorExamples",
+            dependencies: ["Flowstate", "FlowNavigation"],
+            path: "Examples/Coordinators"
+        ),
         .executableTarget(
             name: "flowstate-demo",
-            dependencies: ["Flowstate", "FlowstateExamples", "FlowGraph", "FlowGraphviz"],
+            dependencies: ["Flowstate", "FlowstateExamples", "CoordinatorExamples", "FlowGraph", "FlowGraphviz"],
             path: "Examples/Demo"
         ),
         .testTarget(
@@ -55,6 +62,16 @@ let package = Package(
             dependencies: [
                 "Flowstate",
                 "FlowstateExamples",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "FlowNavigationTests",
+            dependencies: [
+                "Flowstate",
+                "FlowNavigation",
+                "CoordinatorExamples",
+                "FlowGraph",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

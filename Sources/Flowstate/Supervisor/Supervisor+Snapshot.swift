@@ -63,6 +63,42 @@ extension Supervisor {
         return MachineHandle(id: root.id)
     }
 
+    /// Rebuilds a dynamically spawned child (and the declared children under it) from its snapshot,
+    /// under `parent` and bound to a new `owner`: what a coordinator does for a child whose screen it
+    /// shows again after a relaunch. No effect is performed.
+    /// - Throws: ``SupervisorError/Code/snapshotMismatch`` if the definition no longer matches;
+    ///   ``SupervisorError/Code/machineGone`` if `parent` is gone.
+    @discardableResult
+    public func restore<C: Flow, P: Flow>(
+        _ snapshot: MachineSnapshot,
+        definition: FlowDefinition<C>,
+        under parent: MachineHandle<P>,
+        owner: AnyObject? = nil,
+        policy: FailurePolicy = .escalate,
+        onTeardown: ((TeardownReason) -> Void)? = nil,
+        handler: @escaping EffectHandler<C>,
+        output: @escaping @Sendable (C.Output) -> P.Event?
+    ) throws(SupervisorError) -> MachineHandle<C> {
+        guard allNodes[parent.id] != nil else {
+            throw SupervisorError(code: .machineGone, message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
+        }
+        guard snapshot.flow == definition.name else {
+            throw SupervisorError(code: .snapshotMismatch,
+                                  message: "snapshot is of flow '\(snapshot.flow)', not '\(definition.name)'")
+        }
+        let make = { (state: String?) throws(SupervisorError) -> any AnyMachineBox in
+            try MachineBox<C>(definition: definition, resumingIn: state, handler: .handler(handler))
+        }
+        let box = try make(snapshot.state)
+        let plans = try plan(snapshot, box: box)
+        let node = insert(box: box, make: { () throws(SupervisorError) in try make(nil) }, parent: parent.id, slot: nil,
+                          owner: owner, policy: policy, mapOutput: { output($0 as! C.Output) }, mapFailure: nil,
+                          onTeardown: onTeardown)
+        emit(.spawned(node.id, flow: box.flowName, parent: parent.id, state: box.stateLabel))
+        build(plans, under: node.id)
+        return MachineHandle(id: node.id)
+    }
+
     private struct Plan {
         var spec: AnyChildFlow
         var slot: Int

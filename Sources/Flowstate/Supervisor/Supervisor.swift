@@ -179,7 +179,7 @@ public final class Supervisor {
     }
 
     /// Gives a box a new identity and puts it in the tree (last among its siblings).
-    private func insert(
+    func insert(
         box: any AnyMachineBox, make: @escaping () throws(SupervisorError) -> any AnyMachineBox, parent: MachineID?,
         slot: Int?, owner: AnyObject?, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
         mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?

@@ -1,0 +1,73 @@
+/// A navigation effect: what a flow asks of the screens, as a value.
+///
+/// A flow whose effects are `Navigation<Screen, Event>` (or contain them) decides every screen change;
+/// a ``Navigator`` performs them. The flow's logic stays out of the screens, and each screen is an
+/// island that only reports what the user did.
+public enum Navigation<Screen: Hashable & Sendable, Event: Sendable>: Sendable {
+    /// Push a screen on the current navigation stack (the first push on an empty stack sets its root).
+    case push(Screen)
+    /// Pop the top screen of the current navigation stack.
+    case pop
+    /// Pop to the current navigation stack's root.
+    case popToRoot
+    /// Present a screen modally, as the root of a new navigation stack.
+    case present(Screen)
+    /// Dismiss the top modal navigation stack.
+    case dismiss
+    /// Show an alert whose choices come back to the flow as its own events. The flow, not a screen,
+    /// decides who presents the alert and what each answer means.
+    case alert(Alert<Event>)
+}
+
+extension Navigation: Equatable where Event: Equatable {}
+extension Navigation: Hashable where Event: Hashable {}
+
+extension Navigation: CustomStringConvertible {
+    /// `push(email)`, `alert(Discard?: Keep, Discard)`...
+    public var description: String {
+        switch self {
+        case .push(let screen): "push(\(screen))"
+        case .pop: "pop"
+        case .popToRoot: "popToRoot"
+        case .present(let screen): "present(\(screen))"
+        case .dismiss: "dismiss"
+        case .alert(let alert): "alert(\(alert.title): \(alert.choices.map(\.label).joined(separator: ", ")))"
+        }
+    }
+}
+
+/// An alert with typed choices: each choice is an event of the flow that showed it.
+public struct Alert<Event: Sendable>: Sendable {
+    /// One button.
+    public struct Choice: Sendable {
+        /// The button's title.
+        public var label: String
+        /// The event the flow receives when the user picks it.
+        public var event: Event
+        /// Whether it cancels (a UIKit adapter gives it the `.cancel` style).
+        public var isCancel: Bool
+
+        /// Creates a choice.
+        public init(_ label: String, sends event: Event, isCancel: Bool = false) {
+            self.label = label
+            self.event = event
+            self.isCancel = isCancel
+        }
+    }
+
+    /// The alert's title.
+    public var title: String
+    /// Its buttons, in order.
+    public var choices: [Choice]
+
+    /// Creates an alert.
+    public init(_ title: String, choices: [Choice]) {
+        self.title = title
+        self.choices = choices
+    }
+}
+
+extension Alert.Choice: Equatable where Event: Equatable {}
+extension Alert.Choice: Hashable where Event: Hashable {}
+extension Alert: Equatable where Event: Equatable {}
+extension Alert: Hashable where Event: Hashable {}

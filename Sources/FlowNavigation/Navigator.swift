@@ -1,0 +1,45 @@
+/// What a ``Navigator`` is asked to do: a ``Navigation`` with the alert's events left out (they stay
+/// with the ``Coordinator``, which sends the chosen one to the flow that asked).
+public enum NavigatorCommand<Screen: Hashable & Sendable>: Hashable, Sendable {
+    /// Push a screen on the top navigation stack.
+    case push(Screen)
+    /// Pop the top screen.
+    case pop
+    /// Pop to the top stack's root.
+    case popToRoot
+    /// Present a screen as the root of a new modal navigation stack.
+    case present(Screen)
+    /// Dismiss the top modal stack.
+    case dismiss
+    /// Show an alert with these button titles.
+    case alert(title: String, choices: [String])
+}
+
+/// Navigation the user did without the flow asking: what a ``Navigator`` reports.
+public enum UserNavigation<Screen: Hashable & Sendable>: Hashable, Sendable {
+    /// The user went back from `screen` (the back button or the interactive back gesture): it is
+    /// already off the stack.
+    case wentBack(from: Screen)
+    /// The user dismissed the modal stack whose root is `screen` (a swipe down): it is already gone.
+    case dismissed(Screen)
+    /// The user picked the alert's choice at this index.
+    case choseAlert(index: Int)
+}
+
+/// The screens of an app, as a ``Coordinator`` drives them.
+///
+/// A host implements it: on iOS, a UIKit adapter pushes and presents view controllers, and learns from
+/// `UINavigationControllerDelegate` and `UIAdaptivePresentationControllerDelegate` that the user went
+/// back or swiped a sheet down. ``HeadlessNavigator`` keeps the stacks in memory for tests and Linux.
+public protocol Navigator<Screen>: AnyObject {
+    /// The app's screens.
+    associatedtype Screen: Hashable & Sendable
+
+    /// Performs a command. For `push` and `present`, `lifetime` (when given) must stay alive exactly as
+    /// long as the shown screen does (UIKit: retain it from the view controller): the flows bound to
+    /// the screen live as long as it.
+    func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?)
+
+    /// Set by the coordinator: call it after the user navigated on their own, once the screen is gone.
+    var onUserNavigation: ((UserNavigation<Screen>) -> Void)? { get set }
+}
