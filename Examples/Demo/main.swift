@@ -1,3 +1,4 @@
+import CoordinatorExamples
 import FlowGraph
 import FlowGraphviz
 import Flowstate
@@ -69,6 +70,15 @@ do {
         (FlowGraph(PhotoCreation.definition), "photo-creation"),
         (FlowGraph(Feed.definition), "feed"),
         (try liveTree(), "first-launch-live-tree"),
+        // The coordinator examples (Examples/Coordinators), one diagram per flow.
+        (FlowGraph(KhanlouPhotos.app), "coordinators-khanlou-app"),
+        (FlowGraph(KhanlouPhotos.photo), "coordinators-khanlou-photo"),
+        (FlowGraph(FirstLaunchAccount.launch), "coordinators-first-launch"),
+        (FlowGraph(FirstLaunchAccount.newAccount), "coordinators-new-account"),
+        (FlowGraph(Assistant.persons), "coordinators-assistant-persons"),
+        (FlowGraph(Assistant.addPerson), "coordinators-assistant-add-person"),
+        (FlowGraph(OrderRouter.main), "coordinators-router-main"),
+        (FlowGraph(OrderRouter.order(session: OrderRouter.Session(), nextOrderID: { 0 })), "coordinators-router-order"),
     ]
     for (graph, name) in drawings {
         print("  \(try draw(graph, as: name))")

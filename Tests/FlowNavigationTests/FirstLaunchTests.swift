@@ -118,3 +118,15 @@ struct FirstLaunchTests {
     }
 }
 
+
+/// The code of the DocC article `TestingCoordinators.md`, compiled and run.
+@Test("The DocC article's example runs as written")
+func articleExample() throws {
+    let navigator = HeadlessNavigator<FirstLaunchAccount.Screen>()
+    let host = try FirstLaunchAccount.Host(navigator: navigator)
+    try host.createAccount()
+    #expect(navigator.stacks == [[.welcome], [.email]])
+    navigator.swipeDown()
+    #expect(navigator.stacks == [[.welcome]])
+    #expect(host.coordinator.supervisor.liveCount == 1)  // the new-account flow is gone
+}
