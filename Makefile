@@ -43,5 +43,11 @@ fuzz:
 	Fuzz/.build-fuzz/release/FuzzSpec -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/spec- Fuzz/.corpus/spec Fuzz/Corpus/spec
 	Fuzz/.build-fuzz/release/FuzzSCXML -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/scxml- Fuzz/.corpus/scxml Fuzz/Corpus/scxml
 
+# DocC for every library, with warnings as errors (swift-docc-plugin).
+docs:
+	$(SWIFT) package --scratch-path .build-docs generate-documentation \
+		--target Flowstate --target FlowGraph --target FlowGraphviz --target FlowNavigation --warnings-as-errors
+	@echo "Documentation archives: .build-docs/plugins/Swift-DocC/outputs/*.doccarchive"
+
 clean:
-	rm -rf .build .build-tsan .build-asan Benchmarks/.build Fuzz/.build-fuzz Fuzz/.corpus
+	rm -rf .build .build-tsan .build-asan .build-docs Benchmarks/.build Fuzz/.build-fuzz Fuzz/.corpus

@@ -89,14 +89,19 @@ public struct FlowGraph: Hashable, Sendable {
     }
 
     /// The graph of a definition.
-    /// - Parameter mergeParallelEdges: Draw the transitions between the same two states as one edge
-    ///   whose label lists them all, one a line.
+    /// - Parameters:
+    ///   - definition: The flow.
+    ///   - mergeParallelEdges: Draw the transitions between the same two states as one edge
+    ///     whose label lists them all, one a line.
     public init<F: Flow>(_ definition: FlowDefinition<F>, mergeParallelEdges: Bool = false) {
         self.init(definition.outline, mergeParallelEdges: mergeParallelEdges)
     }
 
     /// The graph of a flow's outline (from a definition, or from a live machine of a supervisor).
-    /// - Parameter prefix: Prepended to every node identifier (to draw several flows in one graph).
+    /// - Parameters:
+    ///   - outline: The flow's structure.
+    ///   - mergeParallelEdges: Draw the transitions between the same two states as one edge.
+    ///   - prefix: Prepended to every node identifier (to draw several flows in one graph).
     public init(_ outline: FlowOutline, mergeParallelEdges: Bool = false, prefix: String = "") {
         name = outline.name
         initial = outline.initial.map { "\(prefix)s\($0)" }

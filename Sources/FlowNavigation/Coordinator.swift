@@ -3,7 +3,7 @@ import Flowstate
 /// Runs coordinator flows: their navigation effects drive a ``Navigator``, the user's own navigation
 /// comes back to them as events, and a child flow bound to a screen lives exactly as long as it.
 ///
-/// The flows run under a ``Supervisor``. A child started with
+/// The flows run under a `Supervisor`. A child started with
 /// ``start(_:under:effects:perform:userNavigation:dismissed:output:)`` is bound, through the
 /// supervisor's owner binding, to the first screen it shows: when the user dismisses that screen (back
 /// gesture, swipe down), the child and everything under it are torn down, its parent receives the
@@ -36,6 +36,9 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     private var alertActions: (machine: MachineID, actions: [() -> Void])?
 
     /// Creates a coordinator over a navigator.
+    /// - Parameters:
+    ///   - navigator: The screens.
+    ///   - isolation: The actor the coordinator is used on (the caller's, by default).
     public init(navigator: any Navigator<Screen>, isolation: isolated (any Actor)? = #isolation) {
         self.navigator = navigator
         supervisor = Supervisor()
@@ -46,6 +49,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     /// Starts a root flow.
     /// - Parameters:
+    ///   - definition: The flow; it must be valid.
     ///   - effects: The navigation an effect asks for, if any.
     ///   - perform: Performs the effects that are not navigation (saving, loading...).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
@@ -65,6 +69,11 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     /// Starts a child flow under `parent`, bound to the first screen the child shows.
     /// - Parameters:
+    ///   - definition: The child flow; it must be valid.
+    ///   - parent: The flow that receives its output.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - perform: Performs the effects that are not navigation.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
     ///   - dismissed: The parent event that reports the user dismissing the child's screen (the child
     ///     is then torn down, without performing its navigation).
     ///   - output: The parent event that reports the child's output.
@@ -90,7 +99,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     // MARK: Restoring
 
-    /// Restores a root flow from a snapshot (``Supervisor/snapshot()``) without performing any effect;
+    /// Restores a root flow from a snapshot (`Supervisor.snapshot()`) without performing any effect;
     /// the host shows its screens again.
     @discardableResult
     public func restore<F: Flow>(

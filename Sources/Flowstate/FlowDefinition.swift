@@ -49,6 +49,9 @@ public struct FlowDefinition<F: Flow>: Sendable {
     ///   - initial: The state entered on start.
     ///   - unhandledEvents: What to do with events no transition reacts to.
     ///   - body: The flow's states, declared with ``StateNode`` and ``Final``.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
     public init(
         _ name: String,
         initial: F.State,

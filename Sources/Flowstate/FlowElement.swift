@@ -1,7 +1,7 @@
 /// One piece of a flow definition: a state (with what it contains) or a transition.
 ///
 /// You do not create elements directly: ``StateNode``, ``Final``, ``On`` and ``Always`` make them,
-/// inside a ``FlowBuilder`` block or in an array passed to ``FlowDefinition/init(_:initial:unhandledEvents:elements:)``.
+/// inside a ``FlowBuilder`` block or in an array passed to `FlowDefinition.init(_:initial:unhandledEvents:elements:location:)`.
 public struct FlowElement<F: Flow>: Sendable {
     enum Node: Sendable {
         case state(StateData)
@@ -57,6 +57,9 @@ public struct StateNode<F: Flow> {
     ///   - child: A child flow that a ``Supervisor`` runs while this state is active: spawned when the
     ///     state is entered, torn down when it is left, its output delivered to this flow as an event.
     ///   - body: The state's transitions and child states.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
     public init(
         _ state: F.State,
         initial: F.State? = nil,
@@ -99,7 +102,14 @@ public struct Final<F: Flow> {
 
     /// Declares a final state whose output is computed from the event that reached it
     /// (`nil` when the flow finishes while starting).
-    /// - Parameter outputLabel: How diagrams describe the output, for example `signedUp(user)`.
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - outputLabel: How diagrams describe the output, for example `signedUp(user)`.
+    ///   - entry: Effects performed on entry.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    ///   - output: Computes the output from the event.
     public init(
         _ state: F.State,
         outputLabel: String,
@@ -142,11 +152,14 @@ public struct On<F: Flow> {
     /// Declares a transition.
     /// - Parameters:
     ///   - event: The kind of event the transition reacts to.
-    ///   - guard: A predicate that must hold for the transition to be taken.
+    ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - target: The state entered. `nil` makes a targetless transition: its effects are performed
     ///     and the machine stays where it is, without exiting or entering anything.
     ///   - effects: Effects performed between the exits and the entries.
     ///   - label: The event's label on diagrams; defaults to `String(describing: event)`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
     public init(
         _ event: F.Event.Kind,
         guard guardCondition: Guard<F>? = nil,

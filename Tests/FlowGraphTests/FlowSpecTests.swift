@@ -145,5 +145,15 @@ struct FlowSpecTests {
         try simulation.send("createAccount")
         #expect(simulation.machines == ["first-launch: creatingAccount", "  sign-up: email"])
     }
-}
 
+    @Test("The DocC article FlowFiles.md: its code runs as written")
+    func article() throws {
+        let text = FlowSpec(SignUp.definition).json()
+        let spec = try FlowSpec.parse(text, file: "sign-up.json")
+        let paths = try FlowPaths(spec)
+        let simulation = try FlowSimulation(spec)
+        try simulation.start()
+        for event in paths.shortest["twoFactor"]! { try simulation.send(event) }
+        #expect(simulation.configuration.first == "twoFactor")
+    }
+}

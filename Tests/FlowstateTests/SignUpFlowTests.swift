@@ -74,4 +74,14 @@ struct SignUpFlowTests {
         #expect(cancel?.source == .signingUp)
         #expect(cancel?.location.file.hasSuffix("SignUp.swift") == true)
     }
+
+    @Test("The DocC article RunningTheEngine.md: its code runs as written")
+    func article() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        let start = try machine.start()
+        #expect(start.state == .email)
+        let step = try machine.send(.submitEmail("ada@example.com"))
+        #expect(step.state == .password)
+        #expect(Array(step.effects) == [.push(.password)])
+    }
 }

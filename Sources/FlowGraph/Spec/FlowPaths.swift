@@ -30,7 +30,9 @@ public struct FlowPaths: Sendable {
     public var states: [String]
 
     /// Explores a spec.
-    /// - Parameter guards: Default truths of guards that steps do not mention (true otherwise).
+    /// - Parameters:
+    ///   - spec: The flow.
+    ///   - guards: Default truths of guards that steps do not mention (true otherwise).
     /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
         let index = SpecIndex(spec)

@@ -1,8 +1,8 @@
 import Flowstate
 
-/// Runs a flow file on the engine and the supervisor that run Swift flows, with SCXML's event queues.
+/// Runs a flow file on the engine and the `Supervisor` that run Swift flows, with SCXML's event queues.
 ///
-/// The root flow runs as a root machine of a ``Supervisor``; a state's child flow (a spec's `child`,
+/// The root flow runs as a root machine of a `Supervisor`; a state's child flow (a spec's `child`,
 /// SCXML's `<invoke src>`) runs as a declared child machine, spawned on entry and torn down on exit,
 /// whose completion reaches the parent as an event (`done.invoke.<id>` under SCXML semantics, the
 /// child's output otherwise). Effects `raise(e)` put `e` on the raising machine's internal queue and
@@ -85,6 +85,7 @@ public final class FlowSimulation {
     ///   - events: Event names the run may be sent beyond those the files mention (SCXML matches
     ///     events by dotted prefix, so the engine is told every name it will see).
     ///   - children: The flow file a state's `child` names (`nil`: not found).
+    ///   - isolation: The actor the simulation is driven from (the caller's, by default).
     /// - Throws: ``Problem`` when a flow has parallel states, a child flow is missing, or child flows
     ///   nest in a cycle.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:], events: [String] = [],

@@ -7,7 +7,7 @@ extension FlowSpec {
     /// A guard is true when the step's event says so (``SpecEvent/guards``), else `guards[name]`, else
     /// true. SCXML's `true`, `false` and `In('state')` are evaluated. Declarations carry the file's
     /// locations, so validation issues point into the file. Child flows are recorded by name only:
-    /// ``FlowSimulation`` runs them, ``FlowGraph/init(_:)-spec`` draws them.
+    /// ``FlowSimulation`` runs them, `FlowGraph.init(_:mergeParallelEdges:)` draws them.
     ///
     /// - Parameters:
     ///   - guards: Default truths of guards that steps do not mention.

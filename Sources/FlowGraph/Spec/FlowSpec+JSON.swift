@@ -2,7 +2,9 @@ import Flowstate
 
 extension FlowSpec {
     /// Reads a spec from the bytes of a file.
-    /// - Parameter file: The path, used in every error's location.
+    /// - Parameters:
+    ///   - bytes: The file's contents (UTF-8).
+    ///   - file: The path, used in every error's location.
     /// - Throws: ``FlowSpecError`` naming the problem and its `file:line:column`.
     public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
         let root = try JSONParser.parse(bytes, file: file)

@@ -1,8 +1,8 @@
 import Flowstate
 
 extension FlowSpec {
-    /// The spec of a flow's outline: what a live machine of a ``Supervisor`` gives
-    /// (``Supervisor/outline(of:)``), whatever the flow's Swift types.
+    /// The spec of a flow's outline: what a live machine of a `Supervisor` gives
+    /// (`Supervisor.outline(of:)`), whatever the flow's Swift types.
     public init(_ outline: FlowOutline) {
         func make(_ i: Int) -> State {
             let s = outline.states[i]

@@ -42,7 +42,7 @@ extension FlowSpec {
         return String(last[..<dot])
     }
 
-    /// The spec as an SCXML document, which ``parseSCXML(_:file:)`` reads back to the same spec.
+    /// The spec as an SCXML document, which `parseSCXML(_:file:)` reads back to the same spec.
     ///
     /// Effects `raise(e)` and `send(e)` are written as `<raise>` and `<send>`; other effect labels as
     /// `<log label>`. A final state's output, when it differs from its name, is written as

@@ -3,8 +3,8 @@ import Flowstate
 /// A flow stored as a file: the versioned JSON flow spec (`"flowspec": 1`, documented in
 /// `docs/flowspec.md`).
 ///
-/// Any Swift definition writes its spec with one call (``init(_:)``, ``json()``); reading a spec back
-/// (``parse(_:file:)``) and turning it into a definition (``definition(guards:)``) gives the same
+/// Any Swift definition writes its spec with one call (`init(_:)`, ``json()``); reading a spec back
+/// (`parse(_:file:)`) and turning it into a definition (`definition(guards:events:)`) gives the same
 /// graph. Every problem in a file is reported with its `file:line:column`.
 public struct FlowSpec: Sendable {
     /// A state, with the states and transitions it contains.

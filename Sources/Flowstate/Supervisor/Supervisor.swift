@@ -88,6 +88,8 @@ public final class Supervisor {
     ///   - logger: Where tree events are logged at debug level.
     ///   - now: The clock restart windows are measured with (tests pass a manual one); defaults to
     ///     a monotonic clock.
+    ///   - isolation: The actor the supervisor is used on (the caller's, by default); async effects
+    ///     deliver their results there.
     public init(logger: Logger? = nil, now: (() -> Duration)? = nil,
                 isolation: isolated (any Actor)? = #isolation) {
         self.logger = logger
@@ -141,10 +143,15 @@ public final class Supervisor {
     /// Spawns a child machine under `parent`, bound to `owner`'s lifetime: when `owner` is deallocated,
     /// the child's subtree is torn down (at the supervisor's next operation, or at ``sweep()``).
     /// - Parameters:
+    ///   - definition: The child flow; it must be valid.
+    ///   - parent: The machine the child runs under; its output becomes this machine's event.
     ///   - owner: The object whose lifetime bounds the child (on iOS, the flow's root view controller).
     ///     Held weakly. `nil` binds the child only to its parent.
     ///   - output: The parent event that reports the child's output (`nil`: none).
     ///   - failure: The parent event that reports the child's failure; `nil` lets it escalate.
+    ///   - policy: What to do when its handler throws.
+    ///   - onTeardown: Called exactly once, when the child is torn down.
+    ///   - handler: Performs the child's effects.
     @discardableResult
     public func spawn<C: Flow, P: Flow>(
         _ definition: FlowDefinition<C>,

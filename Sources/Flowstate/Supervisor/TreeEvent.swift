@@ -40,7 +40,7 @@ public enum TeardownReason: Hashable, Sendable, CustomStringConvertible {
     case parentTornDown
     /// It reached a final state.
     case completed
-    /// ``Supervisor/stop(_:)`` was called on it or an ancestor.
+    /// `Supervisor.stop(_:)` was called on it or an ancestor.
     case stopped
     /// The object its lifetime was bound to was deallocated.
     case ownerReleased
