@@ -39,6 +39,8 @@ do {
 func draw(_ graph: FlowGraph, as name: String) throws -> String {
     let folder = URL(fileURLWithPath: "docs/flows", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var graph = graph
+    LayoutPolicy.bound(&graph)  // what the renderer lays out safely (see LayoutPolicy)
     let dot = DOTWriter.dot(graph)
     try dot.write(to: folder.appendingPathComponent("\(name).dot"), atomically: true, encoding: .utf8)
     try MermaidWriter.mermaid(graph).write(to: folder.appendingPathComponent("\(name).mmd"), atomically: true, encoding: .utf8)

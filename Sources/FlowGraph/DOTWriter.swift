@@ -49,6 +49,9 @@ public enum DOTWriter {
             if let head, tail != head { attrs["lhead"] = head }
             if edge.events.allSatisfy({ $0 == nil }) { attrs["style"] = "dashed" }
             attrs.merge(edge.attributes) { $1 }
+            if graph.externalEdgeLabels, let label = attrs.removeValue(forKey: "label") {
+                attrs["xlabel"] = label  // an overlay's label replaces the external one, not doubles it
+            }
             out += "  \(from) -> \(to) [\(attributes(attrs))];\n"
         }
         out += "}\n"

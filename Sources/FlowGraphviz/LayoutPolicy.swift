@@ -35,7 +35,19 @@ public enum LayoutPolicy {
     }
 
     /// Applies the policy to a graph (its own attributes win).
+    ///
+    /// A graph with clusters (compound states) always gets its edge labels as external labels:
+    /// Graphviz 2.43's dot layout (Debian 12) frees a block twice in `gvFreeLayout` for some clustered
+    /// graphs with labelled edges that form cycles (found by AddressSanitizer on
+    /// `Tests/FlowGraphTests/Flows/door.scxml`, reproduced in plain C against libgvc; edge labels as
+    /// `xlabel` do not trigger it). In-process, that double free could abort the host process.
     public static func bound(_ graph: inout FlowGraph) {
+        if graph.nodes.contains(where: { $0.kind == .compound }) {
+            graph.externalEdgeLabels = true
+            // External labels take no part in the layout: leave them room.
+            graph.graphAttributes = ["forcelabels": "true", "ranksep": "1.6", "nodesep": "0.9"]
+                .merging(graph.graphAttributes) { $1 }
+        }
         guard isLarge(nodes: graph.nodes.count, edges: graph.edges.count) else { return }
         graph.externalEdgeLabels = true
         graph.graphAttributes = boundedAttributes(nodes: graph.nodes.count, edges: graph.edges.count)

@@ -1,4 +1,5 @@
 @testable import FlowGraph
+import FlowGraphviz
 import Flowstate
 import FlowstateExamples
 import Foundation
@@ -255,5 +256,24 @@ enum SpecGenerator {
         var spec = FlowSpec(name: "g", initial: "s\(top.first { !finals.contains($0) } ?? top[0])", states: top.map(make))
         if genes.first.map({ $0 % 2 == 0 }) == true { spec.semantics = .scxml }
         return spec
+    }
+}
+
+@Suite("Regressions")
+struct RegressionTests {
+    @Test("A clustered flow with labelled cycles renders in-process (Graphviz 2.43 double-frees on edge labels there; make sanitize checks)")
+    func clusteredCycleRenders() throws {
+        let spec = try readSpec("door.scxml")
+        for format in [RenderFormatName.svg, .png] {
+            let bytes = try GraphvizRenderer.shared.render(FlowGraph(spec), format: format.format)
+            #expect(!bytes.isEmpty)
+        }
+        var graph = FlowGraph(spec)
+        LayoutPolicy.bound(&graph)
+        #expect(graph.externalEdgeLabels, "clusters get external edge labels")
+    }
+
+    enum RenderFormatName { case svg, png
+        var format: RenderFormat { self == .svg ? .svg : .png }
     }
 }
