@@ -87,14 +87,30 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
+        try bound(under: parent, effects: effects, perform: perform, userNavigation: userNavigation,
+                  dismissed: dismissed) { (owner, onTeardown, handler) throws(SupervisorError) in
+            try supervisor.spawn(definition, under: parent, owner: owner, onTeardown: onTeardown, handler: handler,
+                                 output: output)
+        }.0
+    }
+
+    /// Creates a child bound to a new screen lifetime (`make` spawns or restores it with the owner,
+    /// teardown hook and handler given) and routes the user's navigation to it.
+    private func bound<C: Flow, P: Flow>(
+        under parent: MachineHandle<P>,
+        effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
+        perform: @escaping (C.Effect) -> Void,
+        userNavigation: @escaping (UserNavigation<Screen>) -> C.Event?,
+        dismissed: P.Event?,
+        make: (AnyObject, @escaping (TeardownReason) -> Void, @escaping EffectHandler<C>) throws(SupervisorError)
+            -> MachineHandle<C>
+    ) throws(SupervisorError) -> (MachineHandle<C>, Binding) {
         let lifetime = ScreenLifetime()
         let binding = Binding(lifetime)
-        let machine = try supervisor.spawn(
-            definition, under: parent, owner: lifetime,
-            onTeardown: teardownHook(parent: parent, dismissed: dismissed),
-            handler: handler(binding, effects, perform), output: output)
+        let machine = try make(lifetime, teardownHook(parent: parent, dismissed: dismissed),
+                               handler(binding, effects, perform))
         adopt(machine, binding: binding, userNavigation: userNavigation)
-        return machine
+        return (machine, binding)
     }
 
     // MARK: Restoring
@@ -130,13 +146,12 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        let lifetime = ScreenLifetime()
-        let binding = Binding(lifetime)
-        let machine = try supervisor.restore(
-            snapshot, definition: definition, under: parent, owner: lifetime,
-            onTeardown: teardownHook(parent: parent, dismissed: dismissed),
-            handler: handler(binding, effects, perform), output: output)
-        adopt(machine, binding: binding, userNavigation: userNavigation)
+        let (machine, binding) = try bound(under: parent, effects: effects, perform: perform,
+                                           userNavigation: userNavigation, dismissed: dismissed) {
+            (owner, onTeardown, handler) throws(SupervisorError) in
+            try supervisor.restore(snapshot, definition: definition, under: parent, owner: owner,
+                                   onTeardown: onTeardown, handler: handler, output: output)
+        }
         for (i, screen) in screens.enumerated() {
             navigate(i == 0 && presented ? .present(screen) : Navigation<Screen, C.Event>.push(screen),
                      machine: machine, binding: binding)

@@ -28,45 +28,18 @@ struct Diff: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let before: FlowFile, after: FlowFile
-        do {
-            before = try FlowFile.read(old)
-            after = try FlowFile.read(new)
-        } catch {
-            report(error.line)
-            throw ExitCode(2)
-        }
+        let before = try FlowFile.open(old)
+        let after = try FlowFile.open(new)
         let diff = FlowDiff(old: before.spec, new: after.spec)
         if diff.isEmpty { print("no structural difference") }
         diff.changes.forEach { print($0.description) }
         if let output {
-            var graph = diff.graph
             let format = Render.format(for: output, given: nil)
             guard Render.formats.contains(format) else {
                 report("\(output): error: unknown format '\(format)': use one of \(Render.formats.sorted().joined(separator: ", "))")
                 throw ExitCode(2)
             }
-            let bytes: [UInt8]
-            switch format {
-            case "dot":
-                LayoutPolicy.bound(&graph)
-                bytes = Array(DOTWriter.dot(graph).utf8)
-            case "mermaid":
-                bytes = Array(MermaidWriter.mermaid(graph).utf8)
-            default:
-                do {
-                    bytes = try GraphvizRenderer.shared.render(graph, format: RenderFormat(format))
-                } catch {
-                    report("\(output): error: \(error.message)")
-                    throw ExitCode(2)
-                }
-            }
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: output))
-            } catch {
-                report("\(output): error: cannot write: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
+            try Render.write(diff.graph, to: output, format: format, engine: nil, source: new)
         }
         if !diff.isEmpty { throw ExitCode(1) }
     }

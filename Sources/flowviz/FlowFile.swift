@@ -1,3 +1,4 @@
+import ArgumentParser
 import FlowGraph
 import Foundation
 
@@ -22,6 +23,25 @@ struct FlowFile {
             return FlowFile(path: path, spec: spec)
         } catch {
             throw FileProblem(error.description)
+        }
+    }
+
+    /// Reads a flow file for a command: on failure, reports its one line and exits 2.
+    static func open(_ path: String) throws -> FlowFile {
+        do {
+            return try read(path)
+        } catch {
+            report(error.line)
+            throw ExitCode(2)
+        }
+    }
+
+    /// Reports the flow's validation errors, one line each, and exits with `status` if there are any.
+    func requireValid(orExit status: Int32) throws {
+        let errors = spec.definition().validate().filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            errors.forEach { report($0.description) }
+            throw ExitCode(status)
         }
     }
 

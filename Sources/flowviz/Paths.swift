@@ -28,18 +28,8 @@ struct Paths: AsyncParsableCommand {
     var format: Validate.OutputFormat = .text
 
     func run() async throws {
-        let flow: FlowFile
-        do {
-            flow = try FlowFile.read(file)
-        } catch {
-            report(error.line)
-            throw ExitCode(2)
-        }
-        let issues = flow.spec.definition().validate().filter { $0.severity == .error }
-        guard issues.isEmpty else {
-            issues.forEach { report($0.description) }
-            throw ExitCode(2)
-        }
+        let flow = try FlowFile.open(file)
+        try flow.requireValid(orExit: 2)
         let paths: FlowPaths
         do {
             paths = try FlowPaths(flow.spec)

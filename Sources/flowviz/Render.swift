@@ -52,13 +52,7 @@ struct Render: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let flow: FlowFile
-        do {
-            flow = try FlowFile.read(file)
-        } catch {
-            report(error.line)
-            throw ExitCode(2)
-        }
+        let flow = try FlowFile.open(file)
         var graph = FlowGraph(flow.spec)
         if let trace {
             do {
@@ -79,8 +73,15 @@ struct Render: AsyncParsableCommand {
             }
             graph.highlight(state: highlight)
         }
+        try Self.write(graph, to: output, format: chosenFormat, engine: engine, source: file)
+    }
+
+    /// Writes a graph in a format (`dot`, `mermaid`, or one Graphviz renders), or reports the one
+    /// line that says why not (`source` names the flow for rendering errors) and exits 2.
+    static func write(_ graph: FlowGraph, to output: String, format: String, engine: String?, source: String) throws {
+        var graph = graph
         let bytes: [UInt8]
-        switch chosenFormat {
+        switch format {
         case "dot":
             LayoutPolicy.bound(&graph)
             bytes = Array(DOTWriter.dot(graph).utf8)
@@ -88,9 +89,9 @@ struct Render: AsyncParsableCommand {
             bytes = Array(MermaidWriter.mermaid(graph).utf8)
         default:
             do {
-                bytes = try GraphvizRenderer.shared.render(graph, format: RenderFormat(chosenFormat), engine: engine)
+                bytes = try GraphvizRenderer.shared.render(graph, format: RenderFormat(format), engine: engine)
             } catch {
-                report("\(file): error: \(error.message)")
+                report("\(source): error: \(error.message)")
                 throw ExitCode(2)
             }
         }

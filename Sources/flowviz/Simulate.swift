@@ -44,20 +44,15 @@ struct Simulate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let flow: FlowFile
+        let flow = try FlowFile.open(file)
         let children: [String: FlowSpec]
         do {
-            flow = try FlowFile.read(file)
             children = try flow.children()
         } catch {
             report(error.line)
             throw ExitCode(2)
         }
-        let issues = flow.spec.definition().validate().filter { $0.severity == .error }
-        guard issues.isEmpty else {
-            issues.forEach { report($0.description) }
-            throw ExitCode(1)
-        }
+        try flow.requireValid(orExit: 1)
         let text: String
         if let events {
             text = events

@@ -57,7 +57,6 @@ public struct FlowPaths: Sendable {
 
         // Breadth-first over leaf states; each edge is one external event with its guard truths.
         struct Edge { var from: String; var event: SpecEvent; var to: String; var covers: [Int] }
-        var parent: [String: (from: String, event: SpecEvent)] = [:]
         var parentEdge: [String: Int] = [:]  // the edge that discovered each state
         var machines: [String: FlowMachine<SpecFlow>] = [:]
         var order: [String] = []
@@ -69,7 +68,6 @@ public struct FlowPaths: Sendable {
             queue.append(start.machine.state)
         }
         order.append(start.machine.state)
-        parent[start.machine.state] = nil
         var seen: Set<String> = [start.machine.state]
         var head = 0
         while head < queue.count {
@@ -83,10 +81,7 @@ public struct FlowPaths: Sendable {
             var named: Set<String> = []
             for i in candidates {
                 let event = index.transitions[i].transition.event!
-                let list = scxml
-                    ? event.split(whereSeparator: { $0 == " " }).map { $0.hasSuffix(".*") ? String($0.dropLast(2)) : String($0) }
-                        .filter { $0 != "*" }
-                    : [event]
+                let list = scxml ? FlowSpec.descriptors(event).filter { $0 != "*" }.map(String.init) : [event]
                 for name in list where named.insert(name).inserted { names.append(name) }
             }
             for name in names {
@@ -127,7 +122,6 @@ public struct FlowPaths: Sendable {
                     let to = copy.state
                     edges.append(Edge(from: leaf, event: SpecEvent(name, guards: truths), to: to, covers: run))
                     if seen.insert(to).inserted {
-                        parent[to] = (leaf, SpecEvent(name, guards: truths))
                         parentEdge[to] = edges.count - 1
                         order.append(to)
                         if !copy.isFinished {
@@ -142,9 +136,9 @@ public struct FlowPaths: Sendable {
         func path(to leaf: String) -> [SpecEvent] {
             var events: [SpecEvent] = []
             var current = leaf
-            while let step = parent[current] {
-                events.append(step.event)
-                current = step.from
+            while let step = parentEdge[current] {
+                events.append(edges[step].event)
+                current = edges[step].from
             }
             return events.reversed()
         }

@@ -95,14 +95,19 @@ extension FlowSpec {
         return String(inner.dropFirst().dropLast())
     }
 
-    /// The names among `alphabet` that a transition's event descriptors match, in the alphabet's order.
-    static func matching(_ descriptors: String, in alphabet: [String]) -> [String] {
-        let list = descriptors.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { d -> Substring in
+    /// A transition's SCXML event descriptors, normalized: `error.*` and `error.` are `error`; `*` stays.
+    static func descriptors(_ event: String) -> [Substring] {
+        event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { d -> Substring in
             var d = d
             if d.hasSuffix(".*") { d = d.dropLast(2) }
             while d.hasSuffix(".") { d = d.dropLast() }
             return d
         }
+    }
+
+    /// The names among `alphabet` that a transition's event descriptors match, in the alphabet's order.
+    static func matching(_ event: String, in alphabet: [String]) -> [String] {
+        let list = descriptors(event)
         return alphabet.filter { name in
             list.contains { d in d == "*" || name == d || (name.hasPrefix(d) && name.dropFirst(d.count).first == ".") }
         }
@@ -117,11 +122,7 @@ extension FlowSpec {
         for (_, t) in index.transitions {
             guard let event = t.event else { continue }
             if semantics == .scxml {
-                for d in event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) where d != "*" {
-                    var d = d
-                    if d.hasSuffix(".*") { d = d.dropLast(2) }
-                    names.insert(String(d))
-                }
+                for d in Self.descriptors(event) where d != "*" { names.insert(String(d)) }
             } else {
                 names.insert(event)
             }

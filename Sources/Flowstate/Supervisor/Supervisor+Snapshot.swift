@@ -47,20 +47,8 @@ extension Supervisor {
         policy: FailurePolicy = .escalate,
         handler: @escaping EffectHandler<F>
     ) throws(SupervisorError) -> MachineHandle<F> {
-        guard snapshot.flow == definition.name else {
-            throw SupervisorError(code: .snapshotMismatch,
-                                  message: "snapshot is of flow '\(snapshot.flow)', not '\(definition.name)'")
-        }
-        let make = { (state: String?) throws(SupervisorError) -> any AnyMachineBox in
-            try MachineBox<F>(definition: definition, resumingIn: state, handler: .handler(handler))
-        }
-        let rootBox = try make(snapshot.state)
-        // Check the whole snapshot before creating anything.
-        let plan = try plan(snapshot, box: rootBox)
-        let root = insertRestored({ () throws(SupervisorError) in try make(nil) }, box: rootBox, parent: nil,
-                                  slot: nil, policy: policy, mapOutput: nil, mapFailure: nil)
-        build(plan, under: root.id)
-        return MachineHandle(id: root.id)
+        try restoreTree(snapshot, definition: definition, handler: handler, parent: nil, owner: nil, policy: policy,
+                        onTeardown: nil, mapOutput: nil)
     }
 
     /// Rebuilds a dynamically spawned child (and the declared children under it) from its snapshot,
@@ -82,19 +70,30 @@ extension Supervisor {
         guard allNodes[parent.id] != nil else {
             throw SupervisorError(code: .machineGone, message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
         }
+        return try restoreTree(snapshot, definition: definition, handler: handler, parent: parent.id, owner: owner,
+                               policy: policy, onTeardown: onTeardown, mapOutput: { output($0 as! C.Output) })
+    }
+
+    /// Checks a whole snapshot against the definition, then rebuilds the machine and its declared
+    /// children, performing no effect.
+    private func restoreTree<F: Flow>(
+        _ snapshot: MachineSnapshot, definition: FlowDefinition<F>, handler: @escaping EffectHandler<F>,
+        parent: MachineID?, owner: AnyObject?, policy: FailurePolicy, onTeardown: ((TeardownReason) -> Void)?,
+        mapOutput: ((any Sendable) -> (any Sendable)?)?
+    ) throws(SupervisorError) -> MachineHandle<F> {
         guard snapshot.flow == definition.name else {
             throw SupervisorError(code: .snapshotMismatch,
                                   message: "snapshot is of flow '\(snapshot.flow)', not '\(definition.name)'")
         }
         let make = { (state: String?) throws(SupervisorError) -> any AnyMachineBox in
-            try MachineBox<C>(definition: definition, resumingIn: state, handler: .handler(handler))
+            try MachineBox<F>(definition: definition, resumingIn: state, handler: .handler(handler))
         }
         let box = try make(snapshot.state)
+        // Check the whole snapshot before creating anything.
         let plans = try plan(snapshot, box: box)
-        let node = insert(box: box, make: { () throws(SupervisorError) in try make(nil) }, parent: parent.id, slot: nil,
-                          owner: owner, policy: policy, mapOutput: { output($0 as! C.Output) }, mapFailure: nil,
-                          onTeardown: onTeardown)
-        emit(.spawned(node.id, flow: box.flowName, parent: parent.id, state: box.stateLabel))
+        let node = insertRestored({ () throws(SupervisorError) in try make(nil) }, box: box, parent: parent, slot: nil,
+                                  policy: policy, mapOutput: mapOutput, mapFailure: nil, owner: owner,
+                                  onTeardown: onTeardown)
         build(plans, under: node.id)
         return MachineHandle(id: node.id)
     }

@@ -186,7 +186,7 @@ public final class Supervisor {
     }
 
     /// Gives a box a new identity and puts it in the tree (last among its siblings).
-    func insert(
+    private func insert(
         box: any AnyMachineBox, make: @escaping () throws(SupervisorError) -> any AnyMachineBox, parent: MachineID?,
         slot: Int?, owner: AnyObject?, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
         mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?
@@ -590,9 +590,10 @@ public final class Supervisor {
     func insertRestored(_ make: @escaping () throws(SupervisorError) -> any AnyMachineBox, box: any AnyMachineBox,
                         parent: MachineID?, slot: Int?, policy: FailurePolicy,
                         mapOutput: ((any Sendable) -> (any Sendable)?)?,
-                        mapFailure: ((SupervisionFailure) -> (any Sendable)?)?) -> Node {
-        let node = insert(box: box, make: make, parent: parent, slot: slot, owner: nil, policy: policy,
-                          mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: nil)
+                        mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, owner: AnyObject? = nil,
+                        onTeardown: ((TeardownReason) -> Void)? = nil) -> Node {
+        let node = insert(box: box, make: make, parent: parent, slot: slot, owner: owner, policy: policy,
+                          mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown)
         emit(.spawned(node.id, flow: box.flowName, parent: parent, state: box.stateLabel))
         return node
     }
