@@ -21,22 +21,24 @@ extension FlowGraph {
 
     /// Overlays a run: visited states shaded with their visit counts, taken edges thickened with
     /// their counts, and the last `lastPathLength` transitions drawn in red.
+    ///
+    /// The edges are the transitions the engine reported taking (``FlowTrace/Step/transitions``),
+    /// eventless ones included: nothing is guessed from labels. A step without transitions marks
+    /// only the state it reached.
     public mutating func overlay(_ trace: FlowTrace, lastPathLength: Int = 5) {
         var visits: [String: Int] = [:]
         var taken: [Int: Int] = [:]
         var order: [Int] = []
+        var edgeOf: [Int: Int] = [:]  // declared transition -> edge drawing it
+        for (e, edge) in edges.enumerated() {
+            for transition in edge.transitions where edgeOf[transition] == nil { edgeOf[transition] = e }
+        }
         for step in trace.steps {
-            guard let target = id(ofLabel: step.to) else { continue }
-            visits[target, default: 0] += 1
-            guard let from = step.from, let source = id(ofLabel: from), let event = step.event else { continue }
-            // The transition the engine would pick: declared on the source or the nearest ancestor.
-            let candidates = [source] + ancestors(of: source)
-            for declared in candidates {
-                if let e = edges.firstIndex(where: { $0.from == declared && $0.events.contains(event) && reaches($0.to, target) }) {
-                    taken[e, default: 0] += 1
-                    order.append(e)
-                    break
-                }
+            if let target = id(ofLabel: step.to) { visits[target, default: 0] += 1 }
+            for transition in step.transitions {
+                guard let e = edgeOf[transition] else { continue }
+                taken[e, default: 0] += 1
+                order.append(e)
             }
         }
         for i in nodes.indices {
@@ -54,11 +56,6 @@ extension FlowGraph {
             edges[e].attributes["fontcolor"] = "#dc2626"
         }
     }
-
-    /// Whether entering `target` can settle in `leaf` (it is the leaf or contains it).
-    private func reaches(_ target: String, _ leaf: String) -> Bool {
-        target == leaf || ancestors(of: leaf).contains(target)
-    }
 }
 
 /// A recorded run, as state and event labels: what ``FlowGraph/overlay(_:lastPathLength:)`` draws.
@@ -71,12 +68,16 @@ public struct FlowTrace: Hashable, Sendable, Codable {
         public var to: String
         /// The event kind's label, or `nil` at the start.
         public var event: String?
+        /// The transitions the engine took, by position in the flow's declarations
+        /// (``FlowTransitionID/position``), in order: the event's, then eventless ones.
+        public var transitions: [Int]
 
         /// Creates a step.
-        public init(from: String?, to: String, event: String?) {
+        public init(from: String?, to: String, event: String?, transitions: [Int] = []) {
             self.from = from
             self.to = to
             self.event = event
+            self.transitions = transitions
         }
     }
 
@@ -90,8 +91,10 @@ public struct FlowTrace: Hashable, Sendable, Codable {
     public init(_ events: [TreeEvent], machine: MachineID) {
         self.steps = events.compactMap { event in
             switch event {
-            case .spawned(machine, _, _, let state): Step(from: nil, to: state, event: nil)
-            case .transitioned(machine, let from, let to, let event): Step(from: from, to: to, event: event)
+            case .spawned(machine, _, _, let state, let taken):
+                Step(from: nil, to: state, event: nil, transitions: taken.map(\.position))
+            case .transitioned(machine, let from, let to, let event, let taken):
+                Step(from: from, to: to, event: event, transitions: taken.map(\.position))
             default: nil
             }
         }
@@ -101,12 +104,13 @@ public struct FlowTrace: Hashable, Sendable, Codable {
     public init<F: Flow>(_ steps: [FlowStep<F>]) {
         self.steps = steps.compactMap { step in
             switch step {
-            case .started(let state, _):
-                Step(from: nil, to: "\(state)", event: nil)
-            case .transitioned(let from, let to, let event, _):
-                Step(from: "\(from)", to: "\(to)", event: "\(event.kind)")
-            case .finished(let from, let to, let event, _, _):
-                Step(from: from.map { "\($0)" }, to: "\(to)", event: event.map { "\($0.kind)" })
+            case .started(let state, _, let taken):
+                Step(from: nil, to: "\(state)", event: nil, transitions: taken.map(\.position))
+            case .transitioned(let from, let to, let event, _, let taken):
+                Step(from: "\(from)", to: "\(to)", event: "\(event.kind)", transitions: taken.map(\.position))
+            case .finished(let from, let to, let event, _, _, let taken):
+                Step(from: from.map { "\($0)" }, to: "\(to)", event: event.map { "\($0.kind)" },
+                     transitions: taken.map(\.position))
             case .ignored, .rejected:
                 nil
             }

@@ -55,14 +55,19 @@ public struct FlowGraph: Hashable, Sendable {
         public var events: [String?]
         /// Extra DOT attributes (they override the defaults).
         public var attributes: [String: String] = [:]
+        /// The declared transitions the edge draws, by position in the flow's declarations (what
+        /// ``FlowTransitionID/position`` names): one, or several when edges are merged.
+        public var transitions: [Int]
 
         /// Creates an edge.
-        public init(from: String, to: String, label: String, events: [String?], attributes: [String: String] = [:]) {
+        public init(from: String, to: String, label: String, events: [String?], attributes: [String: String] = [:],
+                    transitions: [Int] = []) {
             self.from = from
             self.to = to
             self.label = label
             self.events = events
             self.attributes = attributes
+            self.transitions = transitions
         }
     }
 
@@ -110,9 +115,10 @@ public struct FlowGraph: Hashable, Sendable {
                  kind: state.kind == .final ? .final : (state.kind == .compound ? .compound : .state),
                  parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow)
         }
-        edges = outline.transitions.compactMap { t in
+        edges = outline.transitions.enumerated().compactMap { position, t in
             guard let target = t.targetless ? t.source : t.target else { return nil }  // undeclared: not drawn
-            return Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: t.label, events: [t.event])
+            return Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: t.label, events: [t.event],
+                        transitions: [position])
         }
         if mergeParallelEdges { mergeEdges() }
     }
@@ -126,6 +132,7 @@ public struct FlowGraph: Hashable, Sendable {
             if let i = position[key] {
                 merged[i].label += "\n" + edge.label
                 merged[i].events += edge.events
+                merged[i].transitions += edge.transitions
             } else {
                 position[key] = merged.count
                 merged.append(edge)

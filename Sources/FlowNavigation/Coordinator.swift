@@ -18,7 +18,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     /// A screen's lifetime object: retained by the navigator while the screen is shown, held weakly
     /// by the supervisor as the owner of the flows bound to it.
-    final class ScreenLifetime {}
+    typealias ScreenLifetime = FlowLifetime
 
     /// A machine's hold on the lifetime of the first screen it shows.
     final class Binding {
@@ -102,7 +102,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         perform: @escaping (C.Effect) -> Void,
         userNavigation: @escaping (UserNavigation<Screen>) -> C.Event?,
         dismissed: P.Event?,
-        make: (AnyObject, @escaping (TeardownReason) -> Void, @escaping EffectHandler<C>) throws(SupervisorError)
+        make: (FlowLifetime, @escaping (TeardownReason) -> Void, @escaping EffectHandler<C>) throws(SupervisorError)
             -> MachineHandle<C>
     ) throws(SupervisorError) -> (MachineHandle<C>, Binding) {
         let lifetime = ScreenLifetime()

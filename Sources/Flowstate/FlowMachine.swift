@@ -113,13 +113,14 @@ public struct FlowMachine<F: Flow>: Sendable {
         }
         let entry = FlowEffects(storage: table.effects, start: table.initialEffects.lowerBound,
                                 count: table.initialEffects.count)
-        let (target, effects) = try settle(table.initialTarget, effects: entry, event: nil)
+        let (target, effects, taken) = try settle(table.initialTarget, effects: entry, taken: FlowTransitions(),
+                                                  event: nil)
         current = target
         phase = .running
         if table.isFinal[target] {
-            return finish(from: nil, event: nil, effects: effects)
+            return finish(from: nil, event: nil, effects: effects, transitions: taken)
         }
-        return .started(state: table.states[target], effects: effects)
+        return .started(state: table.states[target], effects: effects, transitions: taken)
     }
 
     /// Sends an event: takes the first transition that reacts to it and whose guard holds, searching
@@ -145,7 +146,8 @@ public struct FlowMachine<F: Flow>: Sendable {
                         let target = Int(move.target)
                         current = target
                         return .transitioned(from: table.states[source], to: table.states[target], event: event,
-                                             effects: table.effects(of: move))
+                                             effects: table.effects(of: move),
+                                             transitions: FlowTransitions(declaration: move.declaration))
                     }
                     return try take(move, from: source, event: event)
                 }
@@ -160,33 +162,37 @@ public struct FlowMachine<F: Flow>: Sendable {
     @inlinable
     mutating func take(_ move: FlowTable<F>.Move, from source: Int, event: F.Event) throws(FlowError) -> FlowStep<F> {
         let from = table.states[source]
+        var taken = FlowTransitions(declaration: move.declaration)
         guard move.target >= 0 else {
-            return .transitioned(from: from, to: from, event: event, effects: table.effects(of: move))
+            return .transitioned(from: from, to: from, event: event, effects: table.effects(of: move), transitions: taken)
         }
         var target = Int(move.target)
         var effects = table.effects(of: move)
         if table.hasEventless(target) {
-            (target, effects) = try settle(target, effects: effects, event: event)
+            (target, effects, taken) = try settle(target, effects: effects, taken: taken, event: event)
         }
         current = target
         if table.isFinal[target] {
-            return finish(from: from, event: event, effects: effects)
+            return finish(from: from, event: event, effects: effects, transitions: taken)
         }
-        return .transitioned(from: from, to: table.states[target], event: event, effects: effects)
+        return .transitioned(from: from, to: table.states[target], event: event, effects: effects, transitions: taken)
     }
 
     /// Follows eventless transitions from `state` until none is enabled. Allocates only when more
     /// than one transition's effects must be joined.
     @usableFromInline
-    func settle(_ state: Int, effects: FlowEffects<F.Effect>, event: F.Event?) throws(FlowError)
-        -> (Int, FlowEffects<F.Effect>)
+    func settle(_ state: Int, effects: FlowEffects<F.Effect>, taken first: FlowTransitions, event: F.Event?)
+        throws(FlowError) -> (Int, FlowEffects<F.Effect>, FlowTransitions)
     {
         var state = state
         var effects = effects
         var joined: [F.Effect]?  // only when two or more non-empty effect ranges must be joined
+        var declarations: [Int32] = []  // allocated only once an eventless transition is taken
         var taken = 0
         while !table.isFinal[state], let move = table.firstEventless(from: state, event: event) {
             taken += 1
+            if taken == 1 { declarations = first.map { Int32($0.position) } }
+            declarations.append(move.declaration)
             if taken > FlowTable<F>.eventlessLimit {
                 throw FlowError(
                     code: .eventlessLoop,
@@ -204,15 +210,18 @@ public struct FlowMachine<F: Flow>: Sendable {
             }
             state = Int(move.target)
         }
-        return (state, joined.map { FlowEffects($0) } ?? effects)
+        return (state, joined.map { FlowEffects($0) } ?? effects,
+                taken == 0 ? first : FlowTransitions(declarations: declarations))
     }
 
     @usableFromInline
-    mutating func finish(from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>) -> FlowStep<F> {
+    mutating func finish(from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
+                         transitions: FlowTransitions) -> FlowStep<F> {
         phase = .finished
         let output = table.outputs[current]!.compute(event)
         finalOutput = output
-        return .finished(from: from, to: table.states[current], event: event, effects: effects, output: output)
+        return .finished(from: from, to: table.states[current], event: event, effects: effects, output: output,
+                         transitions: transitions)
     }
 
     @usableFromInline

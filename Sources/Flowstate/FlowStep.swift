@@ -1,12 +1,20 @@
 /// What one call to ``FlowMachine/start()`` or ``FlowMachine/send(_:)`` did.
+///
+/// A step names the transitions it took (``transitions``), by the identity of their declaration: the
+/// transition the event selected, then every eventless transition that followed. Whoever needs to
+/// know what fired (a diagram's overlay, a supervisor, a test) reads it here; nothing re-derives it
+/// from labels.
 public enum FlowStep<F: Flow>: Sendable {
-    /// The machine started and settled in `state` (its initial state, or where eventless transitions led).
-    case started(state: F.State, effects: FlowEffects<F.Effect>)
+    /// The machine started and settled in `state` (its initial state, or where eventless transitions
+    /// led; `transitions` lists those).
+    case started(state: F.State, effects: FlowEffects<F.Effect>, transitions: FlowTransitions)
     /// The machine took a transition. `from` equals `to` for a self or targetless transition.
-    case transitioned(from: F.State, to: F.State, event: F.Event, effects: FlowEffects<F.Effect>)
+    case transitioned(from: F.State, to: F.State, event: F.Event, effects: FlowEffects<F.Effect>,
+                      transitions: FlowTransitions)
     /// The machine entered a final state and produced its output. `from` and `event` are `nil` when
     /// the flow finished while starting.
-    case finished(from: F.State?, to: F.State, event: F.Event?, effects: FlowEffects<F.Effect>, output: F.Output)
+    case finished(from: F.State?, to: F.State, event: F.Event?, effects: FlowEffects<F.Effect>, output: F.Output,
+                  transitions: FlowTransitions)
     /// No transition of the current state reacts to the event (under ``UnhandledEventPolicy/ignore``).
     case ignored(state: F.State, event: F.Event)
     /// Transitions react to the event, but every guard said no. The machine stays where it is.
@@ -16,9 +24,9 @@ public enum FlowStep<F: Flow>: Sendable {
     @inlinable
     public var state: F.State {
         switch self {
-        case .started(let state, _): state
-        case .transitioned(_, let to, _, _): to
-        case .finished(_, let to, _, _, _): to
+        case .started(let state, _, _): state
+        case .transitioned(_, let to, _, _, _): to
+        case .finished(_, let to, _, _, _, _): to
         case .ignored(let state, _): state
         case .rejected(let state, _): state
         }
@@ -28,10 +36,24 @@ public enum FlowStep<F: Flow>: Sendable {
     @inlinable
     public var effects: FlowEffects<F.Effect> {
         switch self {
-        case .started(_, let effects), .transitioned(_, _, _, let effects), .finished(_, _, _, let effects, _):
+        case .started(_, let effects, _), .transitioned(_, _, _, let effects, _), .finished(_, _, _, let effects, _, _):
             effects
         case .ignored, .rejected:
             FlowEffects()
+        }
+    }
+
+    /// The transitions the step took, in order: the one the event selected, then the eventless ones
+    /// that followed. Empty for an ignored or rejected event (and for a start without eventless
+    /// transitions). Look each up with ``FlowDefinition/subscript(_:)``.
+    @inlinable
+    public var transitions: FlowTransitions {
+        switch self {
+        case .started(_, _, let transitions), .transitioned(_, _, _, _, let transitions),
+             .finished(_, _, _, _, _, let transitions):
+            transitions
+        case .ignored, .rejected:
+            FlowTransitions()
         }
     }
 
@@ -40,8 +62,8 @@ public enum FlowStep<F: Flow>: Sendable {
     public var event: F.Event? {
         switch self {
         case .started: nil
-        case .transitioned(_, _, let event, _): event
-        case .finished(_, _, let event, _, _): event
+        case .transitioned(_, _, let event, _, _): event
+        case .finished(_, _, let event, _, _, _): event
         case .ignored(_, let event), .rejected(_, let event): event
         }
     }
@@ -55,11 +77,11 @@ extension FlowStep: CustomStringConvertible {
         func d(_ value: Any) -> String { String(describing: value) }
         let effectsText = effects.isEmpty ? "" : " / \(effects)"
         switch self {
-        case .started(let state, _):
+        case .started(let state, _, _):
             return "start --> \(d(state))\(effectsText)"
-        case .transitioned(let from, let to, let event, _):
+        case .transitioned(let from, let to, let event, _, _):
             return "\(d(from)) --\(d(event))--> \(d(to))\(effectsText)"
-        case .finished(let from, let to, let event, _, let output):
+        case .finished(let from, let to, let event, _, let output, _):
             let source = from.map(d) ?? "start"
             let arrow = event.map { "--\(d($0))-->" } ?? "-->"
             return "\(source) \(arrow) \(d(to))\(effectsText) => finished(\(d(output)))"

@@ -62,7 +62,7 @@ struct KhanlouTests {
     func restoration() throws {
         let (host, navigator) = try host()
         for (_, step, _) in Self.steps.prefix(2) { try step(host) }
-        let snapshot = try JSONDecoder().decode(TreeSnapshot.self, from: JSONEncoder().encode(host.coordinator.supervisor.snapshot()))
+        let snapshot = try JSONDecoder().decode(TreeSnapshot.self, from: JSONEncoder().encode(try host.coordinator.supervisor.snapshot()))
         let relaunched = HeadlessNavigator<Example.Screen>()
         let coordinator = Coordinator(navigator: relaunched)
         relaunched.perform(.push(.feed), retaining: nil)
@@ -138,7 +138,7 @@ struct AssistantTests {
         let (host, _) = try host()
         try host.add()
         try host.coordinator.send(.cancel, to: host.adding!)
-        let snapshot = host.coordinator.supervisor.snapshot()
+        let snapshot = try host.coordinator.supervisor.snapshot()
         let relaunched = HeadlessNavigator<Example.Screen>()
         let coordinator = Coordinator(navigator: relaunched)
         relaunched.perform(.push(.persons), retaining: nil)
@@ -215,7 +215,7 @@ struct RouterTests {
     func restoration() throws {
         let (host, navigator) = try host(loggedIn: false)
         for (_, step, _) in Self.steps.prefix(3) { try step(host) }
-        let snapshot = host.coordinator.supervisor.snapshot()
+        let snapshot = try host.coordinator.supervisor.snapshot()
         let relaunched = HeadlessNavigator<Example.Screen>()
         let coordinator = Coordinator(navigator: relaunched)
         relaunched.perform(.push(.home), retaining: nil)

@@ -1,6 +1,6 @@
 import CoordinatorExamples
 import FlowNavigation
-import Flowstate
+@_spi(Testing) import Flowstate
 import Foundation
 import Testing
 
@@ -94,7 +94,7 @@ struct FirstLaunchTests {
     func restoration() throws {
         let (host, navigator) = try host()
         for (_, step, _) in Self.steps.prefix(2) { try step(host) }
-        let snapshot = host.coordinator.supervisor.snapshot()
+        let snapshot = try host.coordinator.supervisor.snapshot()
         let encoded = try JSONEncoder().encode(snapshot)
         let stacks = navigator.stacks
 

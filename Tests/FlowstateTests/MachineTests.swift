@@ -56,7 +56,8 @@ struct MachineTests {
         #expect((#expect(throws: FlowError.self) { try machine.start() })?.code == .alreadyStarted)
         _ = try machine.send(.lock)
         let last = try machine.send(.kick)
-        #expect(last == .finished(from: .locked, to: .broken, event: .kick, effects: FlowEffects([]), output: "broken"))
+        #expect(last == .finished(from: .locked, to: .broken, event: .kick, effects: FlowEffects([]), output: "broken",
+                                  transitions: FlowTransitions([FlowTransitionID(position: 4)])))
         #expect(machine.isFinished && machine.output == "broken")
         #expect((#expect(throws: FlowError.self) { try machine.send(.unlock) })?.code == .finished)
     }

@@ -1,4 +1,4 @@
-import Flowstate
+@_spi(Testing) import Flowstate
 import FlowstateExamples
 import Testing
 
@@ -75,4 +75,4 @@ struct SeedExampleTests {
 }
 
 /// Stands for the root view controller of a flow.
-final class RootScreen {}
+typealias RootScreen = FlowLifetime

@@ -7,11 +7,16 @@ struct SignUpFlowTests {
     @Test("The happy path signs up, performing navigation effects in order")
     func happyPath() throws {
         var machine = try FlowMachine(SignUp.definition)
-        #expect(try machine.start() == .started(state: .email, effects: FlowEffects([.present(.email)])))
+        #expect(try machine.start() == .started(state: .email, effects: FlowEffects([.present(.email)]),
+                                                transitions: FlowTransitions()))
         let steps = try [
             SignUp.Event.submitEmail("ada@example.com"), .submitPassword("correct horse"), .submitCode("123456"),
         ].map { event throws(FlowError) in try machine.send(event) }
         #expect(steps.map(\.state) == [.password, .twoFactor, .done])
+        // The engine names the transitions it took, by declaration: submitEmail (guarded) on email,
+        // submitPassword (guarded) on password, submitCode on twoFactor.
+        #expect(steps.map { $0.transitions.map(\.position) } == [[0], [2], [5]])
+        #expect(steps.map { SignUp.definition[$0.transitions[0]].source } == [.email, .password, .twoFactor])
         #expect(steps.map { Array($0.effects) } == [[.push(.password)], [.push(.twoFactor), .sendCode], [.dismiss]])
         #expect(machine.isFinished)
         #expect(machine.output == .signedUp)
@@ -25,11 +30,12 @@ struct SignUpFlowTests {
         let prefix: [SignUp.Event] = [.submitEmail("ada@example.com"), .submitPassword("correct horse")]
         for event in prefix.prefix(depth) { _ = try machine.send(event) }
         let step = try machine.send(.cancel)
-        guard case .finished(_, .cancelled, .cancel?, let effects, .cancelled) = step else {
+        guard case .finished(_, .cancelled, .cancel?, let effects, .cancelled, let taken) = step else {
             Issue.record("expected the flow to finish cancelled, got \(step)")
             return
         }
         #expect(Array(effects) == [.dismiss])
+        #expect(taken.map { SignUp.definition[$0].source } == [.signingUp], "the cancel declared on the parent")
     }
 
     @Test("Payload guards: an invalid email stays on the screen with an error; a short code is rejected")
@@ -38,7 +44,9 @@ struct SignUpFlowTests {
         _ = try machine.start()
         let invalid = try machine.send(.submitEmail("not-an-email"))
         #expect(invalid == .transitioned(from: .email, to: .email, event: .submitEmail("not-an-email"),
-                                         effects: FlowEffects([.showError("invalid email")])))
+                                         effects: FlowEffects([.showError("invalid email")]),
+                                         transitions: FlowTransitions([FlowTransitionID(position: 1)])),
+                "the second, targetless submitEmail: told apart from the first by its identity")
         _ = try machine.send(.submitEmail("ada@example.com"))
         _ = try machine.send(.submitPassword("correct horse"))
         #expect(try machine.send(.submitCode("12a456")) == .rejected(state: .twoFactor, event: .submitCode("12a456")))
@@ -51,7 +59,10 @@ struct SignUpFlowTests {
         _ = try machine.start()
         _ = try machine.send(.submitEmail("ada@example.com"))
         let step = try machine.send(.back)
-        #expect(step == .transitioned(from: .password, to: .email, event: .back, effects: FlowEffects([.pop])))
+        #expect(step == .transitioned(from: .password, to: .email, event: .back, effects: FlowEffects([.pop]),
+                                      transitions: FlowTransitions([FlowTransitionID(position: 4)])))
+        let change = SignUp.definition.configurationChange(from: .password, taking: step.transitions)
+        #expect(change.exited == [.password] && change.entered == [.email], "the domain is signingUp: it stays")
         #expect(machine.configuration == [.email, .signingUp])
         #expect(try machine.send(.back) == .ignored(state: .email, event: .back))
     }

@@ -1,4 +1,4 @@
-import Flowstate
+@_spi(Testing) import Flowstate
 import Testing
 
 /// A flow whose entry effect is a network call.
@@ -35,7 +35,8 @@ struct SupervisorAsyncTests {
             if effect == "load" { try context.run { .loaded } }
         }
         let event = await firstEvent(events) { if case .transitioned = $0 { true } else { false } }
-        #expect(event == .transitioned(fetch.id, from: "loading", to: "loaded", event: "loaded"))
+        #expect(event == .transitioned(fetch.id, from: "loading", to: "loaded", event: "loaded",
+                                       transitions: FlowTransitions([FlowTransitionID(position: 0)])))
         #expect(supervisor.state(of: fetch) == .loaded)
         #expect(supervisor.tasksInFlight == 0)
     }

@@ -1,4 +1,4 @@
-import Flowstate
+@_spi(Testing) import Flowstate
 import PropertyBased
 import Testing
 
@@ -50,7 +50,7 @@ struct SupervisorProperties {
 
         func record(_ event: TreeEvent) {
             switch event {
-            case .spawned(let id, _, let parent, _):
+            case .spawned(let id, _, let parent, _, _):
                 if let parent {
                     parents[id] = parent
                     if let replaced = pendingReplacement[id], let i = children[parent]?.firstIndex(of: replaced) {
@@ -169,7 +169,7 @@ struct SupervisorProperties {
                 _ = try supervisor.start(Top.definition(), handler: log.handler())
                 for (i, (level, event)) in sends.enumerated() {
                     if i == cut {
-                        let snapshot = supervisor.snapshot()
+                        let snapshot = try supervisor.snapshot()
                         supervisor = Supervisor()
                         for root in snapshot.roots {
                             try supervisor.restore(root, definition: Top.definition(), handler: log.handler())

@@ -1,4 +1,4 @@
-import Flowstate
+@_spi(Testing) import Flowstate
 import Foundation
 import Testing
 
@@ -243,7 +243,7 @@ struct SupervisorTests {
         _ = try Self.threeLevels(log, supervisor: supervisor)
         let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
         try supervisor.send(.next, to: leaf)
-        let snapshot = supervisor.snapshot()
+        let snapshot = try supervisor.snapshot()
         #expect(snapshot.roots.first?.state == "busy")
         #expect(snapshot.roots.first?.children.first?.children.first?.state == "b")
 
@@ -265,7 +265,7 @@ struct SupervisorTests {
     func snapshotMismatch() throws {
         let supervisor = Supervisor()
         _ = try Self.threeLevels(EffectLog(), supervisor: supervisor)
-        var snapshot = supervisor.snapshot().roots[0]
+        var snapshot = try supervisor.snapshot().roots[0]
         snapshot.children[0].state = "sleeping"
         let error = #expect(throws: SupervisorError.self) {
             try Supervisor().restore(snapshot, definition: Top.definition(), handler: EffectLog().handler())
@@ -274,7 +274,7 @@ struct SupervisorTests {
         #expect(error?.message == "flow 'mid' has no state 'sleeping' any more")
         let renamed = FlowDefinition<Top>("top-v2", initial: .home) { StateNode(.home) { On(.go, to: .over) }; Final(.over, output: "") }
         #expect((#expect(throws: SupervisorError.self) {
-            try Supervisor().restore(supervisor.snapshot().roots[0], definition: renamed, handler: EffectLog().handler())
+            try Supervisor().restore(try supervisor.snapshot().roots[0], definition: renamed, handler: EffectLog().handler())
         })?.message == "snapshot is of flow 'top', not 'top-v2'")
     }
 
@@ -282,13 +282,13 @@ struct SupervisorTests {
     func snapshotCodable() throws {
         let supervisor = Supervisor()
         _ = try Self.threeLevels(EffectLog(), supervisor: supervisor)
-        let snapshot = supervisor.snapshot()
+        let snapshot = try supervisor.snapshot()
         let data = try JSONEncoder().encode(snapshot)
         #expect(try JSONDecoder().decode(TreeSnapshot.self, from: data) == snapshot)
     }
 }
 
-final class Owner {}
+typealias Owner = FlowLifetime
 
 /// An immutable object a `@Sendable` guard can capture.
 final class Sentinel: Sendable {}

@@ -239,7 +239,7 @@ public final class FlowSimulation {
 
     private func observe(_ event: TreeEvent) {
         switch event {
-        case .spawned(let id, let flow, let parent, let state):
+        case .spawned(let id, let flow, let parent, let state, _):
             let path = parent.map { (paths[$0] ?? []) + [flow] } ?? []
             paths[id] = path
             specOf[id] = flow
@@ -249,7 +249,7 @@ public final class FlowSimulation {
                 lastRootState = state
             }
             raiseDoneState(for: id, entering: state)
-        case .transitioned(let id, let from, let to, let kind):
+        case .transitioned(let id, let from, let to, let kind, _):
             moved.insert(id)
             records.append(.transitioned(machine: paths[id] ?? [], from: from, to: to, event: kind,
                                          internal: currentInternal, effects: []))
@@ -263,7 +263,7 @@ public final class FlowSimulation {
             if let path = paths[id], !path.isEmpty { records.append(.stopped(machine: path, reason: "\(reason)")) }
             internalQueue.removeAll { $0.0 == id }
             externalQueue.removeAll { $0.0 == id }
-        case .failed, .restarted, .dropped:
+        case .failed, .restarted, .dropped, .refused:
             break
         }
     }
@@ -292,7 +292,7 @@ public final class FlowSimulation {
             // The engine took this transition: the trace names it as the file does.
             if let (id, from, to, _) = pendingTraceStep, id == origin, paths[id] == [],
                let t = indexes[rootSpec.name]?.transitions[transition].transition {
-                trace.steps.append(.init(from: from, to: to, event: t.event))
+                trace.steps.append(.init(from: from, to: to, event: t.event, transitions: [transition]))
                 pendingTraceStep = nil
             }
             return

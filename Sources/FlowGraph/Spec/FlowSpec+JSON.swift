@@ -204,6 +204,18 @@ struct Reader {
         return items
     }
 
+    /// An optional array of non-negative integers (missing: empty).
+    func optionalIntegers(_ key: String) throws(FlowSpecError) -> [Int] {
+        var result: [Int] = []
+        for item in try optionalArray(key) {
+            guard case .number(let number) = item.value, number >= 0, number < 1e15, number == number.rounded() else {
+                throw wrong(key, "an array of non-negative integers", item)
+            }
+            result.append(Int(number))
+        }
+        return result
+    }
+
     func strings(_ key: String) throws(FlowSpecError) -> [String] {
         var result: [String] = []
         for item in try optionalArray(key) {

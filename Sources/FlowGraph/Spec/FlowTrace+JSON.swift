@@ -1,7 +1,7 @@
 import Flowstate
 
 extension FlowTrace {
-    /// The trace as JSON (`{"flowtrace": 1, "steps": [{"from", "event", "to"}]}`), what
+    /// The trace as JSON (`{"flowtrace": 1, "steps": [{"from", "event", "to", "transitions"}]}`), what
     /// `flowviz simulate --trace-out` writes and `flowviz render --trace` reads.
     public func json() -> String {
         let items = steps.map { step -> String in
@@ -9,6 +9,9 @@ extension FlowTrace {
             if let from = step.from { parts.append("\"from\": \(FlowSpec.quote(from))") }
             if let event = step.event { parts.append("\"event\": \(FlowSpec.quote(event))") }
             parts.append("\"to\": \(FlowSpec.quote(step.to))")
+            if !step.transitions.isEmpty {
+                parts.append("\"transitions\": [" + step.transitions.map(String.init).joined(separator: ", ") + "]")
+            }
             return "    { " + parts.joined(separator: ", ") + " }"
         }
         let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
@@ -28,9 +31,10 @@ extension FlowTrace {
         var steps: [Step] = []
         for item in try reader.array("steps") {
             var step = Reader(item, what: "a step")
-            try step.only(["from", "event", "to"])
+            try step.only(["from", "event", "to", "transitions"])
             steps.append(Step(from: try step.optionalString("from"), to: try step.string("to"),
-                              event: try step.optionalString("event")))
+                              event: try step.optionalString("event"),
+                              transitions: try step.optionalIntegers("transitions")))
         }
         return FlowTrace(steps: steps)
     }

@@ -15,7 +15,7 @@ public struct ChildFlow<Parent: Flow>: Sendable {
     public let name: String
     /// What the supervisor does when the child's effects fail.
     public let policy: FailurePolicy
-    let make: @Sendable (_ resumingIn: String?) throws(SupervisorError) -> any AnyMachineBox
+    let make: @Sendable (_ resumingIn: String?) throws(SupervisorError) -> AnyMachineBox
     let mapOutput: @Sendable (any Sendable) -> Parent.Event?
     let mapFailure: (@Sendable (SupervisionFailure) -> Parent.Event?)?
 
@@ -37,10 +37,12 @@ public struct ChildFlow<Parent: Flow>: Sendable {
     ) {
         name = definition.name
         self.policy = policy
-        make = { (state: String?) throws(SupervisorError) -> any AnyMachineBox in
-            try MachineBox<Child>(definition: definition, resumingIn: state, handler: .mapped(effects))
+        let mapOutput: @Sendable (any Sendable) -> Parent.Event? = { output($0 as! Child.Output) }
+        make = { (state: String?) throws(SupervisorError) -> AnyMachineBox in
+            try MachineBox<Child>(definition: definition, resumingIn: state, route: .mapped(effects), policy: policy,
+                                  mapOutput: { mapOutput($0) }, mapFailure: failure.map { map in { map($0) } })
         }
-        mapOutput = { output($0 as! Child.Output) }
+        self.mapOutput = mapOutput
         mapFailure = failure
     }
 

@@ -12,11 +12,19 @@ public struct EffectContext<F: Flow> {
     /// The machine that produced the effect: `machine` itself, or a declared child whose effects were
     /// mapped to this machine's effects.
     public let origin: MachineID
-    weak var supervisor: Supervisor?
+    @usableFromInline weak var supervisor: Supervisor?
 
-    /// Queues an event for ``machine``, processed after the current step.
+    @usableFromInline
+    init(machine: MachineHandle<F>, origin: MachineID, supervisor: Supervisor) {
+        self.machine = machine
+        self.origin = origin
+        self.supervisor = supervisor
+    }
+
+    /// Queues an event for ``machine``, processed after the current step (dropped, and reported as
+    /// ``TreeEvent/dropped(_:what:)``, if the machine is torn down first).
     public func send(_ event: F.Event) {
-        supervisor?.enqueue(event, to: machine.id, label: "\(event)")
+        try? supervisor?.sendSlowly(event, to: machine.id)
     }
 
     /// Starts asynchronous work on behalf of ``origin``. Its result, if any, is sent to ``machine``
@@ -33,6 +41,7 @@ public struct EffectContext<F: Flow> {
 
 /// How a box performs its machine's effects: with a handler of its own, or by forwarding them
 /// (mapped) to its parent's handler.
+@usableFromInline
 enum EffectRoute<F: Flow> {
     case handler(EffectHandler<F>)
     case forward(@Sendable (F.Effect) -> Any?)

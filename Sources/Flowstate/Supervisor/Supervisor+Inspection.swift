@@ -26,65 +26,74 @@ public struct MachineInfo: Hashable, Sendable, CustomStringConvertible {
 extension Supervisor {
     /// Every live machine, depth first: each root, then its children in spawn order.
     public var machines: [MachineInfo] {
-        var result: [MachineInfo] = []
-        func visit(_ id: MachineID, depth: Int) {
-            guard let node = allNodes[id] else { return }
-            let slot = node.slot.flatMap { index in node.parent.flatMap { allNodes[$0]?.box.label(ofState: index) } }
-            result.append(MachineInfo(id: id, flow: node.box.flowName, state: node.box.stateLabel, parent: node.parent,
-                                      children: node.children, slot: slot, isOwnerBound: node.ownerBound, depth: depth))
-            for child in node.children { visit(child, depth: depth + 1) }
+        liveTree().map { slot, depth in
+            let node = core[slot]
+            let box = box(slot)
+            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).label(ofState: Int(node.stateSlot)) : nil
+            return MachineInfo(id: box.id, flow: box.flowName, state: box.stateLabel,
+                               parent: node.parent >= 0 ? core.id(of: node.parent) : nil,
+                               children: core.children(of: slot).map { core.id(of: $0) }, slot: slotLabel,
+                               isOwnerBound: box.ownerBound, depth: depth)
         }
-        for root in rootIDs { visit(root, depth: 0) }
-        return result
     }
 
     /// How many machines are alive.
-    public var liveCount: Int { allNodes.count }
+    public var liveCount: Int {
+        _ = liveTree().isEmpty
+        return core.liveCount
+    }
 
-    /// Whether the machine is alive.
-    public func contains(_ machine: MachineID) -> Bool { allNodes[machine] != nil }
+    /// Whether the machine is alive (started, or spawned from a handler and about to start).
+    public func contains(_ machine: MachineID) -> Bool { slot(of: machine) != nil }
 
     /// A typed handle to a live machine found by inspection (``machines``, tree events), or `nil`
-    /// if the machine is gone or runs another flow.
+    /// if the machine is gone, belongs to another supervisor, or runs another flow.
     public func handle<F: Flow>(_ machine: MachineID, as flow: F.Type = F.self) -> MachineHandle<F>? {
-        allNodes[machine]?.box is MachineBox<F> ? MachineHandle(id: machine) : nil
+        guard let slot = slot(of: machine), box(slot) is MachineBox<F> else { return nil }
+        return MachineHandle(id: machine)
     }
 
     /// The structure of a live machine's flow, for drawing; `nil` if the machine is gone.
-    public func outline(of machine: MachineID) -> FlowOutline? { allNodes[machine]?.box.outline }
+    public func outline(of machine: MachineID) -> FlowOutline? { slot(of: machine).map { box($0).outline } }
 
     /// The machine's current state, or `nil` if it is gone.
     public func state<F: Flow>(of machine: MachineHandle<F>) -> F.State? {
-        (allNodes[machine.id]?.box as? MachineBox<F>)?.machine.state
+        guard let slot = slot(of: machine.id) else { return nil }
+        return (box(slot) as? MachineBox<F>)?.machine.state
     }
 
     /// The live tree as indented text, one machine a line.
     public var treeDescription: String { machines.map(\.description).joined(separator: "\n") }
 
     /// Checks the tree's invariants (for tests): every machine's parent is alive and lists it exactly
-    /// once, every listed child is alive and points back, and every machine is reachable from a root.
+    /// once, every listed child is alive and points back, every machine is reachable from a root, the
+    /// count of live machines is right, and outside a step no machine is being torn down.
+    @_spi(Testing)
     public func checkInvariants() -> [String] {
         var problems: [String] = []
-        var reached = Set<MachineID>()
-        func visit(_ id: MachineID) {
-            guard reached.insert(id).inserted else {
-                problems.append("\(id) is reached twice")
-                return
+        var reached = 0
+        var seen = Set<Int32>()
+        for (slot, _) in core.preorder() {
+            reached += 1
+            guard seen.insert(slot).inserted else {
+                problems.append("slot \(slot) is reached twice")
+                continue
             }
-            guard let node = allNodes[id] else {
-                problems.append("\(id) is listed but gone (a zombie reference)")
-                return
+            let node = core[slot]
+            if node.serial == 0 { problems.append("slot \(slot) is listed but free (a zombie reference)") }
+            if boxes[Int(slot)] == nil { problems.append("\(core.id(of: slot)) has no machine") }
+            if !isProcessing && node.lifecycle == .stopping {
+                problems.append("\(core.id(of: slot)) is still being torn down after the step")
             }
-            for child in node.children {
-                if allNodes[child]?.parent != id { problems.append("\(child) is listed under \(id) but points elsewhere") }
-                visit(child)
+            for child in core.children(of: slot) where core[child].parent != slot {
+                problems.append("\(core.id(of: child)) is listed under \(core.id(of: slot)) but points elsewhere")
             }
         }
-        for root in rootIDs {
-            if allNodes[root]?.parent != nil { problems.append("root \(root) has a parent") }
-            visit(root)
+        if reached != core.liveCount {
+            problems.append("\(core.liveCount) machines are alive but \(reached) are reachable (a zombie)")
         }
-        for id in allNodes.keys where !reached.contains(id) { problems.append("\(id) is alive but unreachable (a zombie)") }
+        let boxed = boxes.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        if boxed != core.liveCount { problems.append("\(boxed) machines are held for \(core.liveCount) alive") }
         return problems
     }
 }

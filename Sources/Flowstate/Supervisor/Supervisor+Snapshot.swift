@@ -17,29 +17,56 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
 
 /// A `Codable` snapshot of a supervisor's whole tree.
 public struct TreeSnapshot: Codable, Hashable, Sendable {
-    /// The format's version.
+    /// The format's version: 1. Decoding any other version fails, naming it.
     public var version: Int = 1
     /// Each root, with its subtree.
     public var roots: [MachineSnapshot]
+
+    /// Creates a snapshot of the format's current version.
+    public init(roots: [MachineSnapshot]) { self.roots = roots }
+
+    private enum CodingKeys: String, CodingKey { case version, roots }
+
+    /// Decodes a snapshot, refusing a version this library does not know.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version == 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container,
+                debugDescription: "tree snapshot version \(version) is not supported (this library reads version 1)")
+        }
+        self.version = version
+        roots = try container.decode([MachineSnapshot].self, forKey: .roots)
+    }
 }
 
 extension Supervisor {
-    /// A snapshot of every live machine, in tree order.
-    public func snapshot() -> TreeSnapshot {
-        func capture(_ id: MachineID) -> MachineSnapshot? {
-            guard let node = allNodes[id] else { return nil }
-            let slot = node.slot.flatMap { index in node.parent.flatMap { allNodes[$0]?.box.label(ofState: index) } }
-            return MachineSnapshot(flow: node.box.flowName, state: node.box.stateLabel, slot: slot,
-                                   children: node.children.compactMap(capture))
+    /// A snapshot of every live machine, in tree order (after sweeping machines whose owner is gone).
+    /// - Throws: ``SupervisorError/Code/reentrantCall`` from inside a handler, hook or observer: the
+    ///   tree is mid-step there, and a snapshot of it would not restore to a tree that exists.
+    public func snapshot() throws(SupervisorError) -> TreeSnapshot {
+        try refuseInsideStep("take a snapshot")
+        let tree = liveTree()
+        // Built bottom-up (reverse preorder), so that depth costs no stack.
+        var built: [Int32: MachineSnapshot] = [:]
+        for (slot, _) in tree.reversed() {
+            let box = box(slot)
+            let node = core[slot]
+            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).label(ofState: Int(node.stateSlot)) : nil
+            let children = core.children(of: slot).compactMap { built.removeValue(forKey: $0) }
+            built[slot] = MachineSnapshot(flow: box.flowName, state: box.stateLabel, slot: slotLabel, children: children)
         }
-        return TreeSnapshot(roots: rootIDs.compactMap(capture))
+        return TreeSnapshot(roots: core.roots.compactMap { built[$0] })
     }
 
     /// Rebuilds a root machine and its declared children from a snapshot, without performing any
     /// effect: the host rebuilds its screens from the restored states. Children that were spawned
     /// dynamically are not restored (their owners belonged to the previous launch).
-    /// - Throws: ``SupervisorError/Code/snapshotMismatch`` naming the flow, state or child that the
-    ///   definition no longer has; nothing is restored then.
+    /// - Throws: ``SupervisorError/Code/snapshotMismatch`` naming what does not match (a flow, a state
+    ///   that is unknown or final, a child in a state that does not run it or is not active, two
+    ///   children in one state, a declared child missing); nothing is restored then.
+    ///   ``SupervisorError/Code/reentrantCall`` from inside a handler, hook or observer.
     @discardableResult
     public func restore<F: Flow>(
         _ snapshot: MachineSnapshot,
@@ -47,93 +74,101 @@ extension Supervisor {
         policy: FailurePolicy = .escalate,
         handler: @escaping EffectHandler<F>
     ) throws(SupervisorError) -> MachineHandle<F> {
-        try restoreTree(snapshot, definition: definition, handler: handler, parent: nil, owner: nil, policy: policy,
-                        onTeardown: nil, mapOutput: nil)
+        try refuseInsideStep("restore a snapshot")
+        let root = try MachineBox<F>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
+                                     route: .handler(handler), policy: policy)
+        let plan = try Self.plan(snapshot, root: root)
+        return MachineHandle(id: try insertRestored(plan, under: -1))
     }
 
     /// Rebuilds a dynamically spawned child (and the declared children under it) from its snapshot,
     /// under `parent` and bound to a new `owner`: what a coordinator does for a child whose screen it
     /// shows again after a relaunch. No effect is performed.
     /// - Throws: ``SupervisorError/Code/snapshotMismatch`` if the definition no longer matches;
-    ///   ``SupervisorError/Code/machineGone`` if `parent` is gone.
+    ///   ``SupervisorError/Code/machineGone`` if `parent` is gone;
+    ///   ``SupervisorError/Code/reentrantCall`` from inside a handler, hook or observer.
     @discardableResult
     public func restore<C: Flow, P: Flow>(
         _ snapshot: MachineSnapshot,
         definition: FlowDefinition<C>,
         under parent: MachineHandle<P>,
-        owner: AnyObject? = nil,
+        owner: FlowLifetime? = nil,
         policy: FailurePolicy = .escalate,
         onTeardown: ((TeardownReason) -> Void)? = nil,
         handler: @escaping EffectHandler<C>,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        guard allNodes[parent.id] != nil else {
-            throw SupervisorError(code: .machineGone, message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
+        try refuseInsideStep("restore a snapshot")
+        guard let parentSlot = slot(of: parent.id) else {
+            throw SupervisorError(code: .machineGone,
+                                  message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
         }
-        return try restoreTree(snapshot, definition: definition, handler: handler, parent: parent.id, owner: owner,
-                               policy: policy, onTeardown: onTeardown, mapOutput: { output($0 as! C.Output) })
+        let root = try MachineBox<C>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
+                                     route: .handler(handler), policy: policy,
+                                     mapOutput: { output($0 as! C.Output) }, onTeardown: onTeardown, lifetime: owner)
+        let plan = try Self.plan(snapshot, root: root)
+        return MachineHandle(id: try insertRestored(plan, under: parentSlot))
     }
 
-    /// Checks a whole snapshot against the definition, then rebuilds the machine and its declared
-    /// children, performing no effect.
-    private func restoreTree<F: Flow>(
-        _ snapshot: MachineSnapshot, definition: FlowDefinition<F>, handler: @escaping EffectHandler<F>,
-        parent: MachineID?, owner: AnyObject?, policy: FailurePolicy, onTeardown: ((TeardownReason) -> Void)?,
-        mapOutput: ((any Sendable) -> (any Sendable)?)?
-    ) throws(SupervisorError) -> MachineHandle<F> {
+    private static func checked<F: Flow>(_ snapshot: MachineSnapshot, _ definition: FlowDefinition<F>)
+        throws(SupervisorError) -> String
+    {
         guard snapshot.flow == definition.name else {
             throw SupervisorError(code: .snapshotMismatch,
                                   message: "snapshot is of flow '\(snapshot.flow)', not '\(definition.name)'")
         }
-        let make = { (state: String?) throws(SupervisorError) -> any AnyMachineBox in
-            try MachineBox<F>(definition: definition, resumingIn: state, handler: .handler(handler))
-        }
-        let box = try make(snapshot.state)
-        // Check the whole snapshot before creating anything.
-        let plans = try plan(snapshot, box: box)
-        let node = insertRestored({ () throws(SupervisorError) in try make(nil) }, box: box, parent: parent, slot: nil,
-                                  policy: policy, mapOutput: mapOutput, mapFailure: nil, owner: owner,
-                                  onTeardown: onTeardown)
-        build(plans, under: node.id)
-        return MachineHandle(id: node.id)
+        return snapshot.state
     }
 
-    private struct Plan {
-        var spec: AnyChildFlow
-        var slot: Int
-        var box: any AnyMachineBox
-        var children: [Plan]
-    }
-
-    private func plan(_ snapshot: MachineSnapshot, box: any AnyMachineBox) throws(SupervisorError) -> [Plan] {
-        var plans: [Plan] = []
-        for child in snapshot.children {
-            guard let slotLabel = child.slot else { continue }  // dynamic: not restored
-            guard let slot = box.stateIndex(labelled: slotLabel) else {
-                throw SupervisorError(code: .snapshotMismatch,
-                                      message: "flow '\(box.flowName)' has no state '\(slotLabel)' to run '\(child.flow)' in")
+    /// Checks a whole snapshot against the definitions and makes every box, before anything is put
+    /// in the tree: the result is in preorder, each entry naming its parent's index. Iterative.
+    private static func plan(_ snapshot: MachineSnapshot, root: AnyMachineBox) throws(SupervisorError)
+        -> [(box: AnyMachineBox, parent: Int, stateSlot: Int32)]
+    {
+        var plan: [(box: AnyMachineBox, parent: Int, stateSlot: Int32)] = [(root, -1, -1)]
+        var work: [(snapshot: MachineSnapshot, index: Int)] = [(snapshot, 0)]
+        while let (machine, index) = work.popLast() {
+            let box = plan[index].box
+            var taken: [Int: String] = [:]
+            var children: [(MachineSnapshot, Int)] = []
+            for child in machine.children {
+                guard let slotLabel = child.slot else { continue }  // dynamic: not restored
+                guard let slot = box.stateIndex(labelled: slotLabel) else {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "flow '\(box.flowName)' has no state '\(slotLabel)' to run '\(child.flow)' in")
+                }
+                guard box.isActive(slot) else {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "state '\(slotLabel)' of flow '\(box.flowName)' is not active in the snapshot")
+                }
+                guard let spec = box.childFlow(at: slot), spec.name == child.flow else {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "state '\(slotLabel)' of flow '\(box.flowName)' does not run '\(child.flow)'")
+                }
+                if let first = taken[slot] {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "state '\(slotLabel)' of flow '\(box.flowName)' runs one '\(first)', "
+                                              + "and the snapshot has two")
+                }
+                taken[slot] = child.flow
+                let childBox = try spec.make(child.state)
+                plan.append((childBox, index, Int32(slot)))
+                children.append((child, plan.count - 1))
             }
-            guard box.activeIndices.contains(slot) else {
-                throw SupervisorError(code: .snapshotMismatch,
-                                      message: "state '\(slotLabel)' of flow '\(box.flowName)' is not active in the snapshot")
+            // Every active state that declares a child must have it.
+            let parents = box.stateParents
+            var s = box.leaf
+            while s >= 0 {
+                if taken[s] == nil, let spec = box.childFlow(at: s) {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "state '\(box.label(ofState: s))' of flow '\(box.flowName)' runs "
+                                              + "'\(spec.name)', which the snapshot does not have")
+                }
+                s = parents[s]
             }
-            guard let spec = box.childFlow(at: slot), spec.name == child.flow else {
-                throw SupervisorError(code: .snapshotMismatch,
-                                      message: "state '\(slotLabel)' of flow '\(box.flowName)' no longer runs '\(child.flow)'")
-            }
-            let childBox = try spec.make(child.state)
-            plans.append(Plan(spec: spec, slot: slot, box: childBox, children: try plan(child, box: childBox)))
+            work.append(contentsOf: children.reversed())
         }
-        return plans
-    }
-
-    private func build(_ plans: [Plan], under parent: MachineID) {
-        for plan in plans {
-            let spec = plan.spec
-            let node = insertRestored({ () throws(SupervisorError) in try spec.make(nil) }, box: plan.box,
-                                      parent: parent, slot: plan.slot, policy: spec.policy,
-                                      mapOutput: spec.mapOutput, mapFailure: spec.mapFailure)
-            build(plan.children, under: node.id)
-        }
+        // Preorder with each machine's children in snapshot order: sort by discovery (parents first).
+        return plan
     }
 }

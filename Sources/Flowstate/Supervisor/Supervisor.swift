@@ -2,7 +2,7 @@ import DequeModule
 import Logging
 
 /// Runs a tree of flow machines: roots you start, children their states declare (``ChildFlow``), and
-/// children you spawn bound to an owner's lifetime. Teardown is deterministic: children before their
+/// children you spawn bound to a ``FlowLifetime``. Teardown is deterministic: children before their
 /// parent, siblings in reverse spawn order, each machine's exit effects and teardown hook exactly once,
 /// and a subtree's teardown completes before the next queued event is processed.
 ///
@@ -10,67 +10,40 @@ import Logging
 /// A supervisor is not `Sendable`: it lives in the isolation domain that created it (on iOS, the main
 /// actor) and is used there synchronously; the compiler keeps it there. To drive one tree from many
 /// tasks, own the supervisor in an actor and call it through the actor. Asynchronous effects
-/// (``EffectContext/run(_:)``) run off that domain and deliver their result back to it, which is why the
-/// supervisor remembers the isolation it was created in.
+/// (``EffectContext/run(_:)``) run off that domain and deliver their result back to it, through the
+/// queue, which is why the supervisor remembers the isolation it was created in.
 ///
-/// ## Run to completion
-/// All machines of the tree share one FIFO queue. An event sent while a step is processed (by an effect
-/// handler) waits until the step, and every teardown and spawn it causes, is complete.
+/// ## Run to completion and re-entrancy
+/// All machines of the tree share one FIFO queue. A step (an event, a start, a stop) is processed
+/// completely, with every teardown, spawn and restart it causes, before the next queued message. A
+/// handler, hook or observer is never re-entered, and a step never continues on a machine that was torn
+/// down. Calls made from inside a handler, a teardown hook or an observer (while a step is being
+/// processed) behave as follows:
+///
+/// | Call | Inside a step |
+/// | --- | --- |
+/// | ``send(_:to:)`` | Queued; delivered after the step, in FIFO order. |
+/// | ``stop(_:)-(MachineID)``, ``sweep()`` | Queued; performed after the step, in FIFO order; returns an empty record. |
+/// | ``start(_:policy:onTeardown:handler:)``, ``spawn(_:under:owner:policy:onTeardown:handler:failure:output:)`` | The handle is returned at once; the machine is started after the step, in FIFO order. Spawning under a machine being torn down is refused (``SupervisorError/Code/machineGone``). |
+/// | ``snapshot()``, ``restore(_:definition:policy:handler:)`` | Refused with ``SupervisorError/Code/reentrantCall``: the tree is mid-step. |
+/// | Inspection (``machines``, ``state(of:)``, ...) | Allowed: it reads the tree as it is mid-step. |
+/// | ``observe(_:)``, ``events()`` | Allowed: the observer sees the events emitted from then on. |
 public final class Supervisor {
-    final class Node {
-        let id: MachineID
-        var box: any AnyMachineBox
-        let parent: MachineID?
-        /// For a declared child: the index of the parent state that runs it.
-        let slot: Int?
-        var children: [MachineID] = []
-        weak var owner: AnyObject?
-        let ownerBound: Bool
-        let policy: FailurePolicy
-        let mapOutput: ((any Sendable) -> (any Sendable)?)?
-        let mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
-        /// Makes a fresh box of the same flow (for restarts).
-        let remake: () throws(SupervisorError) -> any AnyMachineBox
-        var onTeardown: ((TeardownReason) -> Void)?
-        var tasks: [UInt64: Task<Void, Never>] = [:]
-        var tornDown = false
-        /// The first machine of a line of restarts: restart intensity is counted per lineage.
-        var lineage: MachineID
-
-        init(id: MachineID, box: any AnyMachineBox, parent: MachineID?, slot: Int?, owner: AnyObject?,
-             policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
-             mapFailure: ((SupervisionFailure) -> (any Sendable)?)?,
-             remake: @escaping () throws(SupervisorError) -> any AnyMachineBox,
-             onTeardown: ((TeardownReason) -> Void)?) {
-            self.id = id
-            self.box = box
-            self.parent = parent
-            self.slot = slot
-            self.owner = owner
-            self.ownerBound = owner != nil
-            self.policy = policy
-            self.mapOutput = mapOutput
-            self.mapFailure = mapFailure
-            self.remake = remake
-            self.onTeardown = onTeardown
-            self.lineage = id
-        }
-    }
-
-    private struct Message {
-        var target: MachineID
-        var event: Any
-        var label: String
-    }
-
-    private var nodes: [MachineID: Node] = [:]
-    private var roots: [MachineID] = []
-    private var ownerBound: Set<MachineID> = []
-    private var queue = Deque<Message>()
-    private var isProcessing = false
-    private var nextID: UInt64 = 1
+    var core: SupervisorCore
+    /// The machines, by slot (parallel to the core's nodes).
+    var boxes: [AnyMachineBox?] = []
+    /// Whether a step is being processed: calls from user code are queued or refused.
+    @usableFromInline var isProcessing = false
+    /// Whether anyone observes tree events (observers, streams or a logger): labels are made only then.
+    @usableFromInline var isObserved = false
+    /// Owner lifetimes report the machines they owned here when they are deallocated.
+    @usableFromInline let inbox = ReleaseInbox()
+    /// Starts of declared children and restarts: processed before the mailbox, last pushed first.
+    var urgent: [Message] = []
+    @usableFromInline var mailbox = Deque<Message>()
+    /// A failure met by a step performed on the direct path, handled once the step returns.
+    var directFailures: [EffectFailure] = []
     private var nextTask: UInt64 = 1
-    private var restarts: [String: [Duration]] = [:]
     private var observers: [Int: (TreeEvent) -> Void] = [:]
     private var continuations: [Int: AsyncStream<TreeEvent>.Continuation] = [:]
     private var nextObserver = 0
@@ -83,6 +56,15 @@ public final class Supervisor {
     private weak var weakIsolation: (any Actor)?
     private let isolatedToMainActor: Bool
 
+    @usableFromInline
+    enum Message {
+        case event(MachineID, Any)
+        case start(MachineID)
+        case stop(MachineID, TeardownReason)
+        case asyncFailure(MachineID, EffectFailure)
+        case sweep
+    }
+
     /// Creates an empty supervisor in the caller's isolation domain.
     /// - Parameters:
     ///   - logger: Where tree events are logged at debug level.
@@ -93,6 +75,7 @@ public final class Supervisor {
     public init(logger: Logger? = nil, now: (() -> Duration)? = nil,
                 isolation: isolated (any Actor)? = #isolation) {
         self.logger = logger
+        core = SupervisorCore(scope: UInt64.random(in: 1...UInt64.max))
         if let now {
             self.now = now
         } else {
@@ -106,23 +89,105 @@ public final class Supervisor {
             isolatedToMainActor = false
             weakIsolation = isolation
         }
+        isObserved = logger != nil
     }
 
     deinit {
-        for node in nodes.values {
-            for task in node.tasks.values { task.cancel() }
+        for box in boxes {
+            for task in box?.tasks.values ?? [:].values { task.cancel() }
         }
         for continuation in continuations.values { continuation.finish() }
+    }
+
+    // MARK: Processing
+
+    /// Runs `body` as one turn: sweeps released owners first, then `body`, then everything queued.
+    /// Only called when no step is being processed.
+    private func turn<T>(_ body: () throws(SupervisorError) -> T) throws(SupervisorError) -> T {
+        precondition(!isProcessing, "a turn never starts inside a step")
+        isProcessing = true
+        defer { isProcessing = false }
+        sweepReleased()
+        let result: T
+        do throws(SupervisorError) {
+            result = try body()
+        } catch {
+            drain()
+            throw error
+        }
+        drain()
+        return result
+    }
+
+    /// Brings the tree up to date before a read: machines whose owner is gone are torn down.
+    /// Inside a step it does nothing (the sweep happens once the step completes).
+    private func settleForReading() {
+        guard !isProcessing, !inbox.released.isEmpty else { return }
+        _ = try? turn { () throws(SupervisorError) in }
+    }
+
+    private func drain() {
+        while true {
+            if !inbox.released.isEmpty {
+                sweepReleased()
+            } else if let message = urgent.popLast() {
+                handle(message)
+            } else if let message = mailbox.popFirst() {
+                handle(message)
+            } else {
+                return
+            }
+        }
+    }
+
+    private func handle(_ message: Message) {
+        switch message {
+        case .event(let id, let event):
+            guard let slot = core.slot(of: id), core[slot].lifecycle == .running else {
+                emit(.dropped(id, what: "event '\(event)'"))
+                return
+            }
+            do throws(FlowError) {
+                try deliver(event, to: slot)
+            } catch {
+                emit(.refused(id, event: "\(event)", error: error))
+                logger?.debug("queued event refused", metadata: ["machine": "\(id)", "error": "\(error)"])
+            }
+        case .start(let id):
+            guard let slot = core.slot(of: id), core[slot].lifecycle == .pending else { return }
+            do throws(FlowError) {
+                try begin(slot)
+            } catch {
+                failWhileStarting(slot, error)
+            }
+        case .stop(let id, let reason):
+            if let slot = core.slot(of: id) {
+                var record = TeardownRecord()
+                tearDown(slot, reason: reason, record: &record)
+            }
+        case .asyncFailure(let origin, let failure):
+            guard let slot = core.slot(of: origin), core[slot].lifecycle == .running else {
+                emit(.dropped(origin, what: "async error '\(failure.message)'"))
+                return
+            }
+            fail(slot, failure, whileStarting: false)
+        case .sweep:
+            sweepReleased()
+        }
     }
 
     // MARK: Starting
 
     /// Starts a root machine and performs its entry effects (and its declared children's).
+    ///
+    /// Called from inside a step, the handle is returned at once and the machine starts after the step.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
     ///   - policy: What to do when its handler throws. A root that escalates stops its tree.
     ///   - onTeardown: Called exactly once, when the machine is torn down.
     ///   - handler: Performs the machine's effects (and its declared children's, mapped).
+    /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when
+    ///   the machine cannot start (an eventless loop): nothing is left in the tree then.
     @discardableResult
     public func start<F: Flow>(
         _ definition: FlowDefinition<F>,
@@ -130,313 +195,369 @@ public final class Supervisor {
         onTeardown: ((TeardownReason) -> Void)? = nil,
         handler: @escaping EffectHandler<F>
     ) throws(SupervisorError) -> MachineHandle<F> {
-        sweep()
-        let make = { () throws(SupervisorError) -> any AnyMachineBox in
-            try MachineBox<F>(definition: definition, resumingIn: nil, handler: .handler(handler))
-        }
-        let node = try makeNode(make: make, parent: nil, slot: nil, owner: nil, policy: policy,
-                                mapOutput: nil, mapFailure: nil, onTeardown: onTeardown)
-        try run { () throws(SupervisorError) in try self.begin(node) }
-        return MachineHandle(id: node.id)
+        let box = try MachineBox<F>(definition: definition, resumingIn: nil, route: .handler(handler), policy: policy,
+                                    onTeardown: onTeardown)
+        return MachineHandle(id: try launch(box, parent: -1))
     }
 
     /// Spawns a child machine under `parent`, bound to `owner`'s lifetime: when `owner` is deallocated,
-    /// the child's subtree is torn down (at the supervisor's next operation, or at ``sweep()``).
+    /// the child's subtree is torn down before the supervisor's next call observes the tree.
+    ///
+    /// Called from inside a step, the handle is returned at once and the machine starts after the step.
     /// - Parameters:
     ///   - definition: The child flow; it must be valid.
     ///   - parent: The machine the child runs under; its output becomes this machine's event.
-    ///   - owner: The object whose lifetime bounds the child (on iOS, the flow's root view controller).
-    ///     Held weakly. `nil` binds the child only to its parent.
-    ///   - output: The parent event that reports the child's output (`nil`: none).
-    ///   - failure: The parent event that reports the child's failure; `nil` lets it escalate.
+    ///   - owner: The lifetime that bounds the child (on iOS, kept by the flow's root view
+    ///     controller). Held weakly. `nil` binds the child only to its parent.
     ///   - policy: What to do when its handler throws.
     ///   - onTeardown: Called exactly once, when the child is torn down.
     ///   - handler: Performs the child's effects.
+    ///   - failure: The parent event that reports the child's failure; `nil` lets it escalate.
+    ///   - output: The parent event that reports the child's output (`nil`: none).
+    /// - Throws: ``SupervisorError/Code/machineGone`` if `parent` is gone or being torn down;
+    ///   ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when the child
+    ///   cannot start.
     @discardableResult
     public func spawn<C: Flow, P: Flow>(
         _ definition: FlowDefinition<C>,
         under parent: MachineHandle<P>,
-        owner: AnyObject? = nil,
+        owner: FlowLifetime? = nil,
         policy: FailurePolicy = .escalate,
         onTeardown: ((TeardownReason) -> Void)? = nil,
         handler: @escaping EffectHandler<C>,
         failure: (@Sendable (SupervisionFailure) -> P.Event?)? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        sweep()
-        guard nodes[parent.id] != nil else { throw gone(parent.id, "spawn a child under") }
-        let make = { () throws(SupervisorError) -> any AnyMachineBox in
-            try MachineBox<C>(definition: definition, resumingIn: nil, handler: .handler(handler))
+        settleForReading()
+        guard let parentSlot = core.slot(of: parent.id), core[parentSlot].lifecycle != .stopping else {
+            throw gone(parent.id, "spawn a child under")
         }
-        let node = try makeNode(
-            make: make, parent: parent.id, slot: nil, owner: owner, policy: policy,
+        let box = try MachineBox<C>(
+            definition: definition, resumingIn: nil, route: .handler(handler), policy: policy,
             mapOutput: { output($0 as! C.Output) }, mapFailure: failure.map { map in { map($0) } },
-            onTeardown: onTeardown)
-        try run { () throws(SupervisorError) in try self.begin(node) }
-        return MachineHandle(id: node.id)
+            onTeardown: onTeardown, lifetime: owner)
+        return MachineHandle(id: try launch(box, parent: parentSlot))
     }
 
-    private func makeNode(
-        make: @escaping () throws(SupervisorError) -> any AnyMachineBox, parent: MachineID?, slot: Int?,
-        owner: AnyObject?, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
-        mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?
-    ) throws(SupervisorError) -> Node {
-        insert(box: try make(), make: make, parent: parent, slot: slot, owner: owner, policy: policy,
-               mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown)
-    }
-
-    /// Gives a box a new identity and puts it in the tree (last among its siblings).
-    private func insert(
-        box: any AnyMachineBox, make: @escaping () throws(SupervisorError) -> any AnyMachineBox, parent: MachineID?,
-        slot: Int?, owner: AnyObject?, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
-        mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?
-    ) -> Node {
-        let id = MachineID(rawValue: nextID)
-        nextID += 1
-        let node = Node(id: id, box: box, parent: parent, slot: slot, owner: owner, policy: policy,
-                        mapOutput: mapOutput, mapFailure: mapFailure, remake: make, onTeardown: onTeardown)
-        nodes[id] = node
-        if let parent { nodes[parent]?.children.append(id) } else { roots.append(id) }
-        if owner != nil { ownerBound.insert(id) }
-        return node
-    }
-
-    /// Starts a node's machine, performs its entry effects and spawns the children its states declare.
-    private func begin(_ node: Node) throws(SupervisorError) {
-        let step: BoxStep
-        do {
-            step = try node.box.start()
-        } catch {
-            discard(node)
-            throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
+    /// Puts a new box in the tree and starts it: now (in a turn of its own) or, inside a step, queued.
+    private func launch(_ box: AnyMachineBox, parent: Int32) throws(SupervisorError) -> MachineID {
+        if isProcessing {
+            let id = insert(box, parent: parent, stateSlot: -1)
+            mailbox.append(.start(id))
+            return id
         }
-        emit(.spawned(node.id, flow: node.box.flowName, parent: node.parent, state: step.to))
-        settle(node, before: [], step: step)
+        return try turn { () throws(SupervisorError) -> MachineID in
+            // The sweep at the start of the turn may have torn the parent down.
+            if parent >= 0, core[parent].serial == 0 || core[parent].lifecycle == .stopping {
+                throw SupervisorError(code: .machineGone, message: "cannot spawn '\(box.flowName)': its parent is gone")
+            }
+            let id = insert(box, parent: parent, stateSlot: -1)
+            let slot = id.slot
+            do throws(FlowError) {
+                try begin(slot)
+            } catch {
+                discard(slot)
+                throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
+            }
+            return id
+        }
     }
 
-    /// Removes a node that never started.
-    private func discard(_ node: Node) {
-        nodes[node.id] = nil
-        roots.removeAll { $0 == node.id }
-        ownerBound.remove(node.id)
-        if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == node.id } }
+    /// Gives a box an identity and a place in the tree (last among its siblings, or after `after`).
+    private func insert(_ box: AnyMachineBox, parent: Int32, stateSlot: Int32, after: Int32? = nil) -> MachineID {
+        let slot = core.insert(parent: parent, stateSlot: stateSlot, lifecycle: .pending, after: after)
+        if Int(slot) == boxes.count { boxes.append(box) } else { boxes[Int(slot)] = box }
+        let id = core.id(of: slot)
+        box.id = id
+        box.lifetime?.register(id, in: inbox)
+        if box.ownerBound && box.lifetime == nil { inbox.released.append(id) }  // its owner is already gone
+        return id
+    }
+
+    /// Removes a machine that never started (its start failed), with whatever was spawned under it.
+    private func discard(_ slot: Int32) {
+        for s in core.teardownOrder(of: slot) {
+            boxes[Int(s)]?.release()
+            boxes[Int(s)] = nil
+            core.remove(s)
+        }
+    }
+
+    /// Starts a pending machine: performs its entry effects and spawns the children its states declare.
+    private func begin(_ slot: Int32) throws(FlowError) {
+        let box = boxes[Int(slot)]!
+        let summary = try box.start()
+        core.setLifecycle(.running, of: slot)
+        if isObserved {
+            let parent = core[slot].parent
+            let description = box.describeLastStep()
+            emit(.spawned(box.id, flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
+                          state: description.to, transitions: description.transitions))
+        }
+        settle(slot, summary: summary, starting: true)
+    }
+
+    /// A queued start failed in the engine (an eventless loop): a failure of the machine, while starting.
+    private func failWhileStarting(_ slot: Int32, _ error: FlowError) {
+        let box = boxes[Int(slot)]!
+        core.setLifecycle(.running, of: slot)
+        fail(slot, EffectFailure(origin: box.id, effect: "start", message: error.message), whileStarting: true)
     }
 
     // MARK: Sending
 
-    /// Sends an event to a machine. If a step is being processed (an effect handler is sending), the
-    /// event is queued; otherwise it is processed now, with everything it causes and everything queued
-    /// meanwhile.
-    /// - Throws: ``SupervisorError/Code/machineGone`` if the machine was torn down,
-    ///   ``SupervisorError/Code/stepFailed`` if it refused the event. Errors of queued events are
-    ///   reported as tree events and logged, not thrown.
+    /// Sends an event to a machine. Outside a step it is processed now, with everything it causes and
+    /// everything queued meanwhile; inside a step (from a handler, hook or observer) it is queued.
+    /// - Throws: ``SupervisorError/Code/machineGone`` if the machine was torn down, is being torn down,
+    ///   or belongs to another supervisor; ``SupervisorError/Code/stepFailed`` if it refused the event.
+    ///   A queued event that is refused later is reported as ``TreeEvent/refused(_:event:error:)``.
+    @inlinable
     public func send<F: Flow>(_ event: F.Event, to machine: MachineHandle<F>) throws(SupervisorError) {
-        sweep()
-        guard nodes[machine.id] != nil else {
-            emit(.dropped(machine.id, what: "event '\(event)'"))
-            throw gone(machine.id, "send '\(event)' to")
-        }
-        if isProcessing {
-            enqueue(event, to: machine.id, label: "\(event)")
-            return
-        }
-        try run { () throws(SupervisorError) in try self.process(Message(target: machine.id, event: event, label: "\(event)")) }
-    }
-
-    func enqueue(_ event: Any, to id: MachineID, label: String) {
-        queue.append(Message(target: id, event: event, label: label))
-        if !isProcessing { drain() }
-    }
-
-    /// Runs `body` as the current step, then drains the queue; `body`'s error is thrown after draining.
-    private func run(_ body: () throws(SupervisorError) -> Void) throws(SupervisorError) {
-        if isProcessing {
-            try body()
-            return
-        }
-        isProcessing = true
-        var failure: SupervisorError?
-        do throws(SupervisorError) { try body() } catch { failure = error }
-        isProcessing = false
-        drain()
-        if let failure { throw failure }
-    }
-
-    private func drain() {
-        guard !isProcessing else { return }
-        isProcessing = true
-        defer { isProcessing = false }
-        while let message = queue.popFirst() {
-            do throws(SupervisorError) {
-                try process(message)
+        // The direct path: one machine, its own handler, nobody observing, nothing queued.
+        if !isProcessing, !isObserved, inbox.released.isEmpty, mailbox.isEmpty,
+           let box = directBox(machine.id), !box.declaresChildren, box.ownHandler {
+            let typed = unsafeDowncast(box, to: MachineBox<F>.self)  // a handle's type is its machine's
+            isProcessing = true
+            let summary: StepSummary
+            do throws(FlowError) {
+                summary = try typed.sendDirect(event, supervisor: self)
             } catch {
-                logger?.debug("queued event failed", metadata: ["machine": "\(message.target)", "error": "\(error)"])
+                isProcessing = false
+                throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
+            }
+            if summary.kind == .finished || !directFailuresIsEmpty || !mailbox.isEmpty || !inbox.released.isEmpty {
+                completeDirect(box, summary: summary)
+            } else {
+                isProcessing = false
+            }
+            return
+        }
+        try sendSlowly(event, to: machine.id)
+    }
+
+    /// The box of a running machine of this supervisor, or `nil`.
+    @usableFromInline
+    func directBox(_ id: MachineID) -> AnyMachineBox? {
+        guard let slot = core.slot(of: id), core[slot].lifecycle == .running else { return nil }
+        return boxes[Int(slot)]
+    }
+
+    @usableFromInline var directFailuresIsEmpty: Bool { directFailures.isEmpty }
+
+    /// Records a failure met on the direct path.
+    @usableFromInline
+    func directFailure(_ failure: EffectFailure) { directFailures.append(failure) }
+
+    /// Finishes a direct step that needs more than the direct path: a finish, a failure, queued work.
+    @usableFromInline
+    func completeDirect(_ box: AnyMachineBox, summary: StepSummary) {
+        defer { isProcessing = false }
+        if let slot = core.slot(of: box.id) {
+            if let failure = directFailures.first {
+                directFailures.removeAll()
+                fail(slot, failure, whileStarting: false)
+            } else if summary.kind == .finished {
+                settle(slot, summary: summary, starting: false)
+            }
+        }
+        directFailures.removeAll()
+        drain()
+    }
+
+    @usableFromInline
+    func sendSlowly(_ event: Any, to id: MachineID) throws(SupervisorError) {
+        if isProcessing {
+            guard let slot = core.slot(of: id), core[slot].lifecycle != .stopping else {
+                throw gone(id, "send '\(event)' to")
+            }
+            guard boxes[Int(slot)]!.accepts(event) else { throw gone(id, "send '\(event)' to") }
+            mailbox.append(.event(id, event))
+            return
+        }
+        try turn { () throws(SupervisorError) in
+            guard let slot = core.slot(of: id), core[slot].lifecycle == .running else {
+                emit(.dropped(id, what: "event '\(event)'"))
+                throw gone(id, "send '\(event)' to")
+            }
+            do throws(FlowError) {
+                try deliver(event, to: slot)
+            } catch {
+                throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
             }
         }
     }
 
-    private func process(_ message: Message) throws(SupervisorError) {
-        guard let node = nodes[message.target] else {
-            emit(.dropped(message.target, what: "event '\(message.label)'"))
-            throw gone(message.target, "deliver '\(message.label)' to")
+    private func deliver(_ event: Any, to slot: Int32) throws(FlowError) {
+        let box = boxes[Int(slot)]!
+        let summary = try box.deliver(event)
+        if isObserved, summary.kind == .transitioned || summary.kind == .finished {
+            let description = box.describeLastStep()
+            emit(.transitioned(box.id, from: description.from, to: description.to, event: description.event,
+                               transitions: description.transitions))
         }
-        let before = node.box.declaresChildren ? node.box.activeIndices : []
-        let step: BoxStep
-        do {
-            step = try node.box.send(message.event)
-        } catch {
-            throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
-        }
-        if step.kind == .transitioned || step.kind == .finished {
-            emit(.transitioned(node.id, from: step.from, to: step.to, event: step.event))
-        }
-        settle(node, before: before, step: step)
+        settle(slot, summary: summary, starting: false)
     }
 
     /// What follows a step: children of states that were left are torn down, the step's effects are
     /// performed, then the machine completes or the children of states that were entered are spawned.
-    private func settle(_ node: Node, before: [Int], step: BoxStep) {
-        let declares = node.box.declaresChildren
-        if declares && !node.children.isEmpty {
-            let after = Set(node.box.activeIndices)
-            for child in node.children.reversed() {
-                if let childNode = nodes[child], let slot = childNode.slot, !after.contains(slot) {
+    private func settle(_ slot: Int32, summary: StepSummary, starting: Bool) {
+        let box = boxes[Int(slot)]!
+        let moved = summary.kind != .ignored && summary.kind != .rejected
+        if moved && box.declaresChildren && !starting {
+            // (1) Children of states that were left, in reverse spawn order.
+            for child in core.children(of: slot).reversed() {
+                let stateSlot = core[child].stateSlot
+                if stateSlot >= 0 && (summary.kind == .finished || !box.isActive(Int(stateSlot))) {
                     var record = TeardownRecord()
                     tearDown(child, reason: .parentLeftState, record: &record)
                 }
             }
         }
-        do throws(EffectFailure) {
-            try node.box.perform(step, id: node.id, in: self)
-        } catch {
-            fail(error.origin == node.id ? node.id : error.origin, error)
+        // (2) The step's effects.
+        if let failure = box.performPending(in: self) {
+            fail(core.slot(of: failure.origin) ?? slot, failure, whileStarting: starting)
             return
         }
-        guard nodes[node.id] != nil else { return }  // torn down by its own effects (a stop from a handler)
-        if step.kind == .finished {
-            complete(node, step: step)
+        guard core.slot(of: box.id) != nil else { return }
+        // (3) Completion, or the children of entered states (outermost first).
+        if summary.kind == .finished {
+            complete(slot)
             return
         }
-        guard declares else { return }
-        let beforeSet = Set(before)
-        for index in node.box.activeIndices.reversed() where !beforeSet.contains(index) {
-            guard let spec = node.box.childFlow(at: index), nodes[node.id] != nil else { continue }
-            spawnDeclared(spec, parent: node, slot: index)
+        guard moved && box.declaresChildren else { return }
+        var entered: [Int] = []
+        let parents = box.stateParents
+        var s = Int(summary.to)
+        while s >= 0 {
+            if starting || !isAncestorOrSelf(s, of: Int(summary.from), parents: parents) { entered.append(s) }
+            s = parents[s]
         }
+        var starts: [MachineID] = []
+        for index in entered.reversed() {
+            guard let spec = box.childFlow(at: index) else { continue }
+            do throws(SupervisorError) {
+                let child = try spec.make(nil)
+                starts.append(insert(child, parent: slot, stateSlot: Int32(index)))
+            } catch {
+                logger?.debug("declared child cannot be made", metadata: ["flow": "\(spec.name)", "error": "\(error)"])
+            }
+        }
+        // Started next, before anything queued, outermost first (the urgent queue is a stack).
+        for id in starts.reversed() { urgent.append(.start(id)) }
     }
 
-    private func spawnDeclared(_ spec: AnyChildFlow, parent: Node, slot: Int) {
-        do throws(SupervisorError) {
-            let node = try makeNode(make: { () throws(SupervisorError) in try spec.make(nil) }, parent: parent.id,
-                                    slot: slot, owner: nil, policy: spec.policy, mapOutput: spec.mapOutput,
-                                    mapFailure: spec.mapFailure, onTeardown: nil)
-            try begin(node)
-        } catch {
-            logger?.debug("declared child failed to start", metadata: ["flow": "\(spec.name)", "error": "\(error)"])
+    private func isAncestorOrSelf(_ state: Int, of leaf: Int, parents: [Int]) -> Bool {
+        var s = leaf
+        while s >= 0 {
+            if s == state { return true }
+            s = parents[s]
         }
+        return false
     }
 
-    private func complete(_ node: Node, step: BoxStep) {
-        emit(.completed(node.id, output: step.outputLabel))
-        let output = node.box.output()
-        let parent = node.parent
-        let map = node.mapOutput
+    private func complete(_ slot: Int32) {
+        let box = boxes[Int(slot)]!
+        if isObserved { emit(.completed(box.id, output: box.describeLastStep().output)) }
+        let output = box.output()
+        let parent = core[slot].parent
+        let map = box.mapOutput
         var record = TeardownRecord()
-        tearDown(node.id, reason: .completed, record: &record)
-        if let parent, nodes[parent] != nil, let output, let event = map?(output) {
-            enqueue(event, to: parent, label: "\(event)")
+        tearDown(slot, reason: .completed, record: &record)
+        if parent >= 0, core[parent].lifecycle == .running, let output, let event = map?(output) {
+            mailbox.append(.event(core.id(of: parent), event))
         }
     }
 
     /// Performs an effect that a declared child mapped to its parent's effect type.
     func forwardToParent(_ effect: Any, from child: MachineID, origin: MachineID) throws(EffectFailure) {
-        guard let parentID = nodes[child]?.parent, let parent = nodes[parentID] else { return }
-        try parent.box.performForwarded(effect, id: parentID, origin: origin, in: self)
+        guard let slot = core.slot(of: child), core[slot].parent >= 0,
+              let parent = boxes[Int(core[slot].parent)] else { return }
+        try parent.performForwarded(effect, origin: origin, in: self)
     }
 
     // MARK: Failures
 
-    private func fail(_ id: MachineID, _ error: EffectFailure) {
-        guard let node = nodes[id] else { return }
-        let failure = SupervisionFailure(machine: id, flow: node.box.flowName, effect: error.effect, message: error.message)
-        emit(.failed(id, failure: failure))
-        apply(node.policy, to: node, failure: failure)
-    }
-
-    private func apply(_ policy: FailurePolicy, to node: Node, failure: SupervisionFailure) {
-        switch policy {
-        case .stop:
-            var record = TeardownRecord()
-            tearDown(node.id, reason: .failed, record: &record)
-        case .escalate:
-            escalate(node, failure: failure)
-        case .restart(let maxRestarts, let window):
-            // Declared children count per parent state; others per lineage (an id would change
-            // with every restart, and the limit would never be reached).
-            let place = node.slot.map { "state \($0)" } ?? "lineage \(node.lineage)"
-            let key = "\(node.parent.map { "\($0)" } ?? "root")/\(place)/\(node.box.flowName)"
-            let time = now()
-            var history = (restarts[key] ?? []).filter { time - $0 < window }
-            guard history.count < maxRestarts else {
-                restarts[key] = history
-                escalate(node, failure: failure)
+    /// Applies failure policies, walking up the tree while failures escalate: a loop, not recursion.
+    private func fail(_ slot: Int32, _ effectFailure: EffectFailure, whileStarting: Bool) {
+        var slot = slot
+        let first = boxes[Int(slot)]!
+        let failure = SupervisionFailure(machine: first.id, flow: first.flowName, effect: effectFailure.effect,
+                                         message: effectFailure.message)
+        emit(.failed(first.id, failure: failure))
+        var startingFailure = whileStarting
+        while true {
+            let box = boxes[Int(slot)]!
+            switch box.policy {
+            case .stop:
+                var record = TeardownRecord()
+                tearDown(slot, reason: .failed, record: &record)
                 return
+            case .restart(let maxRestarts, let window):
+                if box.history.allow(maxRestarts: maxRestarts, within: window, now: now(),
+                                     failedWhileStarting: startingFailure) {
+                    restart(slot)
+                    return
+                }
+                fallthrough
+            case .escalate:
+                let parent = core[slot].parent
+                let map = box.mapFailure
+                var record = TeardownRecord()
+                tearDown(slot, reason: .failed, record: &record)
+                guard parent >= 0, core[parent].serial != 0, core[parent].lifecycle == .running else { return }
+                if let map, let event = map(failure) {
+                    mailbox.append(.event(core.id(of: parent), event))
+                    return
+                }
+                emit(.failed(core.id(of: parent), failure: failure))
+                slot = parent
+                startingFailure = false
             }
-            history.append(time)
-            restarts[key] = history
-            restart(node, key: key)
         }
     }
 
-    private func escalate(_ node: Node, failure: SupervisionFailure) {
-        let parentID = node.parent
-        let map = node.mapFailure
+    /// Tears a failed machine down and puts a fresh one of the same flow in its place (same parent,
+    /// same state, same position among its siblings), started next. It has a new identity.
+    private func restart(_ slot: Int32) {
+        let box = boxes[Int(slot)]!
+        let node = core[slot]
+        let history = box.history
         var record = TeardownRecord()
-        tearDown(node.id, reason: .failed, record: &record)
-        guard let parentID, let parent = nodes[parentID] else { return }  // a root: its tree is stopped
-        if let map, let event = map(failure) {
-            enqueue(event, to: parentID, label: "\(event)")
-        } else {
-            emit(.failed(parentID, failure: failure))
-            apply(parent.policy, to: parent, failure: failure)
-        }
-    }
-
-    private func restart(_ node: Node, key: String) {
-        var record = TeardownRecord()
-        let parentID = node.parent
-        let position = parentID.flatMap { nodes[$0]?.children.firstIndex(of: node.id) }
-        tearDown(node.id, reason: .failed, record: &record)
-        if let parentID, nodes[parentID] == nil { return }
+        tearDown(slot, reason: .failed, record: &record)
+        if node.parent >= 0, core[node.parent].serial == 0 || core[node.parent].lifecycle == .stopping { return }
+        if box.ownerBound && box.lifetime == nil { return }  // its owner went away meanwhile
+        if node.previous >= 0 && core[node.previous].serial == 0 { return }  // cannot happen: siblings stay
+        let fresh: AnyMachineBox
         do throws(SupervisorError) {
-            let fresh = try makeNode(make: node.remake, parent: parentID, slot: node.slot, owner: node.owner,
-                                     policy: node.policy, mapOutput: node.mapOutput, mapFailure: node.mapFailure,
-                                     onTeardown: node.onTeardown)
-            fresh.lineage = node.lineage
-            if node.ownerBound && node.owner == nil {  // its owner went away meanwhile
-                discard(fresh)
-                return
-            }
-            if let parentID, let position, let parent = nodes[parentID] {  // keep the sibling order
-                parent.children.removeLast()
-                parent.children.insert(fresh.id, at: min(position, parent.children.count))
-            }
-            emit(.restarted(node.id, replacement: fresh.id))
-            try begin(fresh)
+            fresh = try box.remake()
         } catch {
-            logger?.debug("restart failed", metadata: ["flow": "\(node.box.flowName)", "error": "\(error)"])
+            logger?.debug("restart failed", metadata: ["flow": "\(box.flowName)", "error": "\(error)"])
+            return
         }
+        fresh.history = history
+        let id = insert(fresh, parent: node.parent, stateSlot: node.stateSlot, after: node.previous)
+        emit(.restarted(box.id, replacement: id))
+        urgent.append(.start(id))
     }
 
     // MARK: Teardown
 
     /// Stops a machine and its subtree: children first, siblings in reverse spawn order, each machine's
     /// exit effects and teardown hook exactly once.
+    ///
+    /// Called from inside a step, the stop is queued (performed after the step, in FIFO order) and the
+    /// returned record is empty; the teardown is reported by ``TreeEvent/tornDown(_:reason:)``.
     /// - Returns: The machines torn down, in order (empty if the machine was already gone).
     @discardableResult
     public func stop(_ machine: MachineID) -> TeardownRecord {
+        if isProcessing {
+            if core.slot(of: machine) != nil { mailbox.append(.stop(machine, .stopped)) }
+            return TeardownRecord()
+        }
         var record = TeardownRecord()
-        try? run { () throws(SupervisorError) in self.tearDown(machine, reason: .stopped, record: &record) }
+        _ = try? turn { () throws(SupervisorError) in
+            if let slot = core.slot(of: machine) { tearDown(slot, reason: .stopped, record: &record) }
+        }
         return record
     }
 
@@ -444,54 +565,65 @@ public final class Supervisor {
     @discardableResult
     public func stop<F: Flow>(_ machine: MachineHandle<F>) -> TeardownRecord { stop(machine.id) }
 
-    /// Tears down every machine whose owner has been deallocated. Every other operation of the
-    /// supervisor does this first, so an app needs it only to release memory at a moment of its choosing.
+    /// Tears down every machine whose owner has been deallocated. Every public call does this first,
+    /// so an app needs it only to release memory at a moment of its choosing. Called from inside a
+    /// step, it is queued and returns an empty record.
     @discardableResult
     public func sweep() -> TeardownRecord {
-        var record = TeardownRecord()
-        guard !ownerBound.isEmpty else { return record }
-        let released = ownerBound.filter { nodes[$0]?.owner == nil }.sorted()  // spawn order
-        guard !released.isEmpty else { return record }
-        try? run { () throws(SupervisorError) in
-            for id in released { self.tearDown(id, reason: .ownerReleased, record: &record) }
+        if isProcessing {
+            if !inbox.released.isEmpty { mailbox.append(.sweep) }
+            return TeardownRecord()
         }
-        return record
+        guard !inbox.released.isEmpty else { return TeardownRecord() }
+        swept = TeardownRecord()
+        _ = try? turn { () throws(SupervisorError) in }
+        defer { swept = TeardownRecord() }
+        return swept
     }
 
-    private func tearDown(_ id: MachineID, reason: TeardownReason, record: inout TeardownRecord) {
-        tearDown(id, reason: reason, record: &record, detach: true)
+    /// What sweeps tore down since ``sweep()`` began (it returns it).
+    private var swept = TeardownRecord()
+
+    /// Tears down the machines whose lifetime ended, in spawn order: O(machines released).
+    private func sweepReleased() {
+        while !inbox.released.isEmpty {
+            let released = inbox.released.sorted()
+            inbox.released.removeAll()
+            for id in released {
+                guard let slot = core.slot(of: id), core[slot].lifecycle != .stopping else { continue }
+                tearDown(slot, reason: .ownerReleased, record: &swept)
+            }
+        }
     }
 
-    /// - Parameter detach: whether to remove the machine from its parent's children. A cascade does
-    ///   not, since the parent goes too: that keeps tearing down a subtree linear in its size.
-    private func tearDown(_ id: MachineID, reason: TeardownReason, record: inout TeardownRecord, detach: Bool) {
-        guard let node = nodes[id], !node.tornDown else { return }
-        node.tornDown = true
-        for child in node.children.reversed() {
-            tearDown(child, reason: .parentTornDown, record: &record, detach: false)
+    /// Tears down a subtree: the order is decided first and the whole subtree marked as stopping, so
+    /// that user code run meanwhile (exit effects, hooks, observers) cannot add to it.
+    private func tearDown(_ slot: Int32, reason: TeardownReason, record: inout TeardownRecord) {
+        guard core[slot].serial != 0, core[slot].lifecycle != .stopping else { return }
+        let order = core.teardownOrder(of: slot)
+        let started = order.map { core[$0].lifecycle == .running }
+        for s in order { core.setLifecycle(.stopping, of: s) }
+        for (s, wasRunning) in zip(order, started) {
+            let box = boxes[Int(s)]!
+            let id = box.id
+            if wasRunning {
+                for failure in box.stopAndExit(in: self) {
+                    // The machine is going away: a failing exit effect is reported, not escalated,
+                    // and the other exit effects still run.
+                    emit(.failed(id, failure: SupervisionFailure(machine: failure.origin, flow: box.flowName,
+                                                                 effect: failure.effect, message: failure.message)))
+                }
+            }
+            let hook = box.onTeardown
+            for task in box.tasks.values { task.cancel() }
+            box.release()
+            boxes[Int(s)] = nil
+            core.remove(s)
+            record.append(id, flow: box.flowName)
+            let why = s == slot ? reason : .parentTornDown
+            hook?(why)
+            emit(.tornDown(id, reason: why))
         }
-        node.children = []
-        let exits = node.box.stop()
-        do throws(EffectFailure) {
-            try node.box.perform(exits, id: id, in: self)
-        } catch {
-            // The machine is going away: a failing exit effect is reported, not escalated.
-            emit(.failed(id, failure: SupervisionFailure(machine: id, flow: node.box.flowName,
-                                                         effect: error.effect, message: error.message)))
-        }
-        let hook = node.onTeardown
-        node.onTeardown = nil
-        for task in node.tasks.values { task.cancel() }
-        node.tasks = [:]
-        nodes[id] = nil
-        if detach, let parent = node.parent, let siblings = nodes[parent] {
-            if let i = siblings.children.lastIndex(of: id) { siblings.children.remove(at: i) }
-        }
-        if node.parent == nil, let i = roots.lastIndex(of: id) { roots.remove(at: i) }
-        if node.ownerBound { ownerBound.remove(id) }
-        record.append(id, flow: node.box.flowName)
-        hook?(reason)
-        emit(.tornDown(id, reason: reason))
     }
 
     // MARK: Async effects
@@ -502,11 +634,11 @@ public final class Supervisor {
             throw SupervisorError(code: .noIsolation,
                                   message: "async effects need a supervisor created on an actor (such as the main actor)")
         }
-        guard let node = nodes[origin] else { return }
+        guard let slot = core.slot(of: origin), let box = boxes[Int(slot)] else { return }
         let taskID = nextTask
         nextTask += 1
         let supervisor = WeakSupervisor(self)
-        node.tasks[taskID] = Task {
+        box.tasks[taskID] = Task {
             let result: Result<F.Event?, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
             await Supervisor.finishTask(supervisor, taskID: taskID, origin: origin, target: target.id,
@@ -522,43 +654,56 @@ public final class Supervisor {
         supervisor.value?.finishTask(taskID: taskID, origin: origin, target: target, result: result)
     }
 
+    /// An async effect's result or failure enters the queue like any other message.
     private func finishTask(taskID: UInt64, origin: MachineID, target: MachineID,
                             result: Result<(any Sendable)?, any Error>) {
-        let originNode = nodes[origin]
-        originNode?.tasks[taskID] = nil
-        guard originNode != nil, nodes[target] != nil else {
+        let originSlot = core.slot(of: origin)
+        if let originSlot { boxes[Int(originSlot)]?.tasks[taskID] = nil }
+        guard originSlot != nil, core.slot(of: target) != nil else {
             let what: String
             switch result {
             case .success(let event?): what = "async result '\(event)'"
             case .success(nil): what = "async completion"
             case .failure(let error): what = "async error '\(error)'"
             }
-            emit(.dropped(originNode == nil ? origin : target, what: what))
+            emit(.dropped(originSlot == nil ? origin : target, what: what))
             return
         }
         switch result {
         case .success(let event?):
-            enqueue(event, to: target, label: "\(event)")
+            mailbox.append(.event(target, event))
         case .success(nil):
-            break
+            return
         case .failure(let error):
-            fail(origin, EffectFailure(origin: origin, effect: "async work", message: "\(error)"))
-            drain()
+            mailbox.append(.asyncFailure(origin, EffectFailure(origin: origin, effect: "async work", message: "\(error)")))
         }
+        if !isProcessing { _ = try? turn { () throws(SupervisorError) in } }
     }
 
     /// How many async effects are in flight (for tests and diagnostics).
-    public var tasksInFlight: Int { nodes.values.reduce(0) { $0 + $1.tasks.count } }
+    @_spi(Testing)
+    public var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.tasks.count ?? 0) } }
 
     // MARK: Observation
 
     /// Reports a tree event. It is only made (labels formatted) when someone observes or logs.
     func emit(_ make: @autoclosure () -> TreeEvent) {
-        guard logger != nil || !observers.isEmpty || !continuations.isEmpty else { return }
+        guard isObserved else { return }
         let event = make()
         logger?.debug("tree", metadata: ["event": "\(event)"])
         for observer in observers.values { observer(event) }
-        for continuation in continuations.values { continuation.yield(event) }
+        var ended: [Int] = []
+        for (token, continuation) in continuations {
+            if case .terminated = continuation.yield(event) { ended.append(token) }
+        }
+        if !ended.isEmpty {
+            for token in ended { continuations[token] = nil }
+            updateObserved()
+        }
+    }
+
+    private func updateObserved() {
+        isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty
     }
 
     /// Calls `observer` with every tree event from now on.
@@ -567,35 +712,81 @@ public final class Supervisor {
         let token = nextObserver
         nextObserver += 1
         observers[token] = observer
-        return FlowObservation { [weak self] in self?.observers[token] = nil }
+        isObserved = true
+        return FlowObservation { [weak self] in
+            self?.observers[token] = nil
+            self?.updateObserved()
+        }
     }
 
-    /// Tree events from now on, as an asynchronous sequence that ends when the supervisor is deinitialized.
+    /// Tree events from now on, as an asynchronous sequence that ends when the supervisor is
+    /// deinitialized. A stream that is dropped (or whose iterating task ends) is removed at the next
+    /// event, so it costs nothing after.
     public func events() -> AsyncStream<TreeEvent> {
         let (stream, continuation) = AsyncStream<TreeEvent>.makeStream()
         continuations[nextObserver] = continuation
         nextObserver += 1
+        isObserved = true
         return stream
     }
 
-    private func gone(_ id: MachineID, _ action: String) -> SupervisorError {
-        SupervisorError(code: .machineGone, message: "cannot \(action) machine \(id): it was torn down")
+    /// How many `events()` streams are registered (for tests).
+    @_spi(Testing)
+    public var eventStreamCount: Int { continuations.count }
+
+    func gone(_ id: MachineID, _ action: String) -> SupervisorError {
+        if id.scope != core.scope {
+            return SupervisorError(code: .machineGone,
+                                   message: "cannot \(action) machine \(id): it belongs to another supervisor")
+        }
+        return SupervisorError(code: .machineGone, message: "cannot \(action) machine \(id): it was torn down")
     }
 
-    // MARK: Inspection (see Supervisor+Inspection.swift)
+    func refuseInsideStep(_ action: String) throws(SupervisorError) {
+        if isProcessing {
+            throw SupervisorError(code: .reentrantCall,
+                                  message: "cannot \(action) from inside a handler, hook or observer: the tree is mid-step")
+        }
+    }
 
-    var allNodes: [MachineID: Node] { nodes }
-    var rootIDs: [MachineID] { roots }
+    // MARK: For inspection and snapshots (see Supervisor+Inspection.swift, Supervisor+Snapshot.swift)
 
-    func insertRestored(_ make: @escaping () throws(SupervisorError) -> any AnyMachineBox, box: any AnyMachineBox,
-                        parent: MachineID?, slot: Int?, policy: FailurePolicy,
-                        mapOutput: ((any Sendable) -> (any Sendable)?)?,
-                        mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, owner: AnyObject? = nil,
-                        onTeardown: ((TeardownReason) -> Void)? = nil) -> Node {
-        let node = insert(box: box, make: make, parent: parent, slot: slot, owner: owner, policy: policy,
-                          mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown)
-        emit(.spawned(node.id, flow: box.flowName, parent: parent, state: box.stateLabel))
-        return node
+    /// Every live machine, depth first, after sweeping released owners.
+    func liveTree() -> [(slot: Int32, depth: Int)] {
+        settleForReading()
+        return core.preorder()
+    }
+
+    func box(_ slot: Int32) -> AnyMachineBox { boxes[Int(slot)]! }
+
+    func slot(of id: MachineID) -> Int32? {
+        settleForReading()
+        return core.slot(of: id)
+    }
+
+    /// Inserts restored machines (already checked), in preorder: `parents[i]` is an index into
+    /// `boxes` or -1 for the subtree's root, which goes under `root` (-1: a new root).
+    func insertRestored(_ restored: [(box: AnyMachineBox, parent: Int, stateSlot: Int32)], under root: Int32)
+        throws(SupervisorError) -> MachineID
+    {
+        try turn { () throws(SupervisorError) -> MachineID in
+            if root >= 0, core[root].serial == 0 || core[root].lifecycle != .running {
+                throw SupervisorError(code: .machineGone, message: "cannot restore under a machine that is gone")
+            }
+            var ids: [MachineID] = []
+            ids.reserveCapacity(restored.count)
+            for (box, parent, stateSlot) in restored {
+                let parentSlot = parent >= 0 ? ids[parent].slot : root
+                let id = insert(box, parent: parentSlot, stateSlot: stateSlot)
+                core.setLifecycle(.running, of: id.slot)
+                ids.append(id)
+                if isObserved {
+                    emit(.spawned(id, flow: box.flowName, parent: parentSlot >= 0 ? core.id(of: parentSlot) : nil,
+                                  state: box.stateLabel, transitions: FlowTransitions()))
+                }
+            }
+            return ids[0]
+        }
     }
 }
 

@@ -18,6 +18,8 @@ public struct SupervisorError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let snapshotMismatch = Code("snapshot-mismatch")
         /// Asynchronous work needs a supervisor created in an isolation domain (an actor).
         public static let noIsolation = Code("no-isolation")
+        /// The call cannot be made from inside a handler, hook or observer (the tree is mid-step).
+        public static let reentrantCall = Code("reentrant-call")
 
         /// The code's stable name.
         public var description: String { name }

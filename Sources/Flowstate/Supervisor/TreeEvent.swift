@@ -1,10 +1,12 @@
 /// Something that happened in a ``Supervisor``'s tree, for observers and for drawing a run.
 public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
-    /// A machine started, under `parent` (`nil` for a root), in `state`.
-    case spawned(MachineID, flow: String, parent: MachineID?, state: String)
+    /// A machine started, under `parent` (`nil` for a root), in `state`; `transitions` are the
+    /// eventless transitions its start took (empty for a restored machine).
+    case spawned(MachineID, flow: String, parent: MachineID?, state: String, transitions: FlowTransitions)
     /// A machine took a transition. `event` is the event's kind, as diagrams label it (payloads are
-    /// left out: observe the machine's steps to see them).
-    case transitioned(MachineID, from: String, to: String, event: String)
+    /// left out: observe the machine's steps to see them). `transitions` are the transitions the
+    /// engine took, by declaration (``FlowStep/transitions``).
+    case transitioned(MachineID, from: String, to: String, event: String, transitions: FlowTransitions)
     /// A machine reached a final state with an output.
     case completed(MachineID, output: String)
     /// A machine's effect handler threw.
@@ -16,18 +18,22 @@ public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
     case tornDown(MachineID, reason: TeardownReason)
     /// Something addressed to a machine that is gone was dropped (never delivered to another).
     case dropped(MachineID, what: String)
+    /// A queued event was refused by its machine (for example, unhandled under
+    /// ``UnhandledEventPolicy/fail``): the error that a direct ``Supervisor/send(_:to:)`` would have thrown.
+    case refused(MachineID, event: String, error: FlowError)
 
     /// One line.
     public var description: String {
         switch self {
-        case .spawned(let id, let flow, let parent, let state):
+        case .spawned(let id, let flow, let parent, let state, _):
             "\(id) spawned '\(flow)' in \(state)" + (parent.map { " under \($0)" } ?? "")
-        case .transitioned(let id, let from, let to, let event): "\(id) \(from) --\(event)--> \(to)"
+        case .transitioned(let id, let from, let to, let event, _): "\(id) \(from) --\(event)--> \(to)"
         case .completed(let id, let output): "\(id) completed: \(output)"
         case .failed(let id, let failure): "\(id) failed: \(failure.message)"
         case .restarted(let id, let replacement): "\(id) restarted as \(replacement)"
         case .tornDown(let id, let reason): "\(id) torn down (\(reason))"
         case .dropped(let id, let what): "\(id) gone: dropped \(what)"
+        case .refused(let id, let event, let error): "\(id) refused '\(event)': \(error.message)"
         }
     }
 }
@@ -68,6 +74,9 @@ public struct TeardownRecord: Hashable, Sendable {
     /// The identities, in teardown order.
     public private(set) var ids: [MachineID] = []
     private var flows: [String] = []
+
+    /// Whether nothing was torn down.
+    public var isEmpty: Bool { ids.isEmpty }
 
     mutating func append(_ id: MachineID, flow: String) {
         ids.append(id)

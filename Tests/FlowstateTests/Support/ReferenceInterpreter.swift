@@ -113,9 +113,9 @@ extension ReferenceInterpreter.Outcome {
     /// The outcome the engine reported, in the reference's terms.
     init(_ result: Result<FlowStep<Gx>, FlowError>) {
         switch result {
-        case .success(.started(let state, let effects)), .success(.transitioned(_, let state, _, let effects)):
+        case .success(.started(let state, let effects, _)), .success(.transitioned(_, let state, _, let effects, _)):
             self = .moved(to: state, effects: Array(effects))
-        case .success(.finished(_, let state, _, let effects, let output)):
+        case .success(.finished(_, let state, _, let effects, let output, _)):
             self = .finished(to: state, effects: Array(effects), output: output)
         case .success(.ignored):
             self = .ignored

@@ -1,0 +1,143 @@
+/// The identity of a declared transition: its position in ``FlowDefinition/transitions``.
+///
+/// The engine reports the transitions it takes by this identity (``FlowStep/transitions``), so a
+/// layer that needs to know which transition fired (a diagram's overlay, a simulator, a test) reads
+/// it from the step instead of guessing from labels. Two transitions with the same source, event and
+/// target are still told apart. Look the declaration up with
+/// ``FlowDefinition/subscript(_:)``: it holds the source, event kind, guard and target.
+public struct FlowTransitionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The transition's position among the definition's transitions, in declaration order.
+    public let position: Int
+
+    /// The transition at `position` of a definition's ``FlowDefinition/transitions``.
+    public init(position: Int) { self.position = position }
+
+    /// Orders transitions by declaration.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.position < rhs.position }
+
+    /// `t3`.
+    public var description: String { "t\(position)" }
+}
+
+/// The transitions one step took, in the order it took them: the transition the event selected
+/// (if any), then each eventless transition that followed.
+///
+/// Creating one for a step that took at most one transition never allocates.
+public struct FlowTransitions: RandomAccessCollection, Hashable, Sendable, CustomStringConvertible {
+    // One transition inline (the common case); more in an array.
+    @usableFromInline let single: Int32
+    @usableFromInline let more: [Int32]?
+
+    /// No transition.
+    @inlinable
+    public init() {
+        single = -1
+        more = nil
+    }
+
+    /// One transition, by its declaration index.
+    @inlinable
+    init(declaration: Int32) {
+        single = declaration
+        more = nil
+    }
+
+    /// Several transitions, by their declaration indices.
+    init(declarations: [Int32]) {
+        if declarations.count <= 1 {
+            single = declarations.first ?? -1
+            more = nil
+        } else {
+            single = -1
+            more = declarations
+        }
+    }
+
+    /// Transitions given by identity (for tests and hand-made steps).
+    public init(_ transitions: [FlowTransitionID]) {
+        self.init(declarations: transitions.map { Int32($0.position) })
+    }
+
+    /// Always 0.
+    @inlinable public var startIndex: Int { 0 }
+
+    /// How many transitions the step took.
+    @inlinable public var endIndex: Int { more?.count ?? (single >= 0 ? 1 : 0) }
+
+    /// The transition at `position`, counted from 0.
+    @inlinable
+    public subscript(position: Int) -> FlowTransitionID {
+        precondition(position >= 0 && position < endIndex, "FlowTransitions index out of range")
+        return FlowTransitionID(position: Int(more?[position] ?? single))
+    }
+
+    /// Equal when they name the same transitions in the same order.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
+
+    /// Hashes the transitions in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for id in self { hasher.combine(id.position) }
+    }
+
+    /// `[t1, t4]`.
+    public var description: String { "[" + map(\.description).joined(separator: ", ") + "]" }
+}
+
+extension FlowDefinition {
+    /// The declaration of a transition the engine reported (``FlowStep/transitions``).
+    /// - Precondition: `id` names a transition of this definition.
+    public subscript(_ id: FlowTransitionID) -> TransitionDeclaration { transitions[id.position] }
+
+    /// The identity of every transition, in declaration order.
+    public var transitionIDs: [FlowTransitionID] { transitions.indices.map { FlowTransitionID(position: $0) } }
+
+    /// The states a step exited and entered, by SCXML's rules, for transitions the engine reported
+    /// (``FlowStep/transitions``) taken from the leaf `state`: for each transition, the active states
+    /// below its domain are exited (innermost first), then the states from below the domain down to
+    /// the settled leaf are entered (outermost first). A targetless transition exits and enters nothing.
+    ///
+    /// - Returns: The states exited and entered, in the order the engine performed their effects
+    ///   (a self-transition exits and enters its state).
+    public func configurationChange(from state: F.State, taking transitions: FlowTransitions)
+        -> (exited: [F.State], entered: [F.State])
+    {
+        guard var leaf = table.index[state] else { return ([], []) }
+        var exited: [F.State] = []
+        var entered: [F.State] = []
+        let parents = table.parents
+        for id in transitions {
+            let declaration = self.transitions[id.position]
+            guard let targetState = declaration.target, let target = table.index[targetState],
+                  let source = table.index[declaration.source] else { continue }
+            // The domain: the nearest proper ancestor of the source that contains the target.
+            var containsTarget = Set<Int>()
+            var t = target
+            while t >= 0 {
+                containsTarget.insert(t)
+                t = parents[t]
+            }
+            var domain = parents[source]
+            while domain >= 0 && !containsTarget.contains(domain) { domain = parents[domain] }
+            var s = leaf
+            while s >= 0 && s != domain {
+                exited.append(table.states[s])
+                s = parents[s]
+            }
+            var path: [Int] = []
+            s = target
+            while s >= 0 && s != domain {
+                path.append(s)
+                s = parents[s]
+            }
+            entered.append(contentsOf: path.reversed().map { table.states[$0] })
+            var settled = target
+            while let child = states[settled].initialChild, let index = table.index[child] {
+                settled = index
+                entered.append(child)
+            }
+            leaf = settled
+        }
+        return (exited, entered)
+    }
+}
