@@ -16,6 +16,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
             case runtimeFailed
             case unknownState
             case stopped
+            case reentrantCall
         }
 
         private let backing: Backing
@@ -42,6 +43,9 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// An event was sent to a machine that was stopped.
         public static let stopped = Code(.stopped)
+
+        /// The call cannot be made from inside a handler or observer of the same runtime.
+        public static let reentrantCall = Code(.reentrantCall)
 
         /// The code's name.
         public var description: String { "\(backing)" }

@@ -5,7 +5,8 @@ import Logging
 /// gives the machine run-to-completion semantics.
 ///
 /// Events sent while a step is being processed (typically by the effect handler itself) are queued
-/// and handled after the step completes, in FIFO order: the handler is never re-entered. Every step
+/// and handled after the step completes, in FIFO order: the handler is never re-entered. ``start()``
+/// from inside a step is refused (``FlowError/Code/reentrantCall``). Every step
 /// is passed to observers (``observe(_:)``, ``steps()``) and, when a `Logger` is given, logged at
 /// debug level.
 ///
@@ -24,12 +25,15 @@ public final class FlowRuntime<F: Flow> {
     /// event is queued until the current step's effects are all performed.
     public typealias EffectHandler = (F.Effect, FlowRuntime<F>) throws -> Void
 
-    private var machine: FlowMachine<F>
-    private let handler: EffectHandler
+    @usableFromInline var machine: FlowMachine<F>
+    @usableFromInline let handler: EffectHandler
     private let logger: Logger?
-    private var queue = Deque<F.Event>()
-    private var isProcessing = false
-    private var failure: FlowError?
+    /// The mailbox: events sent while a step is processed, delivered in FIFO order after it.
+    @usableFromInline var queue = Deque<F.Event>()
+    @usableFromInline var isProcessing = false
+    @usableFromInline var failure: FlowError?
+    /// Whether anyone observes steps (observers, streams or a logger): the direct path is taken otherwise.
+    @usableFromInline var isObserved: Bool
     private var observers: [Int: (FlowStep<F>) -> Void] = [:]
     private var continuations: [Int: AsyncStream<FlowStep<F>>.Continuation] = [:]
     private var nextToken = 0
@@ -45,6 +49,7 @@ public final class FlowRuntime<F: Flow> {
         self.machine = try FlowMachine(definition)
         self.handler = handler
         self.logger = logger
+        self.isObserved = logger != nil
     }
 
     deinit {
@@ -60,48 +65,104 @@ public final class FlowRuntime<F: Flow> {
     /// The events waiting to be processed.
     public var pendingEvents: Int { queue.count }
 
-    /// Starts the machine and performs its entry effects.
-    /// - Returns: The steps processed, including those of events the handler sent meanwhile.
+    /// Starts the machine and performs its entry effects, then every event the handler sent meanwhile.
+    /// - Returns: The start's step (the steps of queued events go to observers).
+    /// - Throws: ``FlowError/Code/alreadyStarted``; ``FlowError/Code/reentrantCall`` when called from
+    ///   inside the handler or an observer (the queue is left as it is); the first error met otherwise.
     @discardableResult
-    public func start() throws(FlowError) -> [FlowStep<F>] {
-        try run { machine throws(FlowError) in try machine.start() }
+    public func start() throws(FlowError) -> FlowStep<F> {
+        if isProcessing {
+            throw FlowError(code: .reentrantCall,
+                            message: "flow '\(machine.definition.name)' cannot be started from inside its own handler")
+        }
+        return try run { machine throws(FlowError) in try machine.start() }
     }
 
-    /// Sends an event. If a step is being processed (the handler is sending), the event is queued
-    /// and this returns an empty array; otherwise it is processed now, followed by every event
-    /// queued meanwhile.
-    /// - Returns: The steps processed by this call, in order.
+    /// Sends an event. Outside a step it is processed now, followed by every event queued meanwhile.
+    /// Inside a step (from the handler or an observer) it is queued and this returns `nil`: the handler
+    /// is never re-entered.
+    /// - Returns: The step this event caused, or `nil` if it was queued (observers see every step).
     /// - Throws: The first ``FlowError`` met while processing. Events after a failed one are still
     ///   processed, unless the effect handler failed: then the runtime stops
     ///   (``FlowError/Code/effectFailed``), drops what is queued, and refuses further events
     ///   (``FlowError/Code/runtimeFailed``).
+    @inlinable
     @discardableResult
-    public func send(_ event: F.Event) throws(FlowError) -> [FlowStep<F>] {
+    public func send(_ event: F.Event) throws(FlowError) -> FlowStep<F>? {
+        // The direct path: nobody observes, nothing is queued, no failure: one step, its effects.
+        if !isProcessing, !isObserved, failure == nil {
+            isProcessing = true
+            let step: FlowStep<F>
+            do throws(FlowError) {
+                step = try machine.send(event)
+            } catch {
+                isProcessing = false
+                throw error
+            }
+            for effect in step.effects {
+                do {
+                    try handler(effect, self)
+                } catch {
+                    isProcessing = false
+                    throw handlerFailed(effect, error)
+                }
+            }
+            isProcessing = false
+            if !queue.isEmpty { try drainQueued() }
+            return step
+        }
+        if failure != nil || isProcessing { return try enqueueOrRefuse(event) }
+        return try sendObserved(event)
+    }
+
+    /// A send outside a step when someone observes.
+    @usableFromInline
+    func sendObserved(_ event: F.Event) throws(FlowError) -> FlowStep<F>? {
+        try run { machine throws(FlowError) in try machine.send(event) }
+    }
+
+    @usableFromInline
+    func enqueueOrRefuse(_ event: F.Event) throws(FlowError) -> FlowStep<F>? {
         if let failure {
             throw FlowError(code: .runtimeFailed,
                             message: "flow '\(machine.definition.name)' stopped after a failure: \(failure.message)")
         }
-        if isProcessing {
-            queue.append(event)
-            return []
-        }
-        return try run { machine throws(FlowError) in try machine.send(event) }
+        queue.append(event)
+        return nil
     }
 
-    private func run(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> [FlowStep<F>] {
+    /// The events queued by the handler during a direct step.
+    @usableFromInline
+    func drainQueued() throws(FlowError) {
+        let event = queue.removeFirst()
+        _ = try run { machine throws(FlowError) in try machine.send(event) }
+    }
+
+    @usableFromInline
+    func handlerFailed(_ effect: F.Effect, _ error: any Error) -> FlowError {
+        let failure = FlowError(
+            code: .effectFailed,
+            message: "effect '\(effect)' of flow '\(machine.definition.name)' failed in state "
+                + "'\(machine.state)': \(error)")
+        self.failure = failure
+        queue.removeAll()
+        return failure
+    }
+
+    private func run(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> FlowStep<F> {
         isProcessing = true
         defer { isProcessing = false }
-        var steps: [FlowStep<F>] = []
+        var result: FlowStep<F>?
         var firstError: FlowError?
         do throws(FlowError) {
-            steps.append(try perform(first(&machine)))
+            result = try perform(first(&machine))
         } catch {
             if failure != nil { throw error }
             firstError = error
         }
         while let event = queue.popFirst() {
             do throws(FlowError) {
-                steps.append(try perform(machine.send(event)))
+                _ = try perform(machine.send(event))
             } catch {
                 if failure != nil { throw error }
                 logger?.debug("flow event failed", metadata: ["flow": "\(machine.definition.name)",
@@ -110,27 +171,32 @@ public final class FlowRuntime<F: Flow> {
             }
         }
         if let firstError { throw firstError }
-        return steps
+        return result!
     }
 
     private func perform(_ step: FlowStep<F>) throws(FlowError) -> FlowStep<F> {
-        logger?.debug("flow step", metadata: ["flow": "\(machine.definition.name)", "step": "\(step)"])
-        for observer in observers.values { observer(step) }
-        for continuation in continuations.values { continuation.yield(step) }
+        if isObserved {
+            logger?.debug("flow step", metadata: ["flow": "\(machine.definition.name)", "step": "\(step)"])
+            for observer in observers.values { observer(step) }
+            var ended: [Int] = []
+            for (token, continuation) in continuations {
+                if case .terminated = continuation.yield(step) { ended.append(token) }
+            }
+            for token in ended { continuations[token] = nil }
+            if !ended.isEmpty { updateObserved() }
+        }
         for effect in step.effects {
             do {
                 try handler(effect, self)
             } catch {
-                let failure = FlowError(
-                    code: .effectFailed,
-                    message: "effect '\(effect)' of flow '\(machine.definition.name)' failed in state "
-                        + "'\(machine.state)': \(error)")
-                self.failure = failure
-                queue.removeAll()
-                throw failure
+                throw handlerFailed(effect, error)
             }
         }
         return step
+    }
+
+    private func updateObserved() {
+        isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty
     }
 
     /// Calls `observer` with every step from now on, before the step's effects are performed.
@@ -140,15 +206,21 @@ public final class FlowRuntime<F: Flow> {
         let token = nextToken
         nextToken += 1
         observers[token] = observer
-        return FlowObservation { [weak self] in self?.observers[token] = nil }
+        isObserved = true
+        return FlowObservation { [weak self] in
+            self?.observers[token] = nil
+            self?.updateObserved()
+        }
     }
 
-    /// The steps from now on, as an asynchronous sequence. It finishes when the runtime is deinitialized.
+    /// The steps from now on, as an asynchronous sequence. It finishes when the runtime is
+    /// deinitialized; a stream that is dropped is removed at the next step.
     public func steps() -> AsyncStream<FlowStep<F>> {
         let (stream, continuation) = AsyncStream<FlowStep<F>>.makeStream()
         let token = nextToken
         nextToken += 1
         continuations[token] = continuation
+        isObserved = true
         return stream
     }
 }

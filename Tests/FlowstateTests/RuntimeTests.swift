@@ -19,16 +19,34 @@ struct RuntimeTests {
         #expect(runtime.isFinished && runtime.output == .cancelled)
     }
 
-    @Test("Events the handler sends are processed after the step, and returned by the outer send")
+    @Test("Events the handler sends are processed after the step, before the outer send returns")
     func handlerSends() throws {
+        var queued: [FlowStep<SignUp>?] = []
         let runtime = try FlowRuntime(SignUp.definition) { effect, runtime in
-            if effect == .push(.twoFactor) { try runtime.send(.submitCode("123456")) }
+            if effect == .push(.twoFactor) { queued.append(try runtime.send(.submitCode("123456"))) }
         }
         try runtime.start()
         _ = try runtime.send(.submitEmail("ada@example.com"))
-        let steps = try runtime.send(.submitPassword("correct horse"))
-        #expect(steps.map(\.state) == [.twoFactor, .done])
-        #expect(runtime.output == .signedUp)
+        let step = try runtime.send(.submitPassword("correct horse"))
+        #expect(step?.state == .twoFactor)
+        #expect(queued.count == 1 && queued[0] == nil, "inside the step, the send was queued")
+        #expect(runtime.output == .signedUp, "and processed before the outer send returned")
+    }
+
+    @Test("start() from inside the handler is refused and leaves the queue working")
+    func reentrantStart() throws {
+        var refused: FlowError?
+        let runtime = try FlowRuntime(SignUp.definition) { effect, runtime in
+            if effect == .push(.password) {
+                do { try runtime.start() } catch let error as FlowError { refused = error }
+                try runtime.send(.back)
+            }
+        }
+        try runtime.start()
+        try runtime.send(SignUp.Event.submitEmail("ada@example.com"))
+        #expect(refused?.code == .reentrantCall)
+        #expect(runtime.state == SignUp.State.email, "the queued back was still processed")
+        #expect(runtime.pendingEvents == 0)
     }
 
     @Test("A failing handler stops the runtime with a typed error; later events are refused")

@@ -3,6 +3,7 @@
 ///
 /// States are recorded by label (`String(describing:)` of the state), so a state type needs no `Codable`
 /// conformance; restoring checks every label against the definition and says what no longer matches.
+/// Comparing, hashing and freeing a snapshot are iterative: a tree of any depth costs no stack.
 public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// The flow's name.
     public var flow: String
@@ -12,7 +13,90 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// spawned dynamically (which is not restored: its owner is an object of the previous launch).
     public var slot: String?
     /// The machines under it, in spawn order.
-    public var children: [MachineSnapshot]
+    public var children: [MachineSnapshot] {
+        get { storage.items }
+        set {
+            if isKnownUniquelyReferenced(&storage) {
+                storage.items = newValue
+            } else {
+                storage = SnapshotChildren(newValue)
+            }
+        }
+    }
+    fileprivate var storage: SnapshotChildren
+
+    /// Creates a snapshot of one machine.
+    public init(flow: String, state: String, slot: String?, children: [MachineSnapshot]) {
+        self.flow = flow
+        self.state = state
+        self.slot = slot
+        self.storage = SnapshotChildren(children)
+    }
+
+    private enum CodingKeys: String, CodingKey { case flow, state, slot, children }
+
+    /// Decodes a snapshot.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(flow: try container.decode(String.self, forKey: .flow),
+                  state: try container.decode(String.self, forKey: .state),
+                  slot: try container.decodeIfPresent(String.self, forKey: .slot),
+                  children: try container.decode([MachineSnapshot].self, forKey: .children))
+    }
+
+    /// Encodes a snapshot.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(flow, forKey: .flow)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(slot, forKey: .slot)
+        try container.encode(children, forKey: .children)
+    }
+
+    /// Equal when both trees hold the same machines in the same places. Iterative.
+    public static func == (lhs: MachineSnapshot, rhs: MachineSnapshot) -> Bool {
+        var pairs = [(lhs, rhs)]
+        while let (a, b) = pairs.popLast() {
+            guard a.flow == b.flow, a.state == b.state, a.slot == b.slot,
+                  a.storage.items.count == b.storage.items.count else { return false }
+            if a.storage === b.storage { continue }
+            pairs.append(contentsOf: zip(a.storage.items, b.storage.items))
+        }
+        return true
+    }
+
+    /// Hashes the whole tree, in preorder. Iterative.
+    public func hash(into hasher: inout Hasher) {
+        var pending = [self]
+        while let node = pending.popLast() {
+            hasher.combine(node.flow)
+            hasher.combine(node.state)
+            hasher.combine(node.slot)
+            hasher.combine(node.storage.items.count)
+            pending.append(contentsOf: node.storage.items.reversed())
+        }
+    }
+}
+
+/// The children of a ``MachineSnapshot``, in a box whose deinit frees a deep tree iteratively (the
+/// compiler's own destruction of nested arrays would recurse once per level).
+///
+/// `@unchecked Sendable`: the box is copied on write: it is only mutated when uniquely referenced.
+final class SnapshotChildren: @unchecked Sendable {
+    var items: [MachineSnapshot]
+
+    init(_ items: [MachineSnapshot]) { self.items = items }
+
+    deinit {
+        var pending = items
+        items = []
+        while var node = pending.popLast() {
+            if isKnownUniquelyReferenced(&node.storage) {
+                pending.append(contentsOf: node.storage.items)
+                node.storage.items = []
+            }
+        }
+    }
 }
 
 /// A `Codable` snapshot of a supervisor's whole tree.
