@@ -319,3 +319,55 @@ struct TreeGraphTests {
         #expect(back.attributes["color"] == nil)
     }
 }
+
+/// Regressions: the overlay draws the transitions the engine reported, so custom labels and paths
+/// through decision (eventless) states are drawn, and two transitions between the same states on the
+/// same event are told apart.
+@Suite("Overlay from reported transitions")
+struct OverlayTransitionTests {
+    enum Door: Flow {
+        enum State: String, Hashable, Sendable { case closed, deciding, open, locked }
+        enum Event: FlowEvent { case push, pull }
+        typealias Effect = String
+        typealias Output = Never
+    }
+
+    static let isLocked = Guard<Door>("locked") { _ in false }
+
+    static let definition = FlowDefinition<Door>("door", initial: .closed) {
+        StateNode(.closed) {
+            On(.push, to: .deciding, label: "shove it")
+            On(.pull, to: .deciding, label: "tug")
+        }
+        StateNode(.deciding) {
+            Always(guard: isLocked, to: .locked)
+            Always(to: .open)
+        }
+        StateNode(.open) { On(.pull, to: .closed) }
+        StateNode(.locked) { On(.pull, to: .closed) }
+    }
+
+    @Test("A custom label and a path through a decision state are drawn from the engine's report")
+    func customLabelAndEventless() throws {
+        var machine = try FlowMachine(Self.definition)
+        let steps = [try machine.start(), try machine.send(.push), try machine.send(.pull), try machine.send(.pull)]
+        #expect(steps[1].transitions.map(\.position) == [0, 3], "shove it, then the unguarded Always")
+        #expect(steps[3].transitions.map(\.position) == [1, 3], "tug, then the same Always")
+        var graph = FlowGraph(Self.definition)
+        graph.overlay(FlowTrace(steps))
+        let widths = graph.edges.map { $0.attributes["penwidth"] }
+        #expect(widths == ["2", "2", nil, "3", "2", nil], "each taken edge counted once per use; the Always twice")
+        #expect(graph.edges[0].attributes["label"] == "shove it (×1)")
+    }
+
+    @Test("A trace from a supervisor's tree events carries the same transitions")
+    func fromTreeEvents() throws {
+        let supervisor = Supervisor()
+        var events: [TreeEvent] = []
+        supervisor.observe { events.append($0) }
+        let door = try supervisor.start(Self.definition) { _, _ in }
+        try supervisor.send(.push, to: door)
+        let trace = FlowTrace(events, machine: door.id)
+        #expect(trace.steps.map(\.transitions) == [[], [0, 3]])
+    }
+}
