@@ -2,6 +2,12 @@
 ///
 /// It never traps on bad input: a definition with errors still compiles (its table is simply never
 /// run, because a machine refuses to start an invalid definition).
+///
+/// Nothing recurses over the definition's structure, so a definition may be nested deeper than a
+/// thread's stack allows recursion; and no question walks more of the tree than its answer covers,
+/// so compiling costs the definition's size plus the table's. (The table itself can be larger than
+/// linear: every leaf lists the transitions of all its ancestors, each move with its own exits and
+/// entries. The work beyond it is linear.)
 struct FlowCompiler<F: Flow> {
     struct Compiled {
         var states: [FlowDefinition<F>.StateDeclaration]
@@ -10,17 +16,25 @@ struct FlowCompiler<F: Flow> {
         var table: FlowTable<F>
     }
 
-    private struct Node {
-        var data: FlowElement<F>.StateData
-        var parent: Int
-        var children: [Int] = []
-        var initialChild: Int = -1
-    }
-
     private struct Raw {
         var source: Int
         var data: FlowElement<F>.TransitionData
         var target: Int  // -1: targetless, -2: unknown
+    }
+
+    /// A list of elements being read by `collect`, and how far.
+    private struct CollectFrame {
+        let elements: [FlowElement<F>]
+        var next = 0
+        /// The state whose elements these are, or -1 for the definition's own elements.
+        let parent: Int
+        /// Whether `parent` is a final state, whose states are reported rather than collected.
+        let insideFinal: Bool
+    }
+
+    private struct SourceEvent: Hashable {
+        let source: Int
+        let event: F.Event.Kind?
     }
 
     let name: String
@@ -29,10 +43,23 @@ struct FlowCompiler<F: Flow> {
     let elements: [FlowElement<F>]
     let location: FlowSourceLocation
 
-    private var nodes: [Node] = []
+    // States, by index in declaration order (a parent before its children). The structure is kept in
+    // flat arrays of its own: the hot loops read integers and effect lists, never a whole state.
+    private var nodes: [FlowElement<F>.StateData] = []
+    private var parent: [Int] = []
+    private var depth: [Int] = []
+    private var children: [[Int]] = []
+    private var initialChild: [Int] = []
+    private var entries: [[F.Effect]] = []
+    private var exits: [[F.Effect]] = []
     private var index: [F.State: Int] = [:]
+    // Transitions, in declaration order.
     private var raws: [Raw] = []
+    private var rawSource: [Int] = []
+    private var rawTarget: [Int] = []  // -1: targetless, -2: unknown
+    private var rawEffects: [[F.Effect]] = []
     private var issues: [ValidationIssue] = []
+    private var shortcuts = Shortcuts()
 
     init(name: String, initial: F.State, unhandled: UnhandledEventPolicy, elements: [FlowElement<F>],
          location: FlowSourceLocation) {
@@ -44,9 +71,10 @@ struct FlowCompiler<F: Flow> {
     }
 
     consuming func compile() -> Compiled {
-        collect(elements, parent: -1)
+        collect()
         resolveInitialChildren()
         resolveTargets()
+        link()
         let initialIndex = index[initial] ?? -1
         if initialIndex < 0 {
             report(.missingInitialState, .error,
@@ -63,35 +91,52 @@ struct FlowCompiler<F: Flow> {
 
     // MARK: Collecting
 
-    private mutating func collect(_ elements: [FlowElement<F>], parent: Int) {
-        for element in elements {
+    /// Reads the elements depth first, in declaration order, with an explicit stack: states in the
+    /// order they are written (a parent before its children), transitions in the order they are
+    /// written. That order is the transitions' identity (``FlowTable/Move/declaration`` indexes it).
+    private mutating func collect() {
+        // The list being read is held in locals; the lists it interrupted wait on the stack.
+        var stack: [CollectFrame] = []
+        var current = CollectFrame(elements: elements, parent: -1, insideFinal: false)
+        while true {
+            guard current.next < current.elements.count else {
+                guard let resumed = stack.popLast() else { break }
+                current = resumed
+                continue
+            }
+            let element = current.elements[current.next]
+            current.next += 1
+            let parent = current.parent
             switch element.node {
             case .state(let data):
+                if current.insideFinal {
+                    // A final state is a leaf: its transitions are collected (and reported by
+                    // `checkFinalStates`), states declared inside it are reported here.
+                    report(.finalStateWithTransitions, .error,
+                           "final state '\(label(nodes[parent].state))' contains state '\(label(data.state))'",
+                           data.location)
+                    continue
+                }
                 if let existing = index[data.state] {
                     report(.duplicateState, .error,
-                           "state '\(label(data.state))' is declared twice (first at \(nodes[existing].data.location))",
+                           "state '\(label(data.state))' is declared twice (first at \(nodes[existing].location))",
                            data.location)
                     continue
                 }
                 let i = nodes.count
-                nodes.append(Node(data: data, parent: parent))
+                nodes.append(data)
+                self.parent.append(parent)
+                depth.append(parent >= 0 ? depth[parent] + 1 : 0)
+                children.append([])
+                initialChild.append(-1)
+                entries.append(data.entry)
+                exits.append(data.exit)
                 index[data.state] = i
-                if parent >= 0 { nodes[parent].children.append(i) }
-                if data.output != nil {
-                    // A final state is a leaf: its transitions are collected (and reported by
-                    // `checkFinalStates`), states declared inside it are reported here.
-                    for child in data.children {
-                        if case .state(let inner) = child.node {
-                            report(.finalStateWithTransitions, .error,
-                                   "final state '\(label(data.state))' contains state '\(label(inner.state))'",
-                                   inner.location)
-                        } else {
-                            collect([child], parent: i)
-                        }
-                    }
-                    continue
+                if parent >= 0 { children[parent].append(i) }
+                if element.hasChildren {
+                    stack.append(current)
+                    current = CollectFrame(elements: element.children, parent: i, insideFinal: data.output != nil)
                 }
-                collect(data.children, parent: i)
             case .transition(let data):
                 guard parent >= 0 else {
                     report(.transitionOutsideState, .error,
@@ -106,23 +151,22 @@ struct FlowCompiler<F: Flow> {
 
     private mutating func resolveInitialChildren() {
         for i in nodes.indices {
-            let node = nodes[i]
-            guard let first = node.children.first else {
-                if let wanted = node.data.initial {
+            guard let first = children[i].first else {
+                if let wanted = nodes[i].initial {
                     report(.invalidInitialChild, .error,
-                           "state '\(label(node.data.state))' names initial child '\(label(wanted))' but has no children",
-                           node.data.location)
+                           "state '\(label(nodes[i].state))' names initial child '\(label(wanted))' but has no children",
+                           nodes[i].location)
                 }
                 continue
             }
-            nodes[i].initialChild = first
-            if let wanted = node.data.initial {
-                if let w = index[wanted], nodes[w].parent == i {
-                    nodes[i].initialChild = w
+            initialChild[i] = first
+            if let wanted = nodes[i].initial {
+                if let w = index[wanted], parent[w] == i {
+                    initialChild[i] = w
                 } else {
                     report(.invalidInitialChild, .error,
-                           "initial child '\(label(wanted))' of state '\(label(node.data.state))' is not one of its children",
-                           node.data.location)
+                           "initial child '\(label(wanted))' of state '\(label(nodes[i].state))' is not one of its children",
+                           nodes[i].location)
                 }
             }
         }
@@ -135,68 +179,132 @@ struct FlowCompiler<F: Flow> {
                 raws[r].target = t
             } else {
                 raws[r].target = -2
-                let source = label(nodes[raws[r].source].data.state)
+                let source = label(nodes[raws[r].source].state)
                 let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
                 report(.unknownTarget, .error,
                        "transition from '\(source)' \(on) targets '\(label(target))', which is not a declared state",
                        raws[r].data.location)
             }
         }
+        rawSource = raws.map { $0.source }
+        rawTarget = raws.map { $0.target }
+        rawEffects = raws.map { $0.data.effects }
     }
 
-    // MARK: Structure helpers
+    // MARK: Structure
 
-    private func isDescendant(_ a: Int, of b: Int) -> Bool {
-        var s = nodes[a].parent
-        while s >= 0 {
-            if s == b { return true }
-            s = nodes[s].parent
+    /// Shortcuts over the tree, so that no walk visits a state it has nothing to collect from
+    /// (exits, entries and transitions are usually declared on few of the states of a deep chain).
+    private struct Shortcuts {
+        /// The leaf a state settles in through initial children (itself for a leaf).
+        var settled: [Int] = []
+        /// The nearest ancestor-or-self with exit effects, or -1.
+        var exitUp: [Int] = []
+        /// The nearest ancestor-or-self with entry effects, or -1.
+        var entryUp: [Int] = []
+        /// The first state with entry effects on the chain of initial children that starts at the
+        /// state itself, or -1.
+        var entryDown: [Int] = []
+        /// The nearest ancestor-or-self that declares a transition with a known target (or none), or -1.
+        var movesUp: [Int] = []
+        /// `bySource[sourceRanges[s]..<sourceRanges[s + 1]]` are the transitions declared on `s`,
+        /// unknown targets left out, in declaration order.
+        var sourceRanges: [Int] = [0]
+        var bySource: [Int] = []
+        /// The domain of each transition with a known target, else -1.
+        var domains: [Int] = []
+    }
+
+    /// Works out the shortcuts in one pass each. A state's index is greater than its parent's, so
+    /// a forward pass sees every parent first and a backward pass every child first.
+    private mutating func link() {
+        let n = nodes.count
+        var s = Shortcuts()
+        s.sourceRanges = [Int](repeating: 0, count: n + 1)
+        for r in raws.indices where rawTarget[r] != -2 { s.sourceRanges[rawSource[r] + 1] += 1 }
+        for i in 0..<n { s.sourceRanges[i + 1] += s.sourceRanges[i] }
+        var fill = s.sourceRanges
+        s.bySource = [Int](repeating: 0, count: s.sourceRanges[n])
+        for r in raws.indices where rawTarget[r] != -2 {
+            s.bySource[fill[rawSource[r]]] = r
+            fill[rawSource[r]] += 1
         }
-        return false
+        s.exitUp = [Int](repeating: -1, count: n)
+        s.entryUp = [Int](repeating: -1, count: n)
+        s.movesUp = [Int](repeating: -1, count: n)
+        for i in 0..<n {
+            let p = parent[i]
+            s.exitUp[i] = !exits[i].isEmpty ? i : (p >= 0 ? s.exitUp[p] : -1)
+            s.entryUp[i] = !entries[i].isEmpty ? i : (p >= 0 ? s.entryUp[p] : -1)
+            s.movesUp[i] = s.sourceRanges[i] < s.sourceRanges[i + 1] ? i : (p >= 0 ? s.movesUp[p] : -1)
+        }
+        s.settled = Array(0..<n)
+        s.entryDown = [Int](repeating: -1, count: n)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let c = initialChild[i]
+            if c >= 0 { s.settled[i] = s.settled[c] }
+            s.entryDown[i] = !entries[i].isEmpty ? i : (c >= 0 ? s.entryDown[c] : -1)
+        }
+        s.domains = [Int](repeating: -1, count: raws.count)
+        for r in raws.indices where rawTarget[r] >= 0 {
+            s.domains[r] = domain(source: rawSource[r], target: rawTarget[r])
+        }
+        shortcuts = s
     }
 
     /// SCXML's transition domain: the nearest proper ancestor of the source that contains the target,
-    /// or -1 (the root) when there is none.
+    /// or -1 (the root) when there is none. Walks from the deeper of the two up to their nearest
+    /// common ancestor, which is the domain unless it is the source or the target itself (then the
+    /// domain is its parent).
     private func domain(source: Int, target: Int) -> Int {
-        var s = nodes[source].parent
+        var a = source
+        var b = target
+        while depth[a] > depth[b] { a = parent[a] }
+        while depth[b] > depth[a] { b = parent[b] }
+        while a != b {
+            a = parent[a]
+            b = parent[b]
+        }
+        if a == source || a == target { return parent[a] }
+        return a
+    }
+
+    /// The next state strictly above `s` in one of the shortcut arrays that point up.
+    @inline(__always)
+    private func above(_ s: Int, in up: [Int]) -> Int {
+        let p = parent[s]
+        return p >= 0 ? up[p] : -1
+    }
+
+    /// Appends the exit effects of `leaf` and of its ancestors below `domain` (an ancestor of `leaf`,
+    /// or -1), innermost first.
+    private func appendExits(from leaf: Int, below domain: Int, to effects: inout [F.Effect]) {
+        let floor = domain >= 0 ? depth[domain] : -1
+        var s = shortcuts.exitUp[leaf]
+        while s >= 0 && depth[s] > floor {
+            effects.append(contentsOf: exits[s])
+            s = above(s, in: shortcuts.exitUp)
+        }
+    }
+
+    /// Appends the entry effects of the states entered when entering `target` from inside `domain`
+    /// (an ancestor of `target`, or -1): outermost first, down to the leaf `target` settles in.
+    private func appendEntries(domain: Int, target: Int, to effects: inout [F.Effect], scratch: inout [Int]) {
+        scratch.removeAll(keepingCapacity: true)
+        let floor = domain >= 0 ? depth[domain] : -1
+        var s = shortcuts.entryUp[target]
+        while s >= 0 && depth[s] > floor {
+            scratch.append(s)
+            s = above(s, in: shortcuts.entryUp)
+        }
+        for entered in scratch.reversed() { effects.append(contentsOf: entries[entered]) }
+        let first = initialChild[target]
+        s = first >= 0 ? shortcuts.entryDown[first] : -1
         while s >= 0 {
-            if isDescendant(target, of: s) { return s }
-            s = nodes[s].parent
+            effects.append(contentsOf: entries[s])
+            let next = initialChild[s]
+            s = next >= 0 ? shortcuts.entryDown[next] : -1
         }
-        return -1
-    }
-
-    /// The states entered when entering `target` from inside `domain`: outermost first, ending at a leaf.
-    private func entryPath(domain: Int, target: Int) -> [Int] {
-        var path: [Int] = []
-        var s = target
-        while s >= 0 && s != domain {
-            path.append(s)
-            s = nodes[s].parent
-        }
-        path.reverse()
-        var leaf = target
-        while nodes[leaf].initialChild >= 0 {
-            leaf = nodes[leaf].initialChild
-            path.append(leaf)
-        }
-        return path
-    }
-
-    private func settledLeaf(_ target: Int) -> Int {
-        var leaf = target
-        while nodes[leaf].initialChild >= 0 { leaf = nodes[leaf].initialChild }
-        return leaf
-    }
-
-    private func ancestors(_ leaf: Int) -> [Int] {
-        var result: [Int] = []
-        var s = leaf
-        while s >= 0 {
-            result.append(s)
-            s = nodes[s].parent
-        }
-        return result
     }
 
     // MARK: Table
@@ -204,78 +312,67 @@ struct FlowCompiler<F: Flow> {
     private func buildTable(initialIndex: Int) -> FlowTable<F> {
         var effects: [F.Effect] = []
         var guards: [Guard<F>] = []
-        var guardIndex: [Int: Int] = [:]  // raw index -> guard index
+        var guardIndex = [Int](repeating: -1, count: raws.count)
+        var events: [F.Event.Kind?] = []
+        events.reserveCapacity(raws.count)
         for (r, raw) in raws.enumerated() {
             if let condition = raw.data.guardCondition {
                 guardIndex[r] = guards.count
                 guards.append(condition)
             }
+            events.append(raw.data.event)
         }
         var eventRanges = [0]
         var eventMoves: [(kind: F.Event.Kind, move: FlowTable<F>.Move)] = []
         var eventlessRanges = [0]
         var eventlessMoves: [FlowTable<F>.Move] = []
-        var bySource: [Int: [Int]] = [:]
-        for (r, raw) in raws.enumerated() where raw.target != -2 { bySource[raw.source, default: []].append(r) }
+        var scratch: [Int] = []
 
+        // For each leaf: the transitions declared on the leaf, then on its parent, and so on up, each
+        // in declaration order; a move's effects are its exits, its own effects, then its entries.
         for leaf in nodes.indices {
-            if nodes[leaf].children.isEmpty && nodes[leaf].data.output == nil {
-                for source in ancestors(leaf) {
-                    for r in bySource[source] ?? [] {
-                        let raw = raws[r]
+            if children[leaf].isEmpty && nodes[leaf].output == nil {
+                var source = shortcuts.movesUp[leaf]
+                while source >= 0 {
+                    for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]] {
                         let start = effects.count
                         var target = -1
-                        if raw.target >= 0 {
-                            let d = domain(source: source, target: raw.target)
-                            var s = leaf
-                            while s >= 0 && s != d {
-                                effects.append(contentsOf: nodes[s].data.exit)
-                                s = nodes[s].parent
-                            }
-                            effects.append(contentsOf: raw.data.effects)
-                            for entered in entryPath(domain: d, target: raw.target) {
-                                effects.append(contentsOf: nodes[entered].data.entry)
-                            }
-                            target = settledLeaf(raw.target)
+                        let declared = rawTarget[r]
+                        if declared >= 0 {
+                            let domain = shortcuts.domains[r]
+                            appendExits(from: leaf, below: domain, to: &effects)
+                            effects.append(contentsOf: rawEffects[r])
+                            appendEntries(domain: domain, target: declared, to: &effects, scratch: &scratch)
+                            target = shortcuts.settled[declared]
                         } else {
-                            effects.append(contentsOf: raw.data.effects)
+                            effects.append(contentsOf: rawEffects[r])
                         }
-                        let move = FlowTable<F>.Move(guardIndex: guardIndex[r] ?? -1, target: target,
+                        let move = FlowTable<F>.Move(guardIndex: guardIndex[r], target: target,
                                                      effects: start..<effects.count, declaration: r)
-                        if let kind = raw.data.event {
+                        if let kind = events[r] {
                             eventMoves.append((kind, move))
                         } else if target >= 0 {
                             eventlessMoves.append(move)
                         }
                     }
+                    source = above(source, in: shortcuts.movesUp)
                 }
             }
             eventRanges.append(eventMoves.count)
             eventlessRanges.append(eventlessMoves.count)
         }
 
-        var stopEffects: [Range<Int>] = []
-        for leaf in nodes.indices {
-            let start = effects.count
-            var s = leaf
-            while s >= 0 {
-                effects.append(contentsOf: nodes[s].data.exit)
-                s = nodes[s].parent
-            }
-            stopEffects.append(start..<effects.count)
-        }
+        let stopEffects = layOutStopEffects(in: &effects)
 
         let initialStart = effects.count
         var initialTarget = -1
         if initialIndex >= 0 {
-            for entered in entryPath(domain: -1, target: initialIndex) {
-                effects.append(contentsOf: nodes[entered].data.entry)
-            }
-            initialTarget = settledLeaf(initialIndex)
+            appendEntries(domain: -1, target: initialIndex, to: &effects, scratch: &scratch)
+            initialTarget = shortcuts.settled[initialIndex]
         }
         return FlowTable(
-            states: nodes.map(\.data.state), index: index, parents: nodes.map(\.parent),
-            outputs: nodes.map(\.data.output), childFlows: nodes.map(\.data.child),
+            states: nodes.map { $0.state }, index: index, parents: parent,
+            outputs: nodes.map { $0.output }, childFlows: nodes.map { $0.child },
             eventRanges: eventRanges, eventMoves: eventMoves,
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
             guards: guards, effects: effects,
@@ -284,52 +381,110 @@ struct FlowCompiler<F: Flow> {
         )
     }
 
+    /// For every state, the range of the exit effects of the state and of its ancestors, innermost
+    /// first (what stopping a machine resting there performs).
+    ///
+    /// The ranges share storage: a state's first child is laid out just before it, so the child's
+    /// range runs on into its parent's, and a chain of first children costs its own exits once. Any
+    /// other child is laid out (with its own chain of first children) before a copy of its parent's
+    /// range.
+    private func layOutStopEffects(in effects: inout [F.Effect]) -> [Range<Int>] {
+        var stopEffects = [Range<Int>](repeating: 0..<0, count: nodes.count)
+        var chain: [Int] = []
+        var starts: [Int] = []
+        for top in nodes.indices {
+            let p = parent[top]
+            if p >= 0 && children[p][0] == top { continue }  // laid out in its parent's chain
+            chain.removeAll(keepingCapacity: true)
+            var s = top
+            while true {
+                chain.append(s)
+                guard let first = children[s].first else { break }
+                s = first
+            }
+            starts.removeAll(keepingCapacity: true)
+            for s in chain.reversed() {
+                starts.append(effects.count)
+                effects.append(contentsOf: exits[s])
+            }
+            if p >= 0 {
+                // The parent's chain starts at a lower index, so its range is already laid out.
+                for k in stopEffects[p] { effects.append(effects[k]) }
+            }
+            let end = effects.count
+            for (k, s) in chain.reversed().enumerated() { stopEffects[s] = starts[k]..<end }
+        }
+        return stopEffects
+    }
+
     // MARK: Checks
 
     private mutating func checkFinalStates() {
-        for raw in raws where nodes[raw.source].data.output != nil {
+        for raw in raws where nodes[raw.source].output != nil {
             report(.finalStateWithTransitions, .error,
-                   "final state '\(label(nodes[raw.source].data.state))' has an outgoing transition", raw.data.location)
+                   "final state '\(label(nodes[raw.source].state))' has an outgoing transition", raw.data.location)
         }
     }
 
     private mutating func checkDeterminism() {
-        var seen: [Int: [F.Event.Kind?: Int]] = [:]  // source -> event -> first unguarded raw
+        var seen: [SourceEvent: Int] = [:]  // (source, event) -> first unguarded raw
         for (r, raw) in raws.enumerated() where raw.data.guardCondition == nil {
-            if let first = seen[raw.source]?[raw.data.event] {
+            let key = SourceEvent(source: raw.source, event: raw.data.event)
+            if let first = seen[key] {
                 let on = raw.data.eventLabel.map { "on '\($0)'" } ?? "without an event"
                 report(.nondeterministicTransitions, .error,
-                       "state '\(label(nodes[raw.source].data.state))' has two unguarded transitions \(on) "
+                       "state '\(label(nodes[raw.source].state))' has two unguarded transitions \(on) "
                            + "(the other at \(raws[first].data.location)): the machine cannot choose",
                        raw.data.location)
             } else {
-                seen[raw.source, default: [:]][raw.data.event] = r
+                seen[key] = r
             }
         }
     }
 
     private mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
-        var reachedLeaves = Set<Int>([table.initialTarget])
+        let n = nodes.count
+        var reachedLeaf = [Bool](repeating: false, count: n)
+        reachedLeaf[table.initialTarget] = true
         var work = [table.initialTarget]
         while let leaf = work.popLast() {
-            for move in table.moves(from: leaf) where move.target >= 0 {
-                if reachedLeaves.insert(Int(move.target)).inserted { work.append(Int(move.target)) }
+            for i in table.eventRanges[leaf]..<table.eventRanges[leaf + 1] {
+                let target = Int(table.eventMoves[i].target)
+                if target >= 0 && !reachedLeaf[target] {
+                    reachedLeaf[target] = true
+                    work.append(target)
+                }
+            }
+            for i in table.eventlessRanges[leaf]..<table.eventlessRanges[leaf + 1] {
+                let target = Int(table.eventlessMoves[i].target)
+                if target >= 0 && !reachedLeaf[target] {
+                    reachedLeaf[target] = true
+                    work.append(target)
+                }
             }
         }
-        var reached = Set<Int>()
-        for leaf in reachedLeaves { reached.formUnion(ancestors(leaf)) }
-        for i in nodes.indices where !reached.contains(i) {
-            report(.unreachableState, .warning,
-                   "state '\(label(nodes[i].data.state))' is unreachable from the initial state '\(label(initial))'",
-                   nodes[i].data.location)
+        // A state is reached when a reached leaf is inside it: mark each such leaf's ancestors, up to
+        // the first one already marked (whose own ancestors are marked already).
+        var reached = [Bool](repeating: false, count: n)
+        for leaf in 0..<n where reachedLeaf[leaf] {
+            var s = leaf
+            while s >= 0 && !reached[s] {
+                reached[s] = true
+                s = parent[s]
+            }
         }
-        for leaf in reachedLeaves.sorted() where !table.isFinal[leaf] {
+        for i in nodes.indices where !reached[i] {
+            report(.unreachableState, .warning,
+                   "state '\(label(nodes[i].state))' is unreachable from the initial state '\(label(initial))'",
+                   nodes[i].location)
+        }
+        for leaf in 0..<n where reachedLeaf[leaf] && !table.isFinal[leaf] {
             if table.eventRanges[leaf] == table.eventRanges[leaf + 1]
                 && table.eventlessRanges[leaf] == table.eventlessRanges[leaf + 1] {
                 report(.deadEnd, .warning,
-                       "state '\(label(nodes[leaf].data.state))' is not final and has no transition out (dead end)",
-                       nodes[leaf].data.location)
+                       "state '\(label(nodes[leaf].state))' is not final and has no transition out (dead end)",
+                       nodes[leaf].location)
             }
         }
     }
@@ -337,26 +492,27 @@ struct FlowCompiler<F: Flow> {
     // MARK: Declarations
 
     private func stateDeclarations() -> [FlowDefinition<F>.StateDeclaration] {
-        nodes.map { node in
+        nodes.indices.map { i in
+            let data = nodes[i]
             let kind: FlowDefinition<F>.StateDeclaration.Kind =
-                node.data.output != nil ? .final : (node.children.isEmpty ? .atomic : .compound)
+                data.output != nil ? .final : (children[i].isEmpty ? .atomic : .compound)
             return .init(
-                state: node.data.state, label: label(node.data.state), kind: kind,
-                parent: node.parent >= 0 ? nodes[node.parent].data.state : nil,
-                children: node.children.map { nodes[$0].data.state },
-                initialChild: node.initialChild >= 0 ? nodes[node.initialChild].data.state : nil,
-                entry: node.data.entry, exit: node.data.exit,
-                entryLabels: node.data.entry.map { String(describing: $0) },
-                exitLabels: node.data.exit.map { String(describing: $0) },
-                outputLabel: node.data.output?.label, childFlow: node.data.child?.name,
-                location: node.data.location
+                state: data.state, label: label(data.state), kind: kind,
+                parent: parent[i] >= 0 ? nodes[parent[i]].state : nil,
+                children: children[i].map { nodes[$0].state },
+                initialChild: initialChild[i] >= 0 ? nodes[initialChild[i]].state : nil,
+                entry: data.entry, exit: data.exit,
+                entryLabels: data.entry.map { String(describing: $0) },
+                exitLabels: data.exit.map { String(describing: $0) },
+                outputLabel: data.output?.label, childFlow: data.child?.name,
+                location: data.location
             )
         }
     }
 
     private func transitionDeclarations() -> [FlowDefinition<F>.TransitionDeclaration] {
         raws.map { raw in
-            .init(source: nodes[raw.source].data.state, event: raw.data.event, eventLabel: raw.data.eventLabel,
+            .init(source: nodes[raw.source].state, event: raw.data.event, eventLabel: raw.data.eventLabel,
                   guardLabel: raw.data.guardCondition?.name, target: raw.data.target, effects: raw.data.effects,
                   effectLabels: raw.data.effects.map { String(describing: $0) }, location: raw.data.location)
         }

@@ -15,7 +15,6 @@ public struct FlowElement<F: Flow>: Sendable {
         var exit: [F.Effect]
         var output: OutputRule<F>?
         var child: ChildFlow<F>? = nil
-        var children: [FlowElement<F>]
         var location: FlowSourceLocation
     }
 
@@ -29,6 +28,46 @@ public struct FlowElement<F: Flow>: Sendable {
     }
 
     let node: Node
+    /// For a state, the elements declared inside it; `nil` when there are none.
+    private var nested: Nested?
+
+    init(node: Node, children: [FlowElement<F>] = []) {
+        self.node = node
+        self.nested = children.isEmpty ? nil : Nested(children)
+    }
+
+    /// For a state, the elements declared inside it, in declaration order.
+    var children: [FlowElement<F>] { nested?.elements ?? [] }
+
+    /// Whether the element is a state with elements declared inside it.
+    var hasChildren: Bool { nested != nil }
+
+    /// A state's children, boxed so that a deep tree is torn down by a loop: the default
+    /// destruction of nested arrays of elements recurses once per level, and a tree some tens of
+    /// thousands of states deep would overflow a thread's stack.
+    final class Nested: @unchecked Sendable {
+        // @unchecked: `elements` is only written in `init` and in `deinit`, when nothing else can
+        // see the box.
+        var elements: [FlowElement<F>]
+
+        init(_ elements: [FlowElement<F>]) { self.elements = elements }
+
+        deinit {
+            guard elements.contains(where: { $0.nested != nil }) else { return }
+            var pending: [FlowElement<F>] = []
+            swap(&pending, &elements)
+            while var element = pending.popLast() {
+                // Take the element's children if it is their last owner: the element is then
+                // destroyed childless, so no destructor called from this loop recurses.
+                guard var box = element.nested else { continue }
+                element.nested = nil
+                if isKnownUniquelyReferenced(&box) {
+                    pending.append(contentsOf: box.elements)
+                    box.elements = []
+                }
+            }
+        }
+    }
 }
 
 /// How a final state computes the flow's output.
@@ -72,9 +111,9 @@ public struct StateNode<F: Flow> {
         @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
     ) {
         element = FlowElement(node: .state(.init(
-            state: state, initial: initial, entry: entry, exit: exit, output: nil, child: child, children: body(),
+            state: state, initial: initial, entry: entry, exit: exit, output: nil, child: child,
             location: FlowSourceLocation(file: fileID, line: line, column: column)
-        )))
+        )), children: body())
     }
 }
 
@@ -126,8 +165,8 @@ public struct Final<F: Flow> {
     private init(_ state: F.State, rule: OutputRule<F>, entry: [F.Effect], body: [FlowElement<F>],
                  location: FlowSourceLocation) {
         element = FlowElement(node: .state(.init(
-            state: state, initial: nil, entry: entry, exit: [], output: rule, children: body, location: location
-        )))
+            state: state, initial: nil, entry: entry, exit: [], output: rule, location: location
+        )), children: body)
     }
 }
 

@@ -283,8 +283,10 @@ struct SupervisorModelTests {
                 #expect(log == model.log, "effects after \(command)")
                 #expect(tree == model.tree, "tree after \(command)")
                 #expect(supervisor.checkInvariants().isEmpty)
-                if log != model.log || tree != model.tree { return }
+                if log != model.log || tree != model.tree { break }
             }
+            // The handler captures the supervisor: stopping every root releases it.
+            for machine in supervisor.machines where machine.parent == nil { supervisor.stop(machine.id) }
         }
     }
 }
