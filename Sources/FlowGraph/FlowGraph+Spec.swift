@@ -15,5 +15,25 @@ extension FlowGraph {
                 nodes[i].attributes["label"] = "\(state.name) ∥"
             }
         }
+        // A transition to a state the file does not declare is drawn, marked, to a node that says so:
+        // an invalid flow is never drawn as if it were whole.
+        var missing: [String: String] = [:]
+        for (source, transition) in index.transitions {
+            guard let target = transition.target, index.states[target] == nil,
+                  let from = nodes.first(where: { $0.label == source && $0.kind != .compound })?.id
+                      ?? nodes.first(where: { $0.label == source })?.id else { continue }
+            let id: String
+            if let known = missing[target] {
+                id = known
+            } else {
+                id = "missing\(missing.count)"
+                missing[target] = id
+                nodes.append(Node(id: id, label: "\(target)?", kind: .state, parent: nil, childFlow: nil,
+                                  attributes: ["style": "dashed,rounded", "color": "#dc2626", "fontcolor": "#dc2626",
+                                               "tooltip": "not a declared state"]))
+            }
+            edges.append(Edge(from: from, to: id, label: transition.event ?? "", events: [transition.event],
+                              attributes: ["style": "dashed", "color": "#dc2626", "fontcolor": "#dc2626"]))
+        }
     }
 }

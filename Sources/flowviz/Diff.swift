@@ -12,9 +12,10 @@ struct Diff: AsyncParsableCommand {
         one line starting with + (added), - (removed) or ~ (changed). With -o, one diagram shows both \
         versions: additions in green, removals in red and dashed, changes in orange.
 
-        Exit status: 0 no difference; 1 differences; 2 a file cannot be read or parsed, or rendering failed.
+        Exit status: 0 no difference; 1 differences; 2 a file cannot be read or parsed, or rendering \
+        failed; 64 the command line is wrong.
 
-        Example: flowviz diff old/checkout.json checkout.json -o checkout-diff.svg
+        Example: flowviz diff docs/flows/specs/sign-up.json docs/flows/specs/sign-up.scxml -o sign-up-diff.svg
         """
     )
 

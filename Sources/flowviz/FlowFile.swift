@@ -15,6 +15,7 @@ struct FlowFile {
     /// - Throws: ``FileProblem`` with one readable line.
     static func read(_ path: String) throws(FileProblem) -> FlowFile {
         let bytes = try readBytes(path, expecting: "a flow file")
+        let path = path == "-" ? standardInputName : path
         let lower = path.lowercased()
         let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let isXML = lower.hasSuffix(".scxml") || lower.hasSuffix(".xml") || firstByte == UInt8(ascii: "<")
@@ -45,19 +46,58 @@ struct FlowFile {
         }
     }
 
-    /// The bytes of a file that exists, is a readable regular file, not empty and not too big.
+    /// The name standard input goes by in messages.
+    static let standardInputName = "<stdin>"
+
+    /// `size` bytes in megabytes with one decimal, rounded up: never the limit itself when over it.
+    static func megabytes(_ size: Int) -> String {
+        let tenths = (size * 10 + 1_048_575) / 1_048_576
+        return tenths % 10 == 0 ? "\(tenths / 10) MB" : "\(tenths / 10).\(tenths % 10) MB"
+    }
+
+    /// The bytes of a stream (standard input for `-`, or a pipe), up to the size limit.
+    static func readStream(_ handle: FileHandle, name: String, expecting what: String) throws(FileProblem) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while bytes.count <= maxSize {
+            let chunk = handle.readData(ofLength: 65_536)
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+        }
+        guard bytes.count <= maxSize else {
+            throw FileProblem("\(name): error: the input is over \(megabytes(maxSize)); flow files are limited to \(megabytes(maxSize))")
+        }
+        guard !bytes.isEmpty else { throw FileProblem("\(name):1:1: error: the input is empty: expected \(what)") }
+        return bytes
+    }
+
+    /// The bytes of a file that exists, is a readable regular file, not empty and not too big;
+    /// `-` is standard input.
     static func readBytes(_ path: String, expecting what: String) throws(FileProblem) -> [UInt8] {
+        if path == "-" { return try readStream(.standardInput, name: standardInputName, expecting: what) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileProblem("\(path): error: no such file")
         }
         guard !isDirectory.boolValue else { throw FileProblem("\(path): error: is a directory, not \(what)") }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+            if type.rawValue == "NSFileTypeFIFO" || type.rawValue == "NSFileTypePipe", let handle = FileHandle(forReadingAtPath: path) {  // a pipe: <(command)
+                return try readStream(handle, name: path, expecting: what)
+            }
+            let kind = switch type {
+            case .typeCharacterSpecial: "is a character device"
+            case .typeBlockSpecial: "is a block device"
+            case .typeSocket: "is a socket"
+            default: "is not a regular file"
+            }
+            throw FileProblem("\(path): error: \(kind), not \(what) (give a regular file, or - for standard input)")
+        }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw FileProblem("\(path): error: permission denied")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = (attributes?[.size] as? Int) ?? 0
         guard size <= maxSize else {
-            throw FileProblem("\(path): error: the file is \(size / 1_048_576) MB; flow files are limited to \(maxSize / 1_048_576) MB")
+            throw FileProblem("\(path): error: the file is \(megabytes(size)); flow files are limited to \(megabytes(maxSize))")
         }
         guard size > 0 else {
             // Said here rather than by the parser: Foundation's `contents(atPath:)` leaks its read
@@ -65,6 +105,9 @@ struct FlowFile {
             throw FileProblem("\(path):1:1: error: the file is empty: expected \(what)")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw FileProblem("\(path): error: cannot read the file") }
+        guard data.count <= maxSize else {  // it grew since it was measured
+            throw FileProblem("\(path): error: the file is over \(megabytes(maxSize)); flow files are limited to \(megabytes(maxSize))")
+        }
         return Array(data)
     }
 

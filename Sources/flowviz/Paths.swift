@@ -12,9 +12,9 @@ struct Paths: AsyncParsableCommand {
         sequences from the start that together take every transition (model-based test generation).
 
         Exit status: 0 done; 1 --to names a state no path reaches; 2 a file cannot be read or parsed, \
-        or the flow is invalid; 3 the flow has parallel states.
+        or the flow is invalid; 3 the flow has parallel states; 64 the command line is wrong.
 
-        Example: flowviz paths checkout.json --to payment     (a deep link: the events that reach 'payment')
+        Example: flowviz paths docs/flows/specs/sign-up.json --to twoFactor
         """
     )
 

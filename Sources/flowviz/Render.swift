@@ -8,8 +8,13 @@ struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw a flow file as DOT, Mermaid, SVG, PNG or PDF.",
         discussion: """
-        Example: flowviz render sign-up.json -o sign-up.svg --highlight password
-                 flowviz render door.scxml -o run.svg --trace run.trace.json
+        A flow with errors is still drawn, its broken transitions marked in red and dashed, its errors \
+        printed one a line, and the exit status is 1. FILE may be - for standard input.
+
+        Exit status: 0 drawn; 1 the flow has errors (drawn, marked); 2 a file cannot be read or parsed, \
+        a trace or state to highlight is unknown, or rendering failed; 64 the command line is wrong.
+
+        Example: flowviz render docs/flows/specs/sign-up.json -o sign-up.svg --highlight password
         """
     )
 
@@ -74,6 +79,12 @@ struct Render: AsyncParsableCommand {
             graph.highlight(state: highlight)
         }
         try Self.write(graph, to: output, format: chosenFormat, engine: engine, source: file)
+        // Drawn, with what is broken marked: now say what it is, and fail.
+        let errors = flow.spec.definition().validate().filter { $0.severity == .error }
+        if !errors.isEmpty {
+            errors.forEach { report($0.description) }
+            throw ExitCode(1)
+        }
     }
 
     /// Writes a graph in a format (`dot`, `mermaid`, or one Graphviz renders), or reports the one

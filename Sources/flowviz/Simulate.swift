@@ -13,9 +13,9 @@ struct Simulate: AsyncParsableCommand {
 
         Exit status: 0 done; 1 an event was not handled (with --strict) or the flow raises events in \
         a loop; 2 a file cannot be read or parsed; 3 the flow uses what simulate does not run \
-        (parallel states) or a child flow is missing.
+        (parallel states) or a child flow is missing; 64 the command line is wrong.
 
-        Example: flowviz simulate door.scxml --events open,close --trace-out run.trace.json
+        Example: flowviz simulate docs/flows/specs/sign-up.json --events submitEmail,submitPassword --trace-out run.trace.json
         """
     )
 

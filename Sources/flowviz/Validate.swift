@@ -8,9 +8,13 @@ struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check flow files: every problem of every file, one line each.",
         discussion: """
-        Each problem is printed as `file:line:column: error|warning: text`.
+        Each problem is printed as `file:line:column: error|warning: text`. A FILE may be - for \
+        standard input.
 
-        Example: flowviz validate Flows/*.json --strict
+        Exit status: 0 no errors (no warnings either, with --strict); 1 errors (or warnings, with \
+        --strict); 2 a file cannot be read or parsed; 64 the command line is wrong.
+
+        Example: flowviz validate docs/flows/specs/sign-up.json docs/flows/specs/feed.scxml --strict
         """
     )
 
