@@ -30,7 +30,9 @@ demo: build
 	@echo "Open the pictures listed above (docs/flows/*.svg) in a browser."
 
 bench: deps
-	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+	@echo "==> ratio checks (Benchmarks/check-ratios.py); the exporter benchmarks run separately:" \
+		"cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --target ExporterBench"
+	cd Benchmarks && python3 check-ratios.py --swift "$(SWIFT)"
 
 # libFuzzer on the JSON flow spec reader and the SCXML reader, each for FUZZ_SECONDS, from the seed
 # corpus in Fuzz/Corpus (new inputs go to Fuzz/.corpus, crashes to Fuzz/crashes/).

@@ -17,9 +17,21 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Thread CPU time and live heap bytes, recorded as custom metrics by the ratio benchmarks
+        // (see check-ratios.py). Not a benchmark target: it lives outside Benchmarks/Benchmarks.
+        .target(name: "CHeapStats", path: "Support/CHeapStats"),
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                "CHeapStats",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Support/BenchmarkSupport"
+        ),
         .executableTarget(
             name: "Engine",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Flowstate", package: rootIdentity),
             ],
@@ -29,6 +41,7 @@ let package = Package(
         .executableTarget(
             name: "SupervisorBench",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Flowstate", package: rootIdentity),
             ],

@@ -1,7 +1,22 @@
 import Benchmark
+import BenchmarkSupport
 import Flowstate
 
-let events = checkoutEvents(count: 1_000_000)
+// One event, four ways, in one run: the hand-written switch (the baseline), the pure engine
+// (`FlowMachine.send`), the runtime host (`FlowRuntime.send`) and a supervised root
+// (`Supervisor.send`). Each drives the 10-state checkout flow (CheckoutFlow.swift) with the same
+// 1,000,000 events and must compute the same checksum: the sum of every effect performed plus the
+// final state. `check-ratios.py` turns the medians into ratios and fails `make bench` past the
+// thresholds. Names starting with "Send:" are the ones `make bench` runs.
+
+let eventCount = 1_000_000
+let events = checkoutEvents(count: eventCount)
+
+/// The checksum every implementation must reach, computed once by the baseline.
+let expectedChecksum: Int = {
+    var machine = HandWrittenCheckout()
+    return runSwitch(&machine, events)
+}()
 
 /// Runs the engine over `events`: the checksum of every effect performed plus the final state.
 @inline(never)
@@ -24,34 +39,93 @@ func runSwitch(_ machine: inout HandWrittenCheckout, _ events: [Checkout.Event])
     return sum &+ machine.state.rawValue
 }
 
+/// Where the runtime's and the supervisor's effect handlers add up the effects they are given:
+/// the same work as the engine loop's `sum &+= effect`, so that all three do the same thing per
+/// effect and can be checked against the switch.
+final class EffectSum {
+    var value = 0
+}
+
+@inline(never)
+func runRuntime(_ runtime: FlowRuntime<Checkout>, _ events: [Checkout.Event]) {
+    for event in events {
+        do {
+            try runtime.send(event)
+        } catch {
+            continue
+        }
+    }
+}
+
+@inline(never)
+func runSupervisor(_ supervisor: Supervisor, _ root: MachineHandle<Checkout>, _ events: [Checkout.Event]) {
+    for event in events {
+        do {
+            try supervisor.send(event, to: root)
+        } catch {
+            continue
+        }
+    }
+}
+
+func checked(_ checksum: Int, _ what: String) {
+    precondition(checksum == expectedChecksum,
+                 "\(what): checksum \(checksum) != switch \(expectedChecksum): the flows differ")
+}
+
+/// A started engine, for a run of the events.
+func startedMachine() throws -> FlowMachine<Checkout> {
+    var machine = try FlowMachine(checkoutDefinition)
+    _ = try machine.start()
+    return machine
+}
+
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .instructions],
-        warmupIterations: 1,
-        maxDuration: .seconds(5),
-        maxIterations: 30
-    )
+    let configuration = ratioConfiguration(maxIterations: 30, maxDuration: .seconds(10))
 
-    // Both implementations must agree before either is measured.
-    var check = try! FlowMachine(checkoutDefinition)
-    _ = try! check.start()
-    var baseline = HandWrittenCheckout()
-    let engineSum = runEngine(&check, events)
-    let switchSum = runSwitch(&baseline, events)
-    precondition(engineSum == switchSum, "engine \(engineSum) != switch \(switchSum): the flows differ")
+    // Each subject is measured against its baseline twice: as separate benchmarks (the baseline's
+    // own row, allocations, wall clock), and paired in every iteration (`measure(pairedWith:)`: the
+    // baseline runs just before the measured region), which is what `check-ratios.py` divides.
 
-    Benchmark("Engine: 1M events, 10-state flow (Flowstate)") { benchmark in
-        var machine = try FlowMachine(checkoutDefinition)
-        _ = try machine.start()
-        benchmark.startMeasurement()
-        blackHole(runEngine(&machine, events))
-        benchmark.stopMeasurement()
+    Benchmark("Send: hand-written switch, 1M events (baseline)", configuration: configuration) { benchmark in
+        var machine = HandWrittenCheckout()
+        let checksum = benchmark.measure { runSwitch(&machine, events) }
+        checked(checksum, "switch")
     }
 
-    Benchmark("Engine: 1M events, 10-state flow (hand-written switch)") { benchmark in
-        var machine = HandWrittenCheckout()
-        benchmark.startMeasurement()
-        blackHole(runSwitch(&machine, events))
-        benchmark.stopMeasurement()
+    Benchmark("Send: FlowMachine.send, 1M events", configuration: configuration) { benchmark in
+        var baseline = HandWrittenCheckout()
+        var machine = try startedMachine()
+        let checksum = benchmark.measure(pairedWith: { checked(runSwitch(&baseline, events), "switch") }) {
+            runEngine(&machine, events)
+        }
+        checked(checksum, "FlowMachine")
+    }
+
+    Benchmark("Send: FlowRuntime.send, 1M events (no-op handler, no observers)",
+              configuration: configuration) { benchmark in
+        var baseline = try startedMachine()
+        let sum = EffectSum()
+        let runtime = try FlowRuntime(checkoutDefinition) { effect, _ in sum.value &+= effect }
+        try runtime.start()
+        sum.value = 0
+        benchmark.measure(pairedWith: { checked(runEngine(&baseline, events), "FlowMachine") }) {
+            runRuntime(runtime, events)
+        }
+        checked(sum.value &+ runtime.state.rawValue, "FlowRuntime")
+    }
+
+    Benchmark("Send: Supervisor.send to a running root, 1M events (no observers)",
+              configuration: configuration) { benchmark in
+        var baseline = try startedMachine()
+        let sum = EffectSum()
+        let supervisor = Supervisor()
+        let root = try supervisor.start(checkoutDefinition) { effect, _ in sum.value &+= effect }
+        sum.value = 0
+        benchmark.measure(pairedWith: { checked(runEngine(&baseline, events), "FlowMachine") }) {
+            runSupervisor(supervisor, root, events)
+        }
+        checked(sum.value &+ (supervisor.state(of: root)?.rawValue ?? -1), "Supervisor")
+        supervisor.stop(root)
     }
 }
