@@ -25,15 +25,15 @@ public final class FlowRuntime<F: Flow> {
     /// event is queued until the current step's effects are all performed.
     public typealias EffectHandler = (F.Effect, FlowRuntime<F>) throws -> Void
 
-    @usableFromInline var machine: FlowMachine<F>
+    @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
     @usableFromInline let handler: EffectHandler
     private let logger: Logger?
     /// The mailbox: events sent while a step is processed, delivered in FIFO order after it.
-    @usableFromInline var queue = Deque<F.Event>()
-    @usableFromInline var isProcessing = false
-    @usableFromInline var failure: FlowError?
+    @usableFromInline @exclusivity(unchecked) var queue = Deque<F.Event>()
+    @usableFromInline @exclusivity(unchecked) var isProcessing = false
+    @usableFromInline @exclusivity(unchecked) var failure: FlowError?
     /// Whether anyone observes steps (observers, streams or a logger): the direct path is taken otherwise.
-    @usableFromInline var isObserved: Bool
+    @usableFromInline @exclusivity(unchecked) var isObserved: Bool
     private var observers: [Int: (FlowStep<F>) -> Void] = [:]
     private var continuations: [Int: AsyncStream<FlowStep<F>>.Continuation] = [:]
     private var nextToken = 0
@@ -79,27 +79,31 @@ public final class FlowRuntime<F: Flow> {
     }
 
     /// Sends an event. Outside a step it is processed now, followed by every event queued meanwhile.
-    /// Inside a step (from the handler or an observer) it is queued and this returns `nil`: the handler
-    /// is never re-entered.
-    /// - Returns: The step this event caused, or `nil` if it was queued (observers see every step).
+    /// Inside a step (from the handler or an observer) it is queued: the handler is never re-entered.
+    /// Observers (``observe(_:)``, ``steps()``) see every step; a machine's steps are also what
+    /// ``FlowMachine/send(_:)`` returns, for code that needs them without a host.
     /// - Throws: The first ``FlowError`` met while processing. Events after a failed one are still
     ///   processed, unless the effect handler failed: then the runtime stops
     ///   (``FlowError/Code/effectFailed``), drops what is queued, and refuses further events
     ///   (``FlowError/Code/runtimeFailed``).
     @inlinable
-    @discardableResult
-    public func send(_ event: F.Event) throws(FlowError) -> FlowStep<F>? {
+    public func send(_ event: F.Event) throws(FlowError) {
         // The direct path: nobody observes, nothing is queued, no failure: one step, its effects.
+        // The step is consumed where it is matched: keeping it would copy it (measured).
         if !isProcessing, !isObserved, failure == nil {
             isProcessing = true
-            let step: FlowStep<F>
+            let effects: FlowEffects<F.Effect>
             do throws(FlowError) {
-                step = try machine.send(event)
+                switch try machine.send(event) {
+                case .transitioned(_, _, _, let stepEffects, _): effects = stepEffects
+                case .finished(_, _, _, let stepEffects, _, _): effects = stepEffects
+                case .started, .ignored, .rejected: effects = FlowEffects()
+                }
             } catch {
                 isProcessing = false
                 throw error
             }
-            for effect in step.effects {
+            for effect in effects {
                 do {
                     try handler(effect, self)
                 } catch {
@@ -109,26 +113,25 @@ public final class FlowRuntime<F: Flow> {
             }
             isProcessing = false
             if !queue.isEmpty { try drainQueued() }
-            return step
+            return
         }
         if failure != nil || isProcessing { return try enqueueOrRefuse(event) }
-        return try sendObserved(event)
+        try sendObserved(event)
     }
 
     /// A send outside a step when someone observes.
     @usableFromInline
-    func sendObserved(_ event: F.Event) throws(FlowError) -> FlowStep<F>? {
-        try run { machine throws(FlowError) in try machine.send(event) }
+    func sendObserved(_ event: F.Event) throws(FlowError) {
+        _ = try run { machine throws(FlowError) in try machine.send(event) }
     }
 
     @usableFromInline
-    func enqueueOrRefuse(_ event: F.Event) throws(FlowError) -> FlowStep<F>? {
+    func enqueueOrRefuse(_ event: F.Event) throws(FlowError) {
         if let failure {
             throw FlowError(code: .runtimeFailed,
                             message: "flow '\(machine.definition.name)' stopped after a failure: \(failure.message)")
         }
         queue.append(event)
-        return nil
     }
 
     /// The events queued by the handler during a direct step.

@@ -35,11 +35,13 @@ public enum FlowStep<F: Flow>: Sendable {
     /// The effects the host must perform, in order.
     @inlinable
     public var effects: FlowEffects<F.Effect> {
+        // One case a line: a pattern shared by several cases makes the compiler copy the whole step
+        // through its generic value witnesses first (measured: most of FlowRuntime.send's cost).
         switch self {
-        case .started(_, let effects, _), .transitioned(_, _, _, let effects, _), .finished(_, _, _, let effects, _, _):
-            effects
-        case .ignored, .rejected:
-            FlowEffects()
+        case .started(_, let effects, _): effects
+        case .transitioned(_, _, _, let effects, _): effects
+        case .finished(_, _, _, let effects, _, _): effects
+        case .ignored, .rejected: FlowEffects()
         }
     }
 
@@ -49,11 +51,10 @@ public enum FlowStep<F: Flow>: Sendable {
     @inlinable
     public var transitions: FlowTransitions {
         switch self {
-        case .started(_, _, let transitions), .transitioned(_, _, _, _, let transitions),
-             .finished(_, _, _, _, _, let transitions):
-            transitions
-        case .ignored, .rejected:
-            FlowTransitions()
+        case .started(_, _, let transitions): transitions
+        case .transitioned(_, _, _, _, let transitions): transitions
+        case .finished(_, _, _, _, _, let transitions): transitions
+        case .ignored, .rejected: FlowTransitions()
         }
     }
 
@@ -64,7 +65,8 @@ public enum FlowStep<F: Flow>: Sendable {
         case .started: nil
         case .transitioned(_, _, let event, _, _): event
         case .finished(_, _, let event, _, _, _): event
-        case .ignored(_, let event), .rejected(_, let event): event
+        case .ignored(_, let event): event
+        case .rejected(_, let event): event
         }
     }
 }

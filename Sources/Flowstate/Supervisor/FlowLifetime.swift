@@ -26,7 +26,7 @@ public final class FlowLifetime {
 /// Where lifetimes report the machines they owned, for the supervisor to tear down at its next call.
 @usableFromInline
 final class ReleaseInbox {
-    @usableFromInline var released: [MachineID] = []
+    @usableFromInline @exclusivity(unchecked) var released: [MachineID] = []
     init() {}
 }
 

@@ -46,7 +46,7 @@ struct StepDescription {
 /// reads only this class's non-generic fields.
 @usableFromInline
 class AnyMachineBox {
-    @usableFromInline final var id: MachineID
+    @usableFromInline @exclusivity(unchecked) final var id: MachineID
     final let flowName: String
     final let policy: FailurePolicy
     final let mapOutput: ((any Sendable) -> (any Sendable)?)?
@@ -133,7 +133,7 @@ struct AnyChildFlow {
 
 @usableFromInline
 final class MachineBox<F: Flow>: AnyMachineBox {
-    @usableFromInline var machine: FlowMachine<F>
+    @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
     @usableFromInline let route: EffectRoute<F>
     /// The last step, until its effects are performed and observers have seen it.
     var last: FlowStep<F>?
@@ -193,11 +193,12 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     @inlinable
     func sendDirect(_ event: F.Event, supervisor: Supervisor) throws(FlowError) -> StepSummary {
         let from = Int32(truncatingIfNeeded: machine.current)
-        let step = try machine.send(event)
-        switch step {
+        // The step is consumed where it is matched: keeping it alive while reading its effects would
+        // copy it through its generic value witnesses (measured: most of the cost of a send).
+        switch try machine.send(event) {
         case .transitioned(_, _, _, let effects, _):
             if !effects.isEmpty, case .handler(let handler) = route {
-                let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, supervisor: supervisor)
+                let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
                 for effect in effects {
                     do {
                         try handler(effect, context)
@@ -212,8 +213,12 @@ final class MachineBox<F: Flow>: AnyMachineBox {
             return StepSummary(kind: .ignored, from: from, to: from)
         case .rejected:
             return StepSummary(kind: .rejected, from: from, to: from)
-        case .started, .finished:
-            keep(step, from: from)
+        case let .finished(source, target, event, effects, output, transitions):
+            keep(.finished(from: source, to: target, event: event, effects: effects, output: output,
+                           transitions: transitions), from: from)
+            return StepSummary(kind: .finished, from: from, to: Int32(truncatingIfNeeded: machine.current))
+        case let .started(state, effects, transitions):  // never: a started machine is sent events
+            keep(.started(state: state, effects: effects, transitions: transitions), from: from)
             return StepSummary(kind: .finished, from: from, to: Int32(truncatingIfNeeded: machine.current))
         }
     }
@@ -293,7 +298,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         switch route {
         case .handler(let handler):
             do {
-                try handler(effect, EffectContext(machine: MachineHandle(id: id), origin: origin, supervisor: supervisor))
+                try handler(effect, EffectContext(machine: MachineHandle(id: id), origin: origin, link: supervisor.link))
             } catch {
                 throw EffectFailure(origin: origin, effect: "\(effect)", message: "\(error)")
             }
