@@ -40,7 +40,7 @@ public struct FlowDefinition<F: Flow>: Sendable {
 
     let issues: [ValidationIssue]
     /// Whether ``issues`` holds an error (computed once: every machine checks it).
-    let hasErrors: Bool
+    @usableFromInline let hasErrors: Bool
     @usableFromInline let table: FlowTable<F>
 
     /// Declares a flow with the result-builder DSL.

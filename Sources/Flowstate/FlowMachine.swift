@@ -26,21 +26,25 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// Creates a machine that has not started yet.
     /// - Throws: ``FlowError/Code/invalidDefinition`` when the definition has validation errors;
     ///   the message lists them.
+    @inlinable
     public init(_ definition: FlowDefinition<F>) throws(FlowError) {
-        guard !definition.hasErrors else {
-            let errors = definition.validate().filter { $0.severity == .error }
-            throw FlowError(
-                code: .invalidDefinition,
-                message: "flow '\(definition.name)' cannot start: \(errors.count) error(s): "
-                    + errors.map(\.description).joined(separator: "; "),
-                location: errors.first?.location
-            )
-        }
+        guard !definition.hasErrors else { throw Self.invalid(definition) }
         self.definition = definition
         self.table = definition.table
         self.current = definition.table.initialTarget
         self.phase = .ready
         self.finalOutput = nil
+    }
+
+    @usableFromInline
+    static func invalid(_ definition: FlowDefinition<F>) -> FlowError {
+        let errors = definition.validate().filter { $0.severity == .error }
+        return FlowError(
+            code: .invalidDefinition,
+            message: "flow '\(definition.name)' cannot start: \(errors.count) error(s): "
+                + errors.map(\.description).joined(separator: "; "),
+            location: errors.first?.location
+        )
     }
 
     /// Creates a machine that is already running in `state`, as if it had got there by itself:
@@ -107,10 +111,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// - Returns: ``FlowStep/started(state:effects:)``, or ``FlowStep/finished(from:to:event:effects:output:)``
     ///   if eventless transitions lead straight to a final state.
     /// - Throws: ``FlowError/Code/alreadyStarted``, or ``FlowError/Code/eventlessLoop``.
+    @inlinable
     public mutating func start() throws(FlowError) -> FlowStep<F> {
-        guard phase == .ready else {
-            throw FlowError(code: .alreadyStarted, message: "flow '\(table.name)' was already started")
-        }
+        guard phase == .ready else { throw alreadyStarted() }
         let entry = FlowEffects(storage: table.effects, start: table.initialEffects.lowerBound,
                                 count: table.initialEffects.count)
         let (target, effects, taken) = try settle(table.initialTarget, effects: entry, taken: FlowTransitions(),
@@ -180,7 +183,7 @@ public struct FlowMachine<F: Flow>: Sendable {
 
     /// Follows eventless transitions from `state` until none is enabled. Allocates only when more
     /// than one transition's effects must be joined.
-    @usableFromInline
+    @inlinable
     func settle(_ state: Int, effects: FlowEffects<F.Effect>, taken first: FlowTransitions, event: F.Event?)
         throws(FlowError) -> (Int, FlowEffects<F.Effect>, FlowTransitions)
     {
@@ -214,7 +217,7 @@ public struct FlowMachine<F: Flow>: Sendable {
                 taken == 0 ? first : FlowTransitions(declarations: declarations))
     }
 
-    @usableFromInline
+    @inlinable
     mutating func finish(from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
                          transitions: FlowTransitions) -> FlowStep<F> {
         phase = .finished
@@ -222,6 +225,11 @@ public struct FlowMachine<F: Flow>: Sendable {
         finalOutput = output
         return .finished(from: from, to: table.states[current], event: event, effects: effects, output: output,
                          transitions: transitions)
+    }
+
+    @usableFromInline
+    func alreadyStarted() -> FlowError {
+        FlowError(code: .alreadyStarted, message: "flow '\(table.name)' was already started")
     }
 
     @usableFromInline

@@ -68,7 +68,7 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
     /// The child flow each state runs under a supervisor, if any.
     let childFlows: [ChildFlow<F>?]
     /// Whether any state runs a declared child.
-    let declaresChildren: Bool
+    @usableFromInline let declaresChildren: Bool
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
     /// For each state, the range in `effects` of the exit effects performed when a machine resting

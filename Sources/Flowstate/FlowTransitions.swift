@@ -43,6 +43,7 @@ public struct FlowTransitions: RandomAccessCollection, Hashable, Sendable, Custo
     }
 
     /// Several transitions, by their declaration indices.
+    @usableFromInline
     init(declarations: [Int32]) {
         if declarations.count <= 1 {
             single = declarations.first ?? -1

@@ -62,6 +62,7 @@ class AnyMachineBox {
     /// Whether effects go to a handler of this machine's own (not mapped to the parent's).
     @usableFromInline final let ownHandler: Bool
 
+    @usableFromInline
     init(flowName: String, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
          mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?,
          lifetime: FlowLifetime?, declaresChildren: Bool, ownHandler: Bool) {
@@ -139,6 +140,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     var last: FlowStep<F>?
     var lastFrom: F.State?
 
+    @inlinable
     init(machine: FlowMachine<F>, route: EffectRoute<F>, policy: FailurePolicy,
          mapOutput: ((any Sendable) -> (any Sendable)?)?, mapFailure: ((SupervisionFailure) -> (any Sendable)?)?,
          onTeardown: ((TeardownReason) -> Void)?, lifetime: FlowLifetime?) {
@@ -146,12 +148,31 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         self.route = route
         var own = false
         if case .handler = route { own = true }
-        super.init(flowName: machine.definition.name, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
+        super.init(flowName: machine.table.name, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
                    onTeardown: onTeardown, lifetime: lifetime, declaresChildren: machine.table.declaresChildren,
                    ownHandler: own)
     }
 
+    /// A box for a fresh machine: specialized in the caller's module (no generic metadata look-ups).
+    @inlinable
+    convenience init(fresh definition: FlowDefinition<F>, route: EffectRoute<F>, policy: FailurePolicy,
+                     mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
+                     mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
+                     onTeardown: ((TeardownReason) -> Void)? = nil, lifetime: FlowLifetime? = nil)
+        throws(SupervisorError)
+    {
+        let machine: FlowMachine<F>
+        do throws(FlowError) {
+            machine = try FlowMachine(definition)
+        } catch {
+            throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
+        }
+        self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
+                  onTeardown: onTeardown, lifetime: lifetime)
+    }
+
     /// A box for a fresh machine, or for one resuming in the state labelled `label`.
+    @usableFromInline
     convenience init(definition: FlowDefinition<F>, resumingIn label: String?, route: EffectRoute<F>,
                      policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
@@ -223,10 +244,37 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         }
     }
 
+    /// Starts the machine and performs its entry effects through its own handler: the direct path
+    /// of a start (see ``sendDirect(_:supervisor:)``).
+    @inlinable
+    func startDirect(supervisor: Supervisor) throws(FlowError) -> StepSummary {
+        switch try machine.start() {
+        case .started(_, let effects, _):
+            if !effects.isEmpty, case .handler(let handler) = route {
+                let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
+                for effect in effects {
+                    do {
+                        try handler(effect, context)
+                    } catch {
+                        supervisor.directFailure(EffectFailure(origin: id, effect: "\(effect)", message: "\(error)"))
+                        break
+                    }
+                }
+            }
+            return StepSummary(kind: .started, from: -1, to: Int32(truncatingIfNeeded: machine.current))
+        case let .finished(source, target, event, effects, output, transitions):
+            keep(.finished(from: source, to: target, event: event, effects: effects, output: output,
+                           transitions: transitions), from: nil)
+            return StepSummary(kind: .finished, from: -1, to: Int32(truncatingIfNeeded: machine.current))
+        case .transitioned, .ignored, .rejected:  // never from a start
+            return StepSummary(kind: .started, from: -1, to: Int32(truncatingIfNeeded: machine.current))
+        }
+    }
+
     @usableFromInline
-    func keep(_ step: FlowStep<F>, from: Int32) {
+    func keep(_ step: FlowStep<F>, from: Int32?) {
         last = step
-        lastFrom = machine.table.states[Int(from)]
+        lastFrom = from.map { machine.table.states[Int($0)] }
     }
 
     // MARK: The general path

@@ -196,6 +196,7 @@ public final class Supervisor {
     ///   - handler: Performs the machine's effects (and its declared children's, mapped).
     /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when
     ///   the machine cannot start (an eventless loop): nothing is left in the tree then.
+    @inlinable
     @discardableResult
     public func start<F: Flow>(
         _ definition: FlowDefinition<F>,
@@ -203,8 +204,7 @@ public final class Supervisor {
         onTeardown: ((TeardownReason) -> Void)? = nil,
         handler: @escaping EffectHandler<F>
     ) throws(SupervisorError) -> MachineHandle<F> {
-        let box = try MachineBox<F>(definition: definition, resumingIn: nil, route: .handler(handler), policy: policy,
-                                    onTeardown: onTeardown)
+        let box = try MachineBox<F>(fresh: definition, route: .handler(handler), policy: policy, onTeardown: onTeardown)
         return MachineHandle(id: try launch(box, parent: -1))
     }
 
@@ -225,6 +225,7 @@ public final class Supervisor {
     /// - Throws: ``SupervisorError/Code/machineGone`` if `parent` is gone or being torn down;
     ///   ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when the child
     ///   cannot start.
+    @inlinable
     @discardableResult
     public func spawn<C: Flow, P: Flow>(
         _ definition: FlowDefinition<C>,
@@ -236,19 +237,83 @@ public final class Supervisor {
         failure: (@Sendable (SupervisionFailure) -> P.Event?)? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        settleForReading()
-        guard let parentSlot = core.slot(of: parent.id), core[parentSlot].lifecycle != .stopping else {
-            throw gone(parent.id, "spawn a child under")
-        }
+        let parentSlot = try livingParent(parent.id)
         let box = try MachineBox<C>(
-            definition: definition, resumingIn: nil, route: .handler(handler), policy: policy,
+            fresh: definition, route: .handler(handler), policy: policy,
             mapOutput: { output($0 as! C.Output) }, mapFailure: failure.map { map in { map($0) } },
             onTeardown: onTeardown, lifetime: owner)
         return MachineHandle(id: try launch(box, parent: parentSlot))
     }
 
+    /// The slot of a parent that can take a child (after sweeping), or ``SupervisorError/Code/machineGone``.
+    @usableFromInline
+    func livingParent(_ id: MachineID) throws(SupervisorError) -> Int32 {
+        settleForReading()
+        guard let slot = core.slot(of: id), core[slot].lifecycle != .stopping else {
+            throw gone(id, "spawn a child under")
+        }
+        return slot
+    }
+
+    /// Starts a new box: on the direct path (its typed start specialized in the caller's module) when
+    /// nothing is in progress, nobody observes and the flow declares no children; otherwise through
+    /// the general path.
+    @inlinable
+    func launch<F: Flow>(_ box: MachineBox<F>, parent: Int32) throws(SupervisorError) -> MachineID {
+        guard let id = try beginDirectLaunch(box, parent: parent) else { return try launch(erased: box, parent: parent) }
+        let summary: StepSummary
+        do throws(FlowError) {
+            summary = try box.startDirect(supervisor: self)
+        } catch {
+            abandonDirectLaunch(id)
+            throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
+        }
+        completeDirectLaunch(box, summary: summary)
+        return id
+    }
+
+    /// Opens a turn and puts the box in the tree, running, if the direct path applies; `nil` if not.
+    @usableFromInline
+    func beginDirectLaunch(_ box: AnyMachineBox, parent: Int32) throws(SupervisorError) -> MachineID? {
+        guard !isProcessing, !isObserved, inbox.released.isEmpty, mailbox.isEmpty, urgent.isEmpty,
+              !box.declaresChildren, box.ownHandler else { return nil }
+        if parent >= 0, core[parent].serial == 0 || core[parent].lifecycle == .stopping {
+            throw SupervisorError(code: .machineGone, message: "cannot spawn '\(box.flowName)': its parent is gone")
+        }
+        isProcessing = true
+        let id = insert(box, parent: parent, stateSlot: -1)
+        core.setLifecycle(.running, of: id.slot)
+        return id
+    }
+
+    /// The machine's start failed in the engine: it leaves the tree as if it never came.
+    @usableFromInline
+    func abandonDirectLaunch(_ id: MachineID) {
+        if let slot = core.slot(of: id) { discard(slot) }
+        directFailures.removeAll()
+        isProcessing = false
+    }
+
+    /// Finishes a direct start: a failure of its entry effects, or a start that finished at once,
+    /// get the general treatment; then whatever was queued runs.
+    @usableFromInline
+    func completeDirectLaunch(_ box: AnyMachineBox, summary: StepSummary) {
+        defer { isProcessing = false }
+        if let slot = core.slot(of: box.id) {
+            if let failure = directFailures.first {
+                directFailures.removeAll()
+                fail(slot, failure, whileStarting: true)
+            } else if summary.kind == .finished {
+                settle(slot, summary: summary, starting: true)
+            }
+        }
+        directFailures.removeAll()
+        drain()
+    }
+
     /// Puts a new box in the tree and starts it: now (in a turn of its own) or, inside a step, queued.
-    private func launch(_ box: AnyMachineBox, parent: Int32) throws(SupervisorError) -> MachineID {
+    @usableFromInline
+    func launch(erased box: AnyMachineBox, parent: Int32) throws(SupervisorError) -> MachineID {
         if isProcessing {
             let id = insert(box, parent: parent, stateSlot: -1)
             mailbox.append(.start(id))
