@@ -25,23 +25,54 @@ public enum UnhandledEventPolicy: Hashable, Sendable {
 /// }
 /// ```
 public struct FlowDefinition<F: Flow>: Sendable {
-    /// The flow's name, used in diagrams, logs and errors.
-    public let name: String
-    /// The state the machine enters when it starts (if compound, its initial descendants too).
-    public let initial: F.State
-    /// What happens to events that no transition reacts to.
-    public let unhandledEvents: UnhandledEventPolicy
-    /// Every state, in declaration order (a parent before its children).
-    public let states: [StateDeclaration]
-    /// Every transition, in declaration order.
-    public let transitions: [TransitionDeclaration]
-    /// Where the definition was written.
-    public let location: FlowSourceLocation
+    /// Everything a definition holds, immutable and shared: a definition is one reference, so copying
+    /// it (every machine holds one) costs a retain and a machine stays small.
+    @usableFromInline
+    final class Storage: Sendable {
+        let name: String
+        let initial: F.State
+        let unhandledEvents: UnhandledEventPolicy
+        let states: [StateDeclaration]
+        let transitions: [TransitionDeclaration]
+        let location: FlowSourceLocation
+        let issues: [ValidationIssue]
+        @usableFromInline let hasErrors: Bool
+        @usableFromInline let table: FlowTable<F>
 
-    let issues: [ValidationIssue]
+        init(name: String, initial: F.State, unhandledEvents: UnhandledEventPolicy, states: [StateDeclaration],
+             transitions: [TransitionDeclaration], location: FlowSourceLocation, issues: [ValidationIssue],
+             table: FlowTable<F>) {
+            self.name = name
+            self.initial = initial
+            self.unhandledEvents = unhandledEvents
+            self.states = states
+            self.transitions = transitions
+            self.location = location
+            self.issues = issues
+            self.hasErrors = issues.contains { $0.severity == .error }
+            self.table = table
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
+    /// The flow's name, used in diagrams, logs and errors.
+    public var name: String { storage.name }
+    /// The state the machine enters when it starts (if compound, its initial descendants too).
+    public var initial: F.State { storage.initial }
+    /// What happens to events that no transition reacts to.
+    public var unhandledEvents: UnhandledEventPolicy { storage.unhandledEvents }
+    /// Every state, in declaration order (a parent before its children).
+    public var states: [StateDeclaration] { storage.states }
+    /// Every transition, in declaration order.
+    public var transitions: [TransitionDeclaration] { storage.transitions }
+    /// Where the definition was written.
+    public var location: FlowSourceLocation { storage.location }
+
+    var issues: [ValidationIssue] { storage.issues }
     /// Whether ``issues`` holds an error (computed once: every machine checks it).
-    @usableFromInline let hasErrors: Bool
-    @usableFromInline let table: FlowTable<F>
+    @inlinable var hasErrors: Bool { storage.hasErrors }
+    @inlinable var table: FlowTable<F> { storage.table }
 
     /// Declares a flow with the result-builder DSL.
     /// - Parameters:
@@ -73,17 +104,11 @@ public struct FlowDefinition<F: Flow>: Sendable {
         elements: [FlowElement<F>],
         location: FlowSourceLocation = FlowSourceLocation(file: #fileID, line: #line, column: #column)
     ) {
-        self.name = name
-        self.initial = initial
-        self.unhandledEvents = unhandledEvents
-        self.location = location
         let compiled = FlowCompiler<F>(name: name, initial: initial, unhandled: unhandledEvents,
                                        elements: elements, location: location).compile()
-        self.states = compiled.states
-        self.transitions = compiled.transitions
-        self.issues = compiled.issues
-        self.hasErrors = compiled.issues.contains { $0.severity == .error }
-        self.table = compiled.table
+        storage = Storage(name: name, initial: initial, unhandledEvents: unhandledEvents, states: compiled.states,
+                          transitions: compiled.transitions, location: location, issues: compiled.issues,
+                          table: compiled.table)
     }
 
     /// Every problem of the definition at once: errors first, then warnings, each in declaration order.

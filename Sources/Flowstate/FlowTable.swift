@@ -6,8 +6,29 @@
 ///
 /// The hot arrays are immutable buffers owned by the table and freed in `deinit`: reading them in
 /// the engine's step costs no reference counting.
+/// What of a compiled definition does not depend on the flow's types: what the supervisor reads
+/// about a machine without crossing type erasure (its states' parents, what stopping it exits).
 @usableFromInline
-final class FlowTable<F: Flow>: @unchecked Sendable {
+class FlowTableShape: @unchecked Sendable {
+    // @unchecked: immutable after `init`.
+    let parents: [Int]
+    /// Whether any state runs a declared child.
+    @usableFromInline let declaresChildren: Bool
+    /// For each state, the range in the effects of the exit effects performed when a machine resting
+    /// there is stopped (its active states, innermost first).
+    let stopEffects: [Range<Int>]
+    @usableFromInline let name: String
+
+    init(parents: [Int], declaresChildren: Bool, stopEffects: [Range<Int>], name: String) {
+        self.parents = parents
+        self.declaresChildren = declaresChildren
+        self.stopEffects = stopEffects
+        self.name = name
+    }
+}
+
+@usableFromInline
+final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     // @unchecked: every stored property is immutable after `init`, and the buffers are never
     // written after they are initialized, so sharing the table across isolation domains is safe.
 
@@ -63,18 +84,11 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
 
     // Cold: start, finish, errors, inspection.
     @usableFromInline let index: [F.State: Int]
-    let parents: [Int]
     @usableFromInline let outputs: [OutputRule<F>?]
     /// The child flow each state runs under a supervisor, if any.
     let childFlows: [ChildFlow<F>?]
-    /// Whether any state runs a declared child.
-    @usableFromInline let declaresChildren: Bool
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
-    /// For each state, the range in `effects` of the exit effects performed when a machine resting
-    /// there is stopped (its active states, innermost first).
-    let stopEffects: [Range<Int>]
-    @usableFromInline let name: String
 
     /// How many eventless transitions one step may take before the engine reports a loop.
     @usableFromInline static var eventlessLimit: Int { 1_000 }
@@ -88,7 +102,6 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
         unhandled: UnhandledEventPolicy, name: String
     ) {
-        self.stopEffects = stopEffects
         let finals = outputs.map { $0 != nil }
         self.states = .make(states)
         self.isFinal = .make(finals)
@@ -101,13 +114,12 @@ final class FlowTable<F: Flow>: @unchecked Sendable {
         self.effects = EffectStorage(effects)
         self.unhandled = unhandled
         self.index = index
-        self.parents = parents
         self.outputs = outputs
         self.childFlows = childFlows
-        self.declaresChildren = childFlows.contains { $0 != nil }
         self.initialTarget = initialTarget
         self.initialEffects = initialEffects
-        self.name = name
+        super.init(parents: parents, declaresChildren: childFlows.contains { $0 != nil }, stopEffects: stopEffects,
+                   name: name)
     }
 
     deinit {

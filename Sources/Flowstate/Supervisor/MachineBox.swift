@@ -3,7 +3,7 @@
 struct StepSummary {
     @usableFromInline enum Kind: UInt8 { case started, transitioned, finished, ignored, rejected }
     @usableFromInline var kind: Kind
-    /// The leaf state index before and after the step.
+    /// The leaf state index before (-1 for a start) and after the step.
     @usableFromInline var from: Int32
     @usableFromInline var to: Int32
 
@@ -13,6 +13,9 @@ struct StepSummary {
         self.from = from
         self.to = to
     }
+
+    /// Whether the machine moved (took a transition, started or finished).
+    var moved: Bool { kind != .ignored && kind != .rejected }
 }
 
 /// An effect handler threw.
@@ -36,56 +39,112 @@ struct StepDescription {
     var to: String
     var event: String
     var transitions: FlowTransitions
-    var output: String
+}
+
+/// What a step did, for the supervisor to go on with: the summary, and the first effect that failed.
+struct StepOutcome {
+    var summary: StepSummary
+    var failure: EffectFailure?
+}
+
+/// What few machines need: kept out of every box until one of them is set.
+final class MachineExtras {
+    var policy: FailurePolicy = .escalate
+    var mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
+    var onTeardown: ((TeardownReason) -> Void)?
+    /// The lifetime the machine is bound to (weakly); the box's `ownerBound` stays true after it is gone.
+    weak var lifetime: FlowLifetime?
+    var tasks: [UInt64: Task<Void, Never>] = [:]
+    var history = RestartHistory()
+
+    init() {}
 }
 
 /// One machine of a supervisor's tree with everything the supervisor keeps about it, type-erased.
 ///
 /// The typed work (stepping the machine, performing its effects through its typed handler) happens
-/// in the subclass ``MachineBox``: a step crosses type erasure once. The supervisor's own bookkeeping
-/// reads only this class's non-generic fields.
+/// in the subclass ``MachineBox``, which drives a whole step and calls back into the supervisor for
+/// the tree's part of it: a step crosses type erasure once, and nothing of it is stored. The
+/// supervisor's own bookkeeping reads only this class's non-generic fields, and the flow's shape
+/// (parents, exit effects) through ``FlowTableShape``, without generic code.
 @usableFromInline
 class AnyMachineBox {
+    // Fields in an order that packs them: a box is most of a machine's memory.
     @usableFromInline @exclusivity(unchecked) final var id: MachineID
-    final let flowName: String
-    final let policy: FailurePolicy
+    /// The flow's compiled shape, shared by every machine of the definition.
+    @usableFromInline final let shape: FlowTableShape
     final let mapOutput: ((any Sendable) -> (any Sendable)?)?
-    final let mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
-    final var onTeardown: ((TeardownReason) -> Void)?
-    /// The lifetime the machine is bound to (weakly); `ownerBound` stays true after it is gone.
-    final weak var lifetime: FlowLifetime?
+    /// The failure policy (when not the default), failure mapping, hook, owner, tasks and restarts.
+    final var extras: MachineExtras?
+    /// The machine's current leaf state, mirrored after every step.
+    @usableFromInline @exclusivity(unchecked) final var leaf: Int32
+    /// Whether the machine reached a final state (stopping it then exits nothing).
+    @usableFromInline @exclusivity(unchecked) final var isFinished = false
     final let ownerBound: Bool
-    final var tasks: [UInt64: Task<Void, Never>] = [:]
-    final var history = RestartHistory()
-    /// Whether any state of the flow runs a declared child (if not, the supervisor skips that work).
-    @usableFromInline final let declaresChildren: Bool
     /// Whether effects go to a handler of this machine's own (not mapped to the parent's).
     @usableFromInline final let ownHandler: Bool
 
     @usableFromInline
-    init(flowName: String, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
+    init(shape: FlowTableShape, leaf: Int, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
          mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?,
-         lifetime: FlowLifetime?, declaresChildren: Bool, ownHandler: Bool) {
+         lifetime: FlowLifetime?, ownHandler: Bool) {
         self.id = MachineID(rawValue: 0)
-        self.flowName = flowName
-        self.policy = policy
+        self.shape = shape
+        self.leaf = Int32(truncatingIfNeeded: leaf)
         self.mapOutput = mapOutput
-        self.mapFailure = mapFailure
-        self.onTeardown = onTeardown
-        self.lifetime = lifetime
         self.ownerBound = lifetime != nil
-        self.declaresChildren = declaresChildren
         self.ownHandler = ownHandler
+        if policy != .escalate || mapFailure != nil || onTeardown != nil || lifetime != nil {
+            let extras = MachineExtras()
+            extras.policy = policy
+            extras.mapFailure = mapFailure
+            extras.onTeardown = onTeardown
+            extras.lifetime = lifetime
+            self.extras = extras
+        }
+    }
+
+    final var flowName: String { shape.name }
+    final var policy: FailurePolicy { extras?.policy ?? .escalate }
+    @usableFromInline final var declaresChildren: Bool { shape.declaresChildren }
+    final var stateParents: [Int] { shape.parents }
+    final var mapFailure: ((SupervisionFailure) -> (any Sendable)?)? { extras?.mapFailure }
+    final var onTeardown: ((TeardownReason) -> Void)? { extras?.onTeardown }
+    final var lifetime: FlowLifetime? { extras?.lifetime }
+    final var taskCount: Int { extras?.tasks.count ?? 0 }
+    final var ensuredExtras: MachineExtras {
+        if let extras { return extras }
+        let made = MachineExtras()
+        extras = made
+        return made
+    }
+
+    /// Whether stopping the machine performs exit effects (a running machine whose active states
+    /// have some). Known without generic code.
+    final var exitsOnStop: Bool { !isFinished && !shape.stopEffects[Int(leaf)].isEmpty }
+
+    /// Whether the state at `index` is in the machine's configuration.
+    final func isActive(_ index: Int) -> Bool {
+        let parents = shape.parents
+        var s = Int(leaf)
+        while s >= 0 {
+            if s == index { return true }
+            s = parents[s]
+        }
+        return false
     }
 
     // Overridden by MachineBox<F>.
-    func start() throws(FlowError) -> StepSummary { fatalError("abstract") }
-    /// Sends an event of the flow's type (checked once, here).
-    func deliver(_ event: Any) throws(FlowError) -> StepSummary { fatalError("abstract") }
+    /// Starts the machine: tells the supervisor (which marks it running and reports it), performs its
+    /// entry effects (the first failure stops the rest).
+    func start(in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome { fatalError("abstract") }
+    /// Sends an event of the flow's type (checked once, here): tells the supervisor what the step did
+    /// (so that it tears down the children of states left), then performs the step's effects.
+    func deliver(_ event: Any, in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
+        fatalError("abstract")
+    }
     /// Whether `event` is of the flow's event type.
     func accepts(_ event: Any) -> Bool { fatalError("abstract") }
-    /// Performs the effects of the last step; the first failure stops the rest.
-    func performPending(in supervisor: Supervisor) -> EffectFailure? { fatalError("abstract") }
     /// Stops the machine and performs every exit effect, even after one fails; returns the failures.
     func stopAndExit(in supervisor: Supervisor) -> [EffectFailure] { fatalError("abstract") }
     /// Performs an effect forwarded by a declared child, already mapped to this flow's effect type.
@@ -94,33 +153,13 @@ class AnyMachineBox {
     }
     /// A fresh box of the same flow and configuration, for a restart.
     func remake() throws(SupervisorError) -> AnyMachineBox { fatalError("abstract") }
-    /// The last step, as labels.
-    func describeLastStep() -> StepDescription { fatalError("abstract") }
     var stateLabel: String { fatalError("abstract") }
-    var leaf: Int { fatalError("abstract") }
-    /// The parent of each state index (-1 for a top-level state).
-    var stateParents: [Int] { fatalError("abstract") }
     func childFlow(at index: Int) -> AnyChildFlow? { fatalError("abstract") }
     func label(ofState index: Int) -> String { fatalError("abstract") }
     func stateIndex(labelled label: String) -> Int? { fatalError("abstract") }
     func output() -> (any Sendable)? { fatalError("abstract") }
+    var outputLabel: String { fatalError("abstract") }
     var outline: FlowOutline { fatalError("abstract") }
-    /// Drops the handler, the typed machine's step and everything user code gave (after teardown).
-    func release() {
-        onTeardown = nil
-        tasks = [:]
-    }
-
-    /// Whether the state at `index` is in the machine's configuration.
-    final func isActive(_ index: Int) -> Bool {
-        let parents = stateParents
-        var s = leaf
-        while s >= 0 {
-            if s == index { return true }
-            s = parents[s]
-        }
-        return false
-    }
 }
 
 /// A declared child flow, type-erased.
@@ -136,9 +175,6 @@ struct AnyChildFlow {
 final class MachineBox<F: Flow>: AnyMachineBox {
     @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
     @usableFromInline let route: EffectRoute<F>
-    /// The last step, until its effects are performed and observers have seen it.
-    var last: FlowStep<F>?
-    var lastFrom: F.State?
 
     @inlinable
     init(machine: FlowMachine<F>, route: EffectRoute<F>, policy: FailurePolicy,
@@ -148,9 +184,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         self.route = route
         var own = false
         if case .handler = route { own = true }
-        super.init(flowName: machine.table.name, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
-                   onTeardown: onTeardown, lifetime: lifetime, declaresChildren: machine.table.declaresChildren,
-                   ownHandler: own)
+        super.init(shape: machine.table, leaf: machine.current, policy: policy, mapOutput: mapOutput,
+                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime, ownHandler: own)
     }
 
     /// A box for a fresh machine: specialized in the caller's module (no generic metadata look-ups).
@@ -172,7 +207,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     /// A box for a fresh machine, or for one resuming in the state labelled `label`.
-    @usableFromInline
     convenience init(definition: FlowDefinition<F>, resumingIn label: String?, route: EffectRoute<F>,
                      policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
@@ -205,42 +239,33 @@ final class MachineBox<F: Flow>: AnyMachineBox {
                   onTeardown: onTeardown, lifetime: lifetime)
     }
 
-    // MARK: The fast path
+    // MARK: The direct path
 
     /// Sends an event and performs its effects through the machine's own handler, in one call: the
     /// supervisor's path for a machine without declared children when nobody observes. Specialized in
-    /// the caller's module. Returns `nil` when the step needs the supervisor's full treatment (it
-    /// finished, or an effect failed): the step is then kept in ``last``.
+    /// the caller's module. A failure is left with the supervisor (``Supervisor/directFailure(_:)``);
+    /// a finished step is completed by the supervisor afterwards.
     @inlinable
     func sendDirect(_ event: F.Event, supervisor: Supervisor) throws(FlowError) -> StepSummary {
-        let from = Int32(truncatingIfNeeded: machine.current)
+        let from = leaf
         // The step is consumed where it is matched: keeping it alive while reading its effects would
         // copy it through its generic value witnesses (measured: most of the cost of a send).
         switch try machine.send(event) {
         case .transitioned(_, _, _, let effects, _):
-            if !effects.isEmpty, case .handler(let handler) = route {
-                let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
-                for effect in effects {
-                    do {
-                        try handler(effect, context)
-                    } catch {
-                        supervisor.directFailure(EffectFailure(origin: id, effect: "\(effect)", message: "\(error)"))
-                        break
-                    }
-                }
-            }
-            return StepSummary(kind: .transitioned, from: from, to: Int32(truncatingIfNeeded: machine.current))
+            leaf = Int32(truncatingIfNeeded: machine.current)
+            performDirect(effects, supervisor: supervisor)
+            return StepSummary(kind: .transitioned, from: from, to: leaf)
         case .ignored:
             return StepSummary(kind: .ignored, from: from, to: from)
         case .rejected:
             return StepSummary(kind: .rejected, from: from, to: from)
-        case let .finished(source, target, event, effects, output, transitions):
-            keep(.finished(from: source, to: target, event: event, effects: effects, output: output,
-                           transitions: transitions), from: from)
-            return StepSummary(kind: .finished, from: from, to: Int32(truncatingIfNeeded: machine.current))
-        case let .started(state, effects, transitions):  // never: a started machine is sent events
-            keep(.started(state: state, effects: effects, transitions: transitions), from: from)
-            return StepSummary(kind: .finished, from: from, to: Int32(truncatingIfNeeded: machine.current))
+        case .finished(_, _, _, let effects, _, _):
+            leaf = Int32(truncatingIfNeeded: machine.current)
+            isFinished = true
+            performDirect(effects, supervisor: supervisor)
+            return StepSummary(kind: .finished, from: from, to: leaf)
+        case .started:  // never: a running machine is sent events
+            return StepSummary(kind: .transitioned, from: from, to: leaf)
         }
     }
 
@@ -250,55 +275,53 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     func startDirect(supervisor: Supervisor) throws(FlowError) -> StepSummary {
         switch try machine.start() {
         case .started(_, let effects, _):
-            if !effects.isEmpty, case .handler(let handler) = route {
-                let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
-                for effect in effects {
-                    do {
-                        try handler(effect, context)
-                    } catch {
-                        supervisor.directFailure(EffectFailure(origin: id, effect: "\(effect)", message: "\(error)"))
-                        break
-                    }
-                }
-            }
-            return StepSummary(kind: .started, from: -1, to: Int32(truncatingIfNeeded: machine.current))
-        case let .finished(source, target, event, effects, output, transitions):
-            keep(.finished(from: source, to: target, event: event, effects: effects, output: output,
-                           transitions: transitions), from: nil)
-            return StepSummary(kind: .finished, from: -1, to: Int32(truncatingIfNeeded: machine.current))
+            leaf = Int32(truncatingIfNeeded: machine.current)
+            performDirect(effects, supervisor: supervisor)
+            return StepSummary(kind: .started, from: -1, to: leaf)
+        case .finished(_, _, _, let effects, _, _):
+            leaf = Int32(truncatingIfNeeded: machine.current)
+            isFinished = true
+            performDirect(effects, supervisor: supervisor)
+            return StepSummary(kind: .finished, from: -1, to: leaf)
         case .transitioned, .ignored, .rejected:  // never from a start
-            return StepSummary(kind: .started, from: -1, to: Int32(truncatingIfNeeded: machine.current))
+            return StepSummary(kind: .started, from: -1, to: leaf)
         }
     }
 
-    @usableFromInline
-    func keep(_ step: FlowStep<F>, from: Int32?) {
-        last = step
-        lastFrom = from.map { machine.table.states[Int($0)] }
+    @inlinable @inline(__always)
+    func performDirect(_ effects: FlowEffects<F.Effect>, supervisor: Supervisor) {
+        guard !effects.isEmpty, case .handler(let handler) = route else { return }
+        let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
+        for effect in effects {
+            do {
+                try handler(effect, context)
+            } catch {
+                supervisor.directFailure(EffectFailure(origin: id, effect: "\(effect)", message: "\(error)"))
+                return
+            }
+        }
     }
 
     // MARK: The general path
 
-    override func start() throws(FlowError) -> StepSummary {
+    override func start(in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
         let step = try machine.start()
-        last = step
-        lastFrom = nil
-        let to = Int32(machine.current)
-        return StepSummary(kind: step.isFinished ? .finished : .started, from: -1, to: to)
+        leaf = Int32(truncatingIfNeeded: machine.current)
+        isFinished = machine.isFinished
+        let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)
+        supervisor.stepTaken(slot, summary: summary) { describe(step, from: nil) }
+        return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
     override func accepts(_ event: Any) -> Bool { event is F.Event }
 
-    override func deliver(_ event: Any) throws(FlowError) -> StepSummary {
-        try deliverTyped(event as! F.Event)  // checked by `accepts` when the event was queued
-    }
-
-    func deliverTyped(_ event: F.Event) throws(FlowError) -> StepSummary {
-        let from = Int32(machine.current)
+    override func deliver(_ event: Any, in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
+        let typed = event as! F.Event  // checked by `accepts` when the event was queued
+        let from = leaf
         let fromState = machine.state
-        let step = try machine.send(event)
-        last = step
-        lastFrom = fromState
+        let step = try machine.send(typed)
+        leaf = Int32(truncatingIfNeeded: machine.current)
+        isFinished = machine.isFinished
         let kind: StepSummary.Kind
         switch step {
         case .started: kind = .started
@@ -307,13 +330,14 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         case .ignored: kind = .ignored
         case .rejected: kind = .rejected
         }
-        return StepSummary(kind: kind, from: from, to: Int32(machine.current))
+        let summary = StepSummary(kind: kind, from: from, to: leaf)
+        supervisor.stepTaken(slot, summary: summary) { describe(step, from: fromState) }
+        return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
-    override func performPending(in supervisor: Supervisor) -> EffectFailure? {
-        guard let step = last else { return nil }
-        last = nil
-        for effect in step.effects {
+    /// Performs effects in order; the first failure stops the rest and is returned.
+    private func perform(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
+        for effect in effects {
             do throws(EffectFailure) {
                 try perform(effect, origin: id, in: supervisor)
             } catch {
@@ -324,7 +348,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     override func stopAndExit(in supervisor: Supervisor) -> [EffectFailure] {
-        last = nil
         let exits = machine.stop()
         var failures: [EffectFailure] = []
         for effect in exits {
@@ -369,32 +392,23 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         }
     }
 
-    override func describeLastStep() -> StepDescription {
+    private func describe(_ step: FlowStep<F>, from: F.State?) -> StepDescription {
         func d(_ value: Any) -> String { "\(value)" }
-        switch last {
-        case .started(let state, _, let transitions)?:
-            return StepDescription(from: "start", to: d(state), event: "", transitions: transitions, output: "")
-        case .transitioned(let from, let to, let event, _, let transitions)?:
-            return StepDescription(from: d(from), to: d(to), event: d(event.kind), transitions: transitions, output: "")
-        case .finished(let from, let to, let event, _, let output, let transitions)?:
-            return StepDescription(from: from.map(d) ?? "start", to: d(to), event: event.map { d($0.kind) } ?? "",
-                                   transitions: transitions, output: d(output))
-        case .ignored(let state, let event)?, .rejected(let state, let event)?:
-            return StepDescription(from: d(state), to: d(state), event: d(event.kind), transitions: FlowTransitions(),
-                                   output: "")
-        case nil:
-            let state = d(machine.state)
-            return StepDescription(from: lastFrom.map(d) ?? state, to: state, event: "", transitions: FlowTransitions(),
-                                   output: machine.output.map(d) ?? "")
+        switch step {
+        case .started(let state, _, let transitions):
+            return StepDescription(from: "start", to: d(state), event: "", transitions: transitions)
+        case .transitioned(let source, let to, let event, _, let transitions):
+            return StepDescription(from: from.map(d) ?? d(source), to: d(to), event: d(event.kind),
+                                   transitions: transitions)
+        case .finished(let source, let to, let event, _, _, let transitions):
+            return StepDescription(from: from.map(d) ?? source.map(d) ?? "start", to: d(to),
+                                   event: event.map { d($0.kind) } ?? "", transitions: transitions)
+        case .ignored(let state, let event), .rejected(let state, let event):
+            return StepDescription(from: d(state), to: d(state), event: d(event.kind), transitions: FlowTransitions())
         }
     }
 
-    /// The event of the last step, for tree events that name it.
-    var lastEventLabel: String? { last?.event.map { "\($0)" } }
-
     override var stateLabel: String { "\(machine.state)" }
-    override var leaf: Int { machine.current }
-    override var stateParents: [Int] { machine.table.parents }
 
     override func childFlow(at index: Int) -> AnyChildFlow? {
         guard let spec = machine.table.childFlows[index] else { return nil }
@@ -417,18 +431,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
 
     override func output() -> (any Sendable)? { machine.output }
 
+    override var outputLabel: String { machine.output.map { "\($0)" } ?? "" }
+
     override var outline: FlowOutline { machine.definition.outline }
-
-    override func release() {
-        super.release()
-        last = nil
-    }
-}
-
-extension FlowStep {
-    @usableFromInline
-    var isFinished: Bool {
-        if case .finished = self { return true }
-        return false
-    }
 }

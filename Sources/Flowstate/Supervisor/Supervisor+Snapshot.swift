@@ -241,7 +241,7 @@ extension Supervisor {
             }
             // Every active state that declares a child must have it.
             let parents = box.stateParents
-            var s = box.leaf
+            var s = Int(box.leaf)
             while s >= 0 {
                 if taken[s] == nil, let spec = box.childFlow(at: s) {
                     throw SupervisorError(code: .snapshotMismatch,

@@ -102,7 +102,7 @@ public final class Supervisor {
 
     deinit {
         for box in boxes {
-            for task in box?.tasks.values ?? [:].values { task.cancel() }
+            for task in box?.extras?.tasks.values ?? [:].values { task.cancel() }
         }
         for continuation in continuations.values { continuation.finish() }
     }
@@ -304,7 +304,7 @@ public final class Supervisor {
                 directFailures.removeAll()
                 fail(slot, failure, whileStarting: true)
             } else if summary.kind == .finished {
-                settle(slot, summary: summary, starting: true)
+                complete(slot)
             }
         }
         directFailures.removeAll()
@@ -350,7 +350,6 @@ public final class Supervisor {
     /// Removes a machine that never started (its start failed), with whatever was spawned under it.
     private func discard(_ slot: Int32) {
         for s in core.teardownOrder(of: slot) {
-            boxes[Int(s)]?.release()
             boxes[Int(s)] = nil
             core.remove(s)
         }
@@ -358,16 +357,42 @@ public final class Supervisor {
 
     /// Starts a pending machine: performs its entry effects and spawns the children its states declare.
     private func begin(_ slot: Int32) throws(FlowError) {
+        let outcome = try boxes[Int(slot)]!.start(in: self, slot: slot)
+        afterStep(slot, outcome, starting: true)
+    }
+
+    /// What the supervisor does while a box takes a step, before the step's effects: a started
+    /// machine is marked running and reported; a moved one is reported, and the children of the
+    /// states it left are torn down (children of states being left go first, in reverse spawn order).
+    func stepTaken(_ slot: Int32, summary: StepSummary, describe: () -> StepDescription) {
         let box = boxes[Int(slot)]!
-        let summary = try box.start()
-        core.setLifecycle(.running, of: slot)
-        if isObserved {
-            let parent = core[slot].parent
-            let description = box.describeLastStep()
-            emit(.spawned(box.id, flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
-                          state: description.to, transitions: description.transitions))
+        if summary.from < 0 {
+            core.setLifecycle(.running, of: slot)
+            if isObserved {
+                let parent = core[slot].parent
+                let description = describe()
+                emit(.spawned(box.id, flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
+                              state: description.to, transitions: description.transitions))
+            }
+            return
         }
-        settle(slot, summary: summary, starting: true)
+        guard summary.moved else { return }
+        if isObserved {
+            let description = describe()
+            emit(.transitioned(box.id, from: description.from, to: description.to, event: description.event,
+                               transitions: description.transitions))
+        }
+        guard box.declaresChildren else { return }
+        var child = core[slot].lastChild
+        while child >= 0 {
+            let previous = core[child].previous
+            let stateSlot = core[child].stateSlot
+            if stateSlot >= 0 && (summary.kind == .finished || !box.isActive(Int(stateSlot))) {
+                var record = TeardownRecord()
+                tearDown(child, reason: .parentLeftState, record: &record)
+            }
+            child = previous
+        }
     }
 
     /// A queued start failed in the engine (an eventless loop): a failure of the machine, while starting.
@@ -430,7 +455,7 @@ public final class Supervisor {
                 directFailures.removeAll()
                 fail(slot, failure, whileStarting: false)
             } else if summary.kind == .finished {
-                settle(slot, summary: summary, starting: false)
+                complete(slot)
             }
         }
         directFailures.removeAll()
@@ -461,43 +486,25 @@ public final class Supervisor {
     }
 
     private func deliver(_ event: Any, to slot: Int32) throws(FlowError) {
-        let box = boxes[Int(slot)]!
-        let summary = try box.deliver(event)
-        if isObserved, summary.kind == .transitioned || summary.kind == .finished {
-            let description = box.describeLastStep()
-            emit(.transitioned(box.id, from: description.from, to: description.to, event: description.event,
-                               transitions: description.transitions))
-        }
-        settle(slot, summary: summary, starting: false)
+        let outcome = try boxes[Int(slot)]!.deliver(event, in: self, slot: slot)
+        afterStep(slot, outcome, starting: false)
     }
 
-    /// What follows a step: children of states that were left are torn down, the step's effects are
-    /// performed, then the machine completes or the children of states that were entered are spawned.
-    private func settle(_ slot: Int32, summary: StepSummary, starting: Bool) {
+    /// What follows a step's effects: a failure applies the policy; otherwise the machine completes,
+    /// or the children of the states it entered are spawned (outermost first, started next).
+    private func afterStep(_ slot: Int32, _ outcome: StepOutcome, starting: Bool) {
         let box = boxes[Int(slot)]!
-        let moved = summary.kind != .ignored && summary.kind != .rejected
-        if moved && box.declaresChildren && !starting {
-            // (1) Children of states that were left, in reverse spawn order.
-            for child in core.children(of: slot).reversed() {
-                let stateSlot = core[child].stateSlot
-                if stateSlot >= 0 && (summary.kind == .finished || !box.isActive(Int(stateSlot))) {
-                    var record = TeardownRecord()
-                    tearDown(child, reason: .parentLeftState, record: &record)
-                }
-            }
-        }
-        // (2) The step's effects.
-        if let failure = box.performPending(in: self) {
+        let summary = outcome.summary
+        if let failure = outcome.failure {
             fail(core.slot(of: failure.origin) ?? slot, failure, whileStarting: starting)
             return
         }
         guard core.slot(of: box.id) != nil else { return }
-        // (3) Completion, or the children of entered states (outermost first).
         if summary.kind == .finished {
             complete(slot)
             return
         }
-        guard moved && box.declaresChildren else { return }
+        guard summary.moved && box.declaresChildren else { return }
         var entered: [Int] = []
         let parents = box.stateParents
         var s = Int(summary.to)
@@ -530,7 +537,7 @@ public final class Supervisor {
 
     private func complete(_ slot: Int32) {
         let box = boxes[Int(slot)]!
-        if isObserved { emit(.completed(box.id, output: box.describeLastStep().output)) }
+        if isObserved { emit(.completed(box.id, output: box.outputLabel)) }
         let output = box.output()
         let parent = core[slot].parent
         let map = box.mapOutput
@@ -566,8 +573,8 @@ public final class Supervisor {
                 tearDown(slot, reason: .failed, record: &record)
                 return
             case .restart(let maxRestarts, let window):
-                if box.history.allow(maxRestarts: maxRestarts, within: window, now: now(),
-                                     failedWhileStarting: startingFailure) {
+                if box.ensuredExtras.history.allow(maxRestarts: maxRestarts, within: window, now: now(),
+                                                   failedWhileStarting: startingFailure) {
                     restart(slot)
                     return
                 }
@@ -594,7 +601,7 @@ public final class Supervisor {
     private func restart(_ slot: Int32) {
         let box = boxes[Int(slot)]!
         let node = core[slot]
-        let history = box.history
+        let history = box.extras?.history
         var record = TeardownRecord()
         tearDown(slot, reason: .failed, record: &record)
         if node.parent >= 0, core[node.parent].serial == 0 || core[node.parent].lifecycle == .stopping { return }
@@ -607,7 +614,7 @@ public final class Supervisor {
             logger?.debug("restart failed", metadata: ["flow": "\(box.flowName)", "error": "\(error)"])
             return
         }
-        fresh.history = history
+        if let history { fresh.ensuredExtras.history = history }
         let id = insert(fresh, parent: node.parent, stateSlot: node.stateSlot, after: node.previous)
         emit(.restarted(box.id, replacement: id))
         urgent.append(.start(id))
@@ -679,7 +686,7 @@ public final class Supervisor {
         for (s, wasRunning) in zip(order, started) {
             let box = boxes[Int(s)]!
             let id = box.id
-            if wasRunning {
+            if wasRunning && box.exitsOnStop {
                 for failure in box.stopAndExit(in: self) {
                     // The machine is going away: a failing exit effect is reported, not escalated,
                     // and the other exit effects still run.
@@ -688,8 +695,7 @@ public final class Supervisor {
                 }
             }
             let hook = box.onTeardown
-            for task in box.tasks.values { task.cancel() }
-            box.release()
+            if let tasks = box.extras?.tasks { for task in tasks.values { task.cancel() } }
             boxes[Int(s)] = nil
             core.remove(s)
             record.append(id, flow: box.flowName)
@@ -711,7 +717,7 @@ public final class Supervisor {
         let taskID = nextTask
         nextTask += 1
         let supervisor = WeakSupervisor(self)
-        box.tasks[taskID] = Task {
+        box.ensuredExtras.tasks[taskID] = Task {
             let result: Result<F.Event?, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
             await Supervisor.finishTask(supervisor, taskID: taskID, origin: origin, target: target.id,
@@ -731,7 +737,7 @@ public final class Supervisor {
     private func finishTask(taskID: UInt64, origin: MachineID, target: MachineID,
                             result: Result<(any Sendable)?, any Error>) {
         let originSlot = core.slot(of: origin)
-        if let originSlot { boxes[Int(originSlot)]?.tasks[taskID] = nil }
+        if let originSlot { boxes[Int(originSlot)]?.extras?.tasks[taskID] = nil }
         guard originSlot != nil, core.slot(of: target) != nil else {
             let what: String
             switch result {
@@ -755,7 +761,7 @@ public final class Supervisor {
 
     /// How many async effects are in flight (for tests and diagnostics).
     @_spi(Testing)
-    public var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.tasks.count ?? 0) } }
+    public var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.taskCount ?? 0) } }
 
     // MARK: Observation
 
