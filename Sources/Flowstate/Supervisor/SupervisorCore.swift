@@ -21,8 +21,8 @@ struct SupervisorCore {
     }
 
     struct Node {
-        var serial: UInt64 = 0
-        var lifecycle: Lifecycle = .pending
+        /// The serial (low 62 bits) and the lifecycle (high 2 bits), packed: a node is 32 bytes.
+        private var serialAndLifecycle: UInt64 = 0
         var parent: Int32 = -1
         /// For a declared child, the index of the parent state that runs it; -1 otherwise.
         var stateSlot: Int32 = -1
@@ -30,6 +30,22 @@ struct SupervisorCore {
         var lastChild: Int32 = -1
         var previous: Int32 = -1
         var next: Int32 = -1
+
+        init() {}
+
+        init(serial: UInt64, lifecycle: Lifecycle, parent: Int32, stateSlot: Int32) {
+            self.serialAndLifecycle = serial | UInt64(lifecycle.rawValue) << 62
+            self.parent = parent
+            self.stateSlot = stateSlot
+        }
+
+        /// The machine's serial number; 0 for a free slot.
+        var serial: UInt64 { serialAndLifecycle & (1 << 62 - 1) }
+
+        var lifecycle: Lifecycle {
+            get { Lifecycle(rawValue: UInt8(serialAndLifecycle >> 62)) ?? .pending }
+            set { serialAndLifecycle = serial | UInt64(newValue.rawValue) << 62 }
+        }
     }
 
     /// The supervisor's identity: part of every `MachineID` it gives, so that an identity from
