@@ -48,7 +48,7 @@ fuzz:
 # DocC for every library, with warnings as errors (swift-docc-plugin).
 docs:
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
-		--target Flowstate --target FlowGraph --target FlowGraphviz --target FlowNavigation --warnings-as-errors
+		--target Flowstate --target FlowGraph --target FlowGraphviz --target FlowNavigation --target FlowTesting --warnings-as-errors
 	@echo "Documentation archives: .build-docs/plugins/Swift-DocC/outputs/*.doccarchive"
 
 clean:

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FlowGraph", targets: ["FlowGraph"]),
         .library(name: "FlowGraphviz", targets: ["FlowGraphviz"]),
         .library(name: "FlowNavigation", targets: ["FlowNavigation"]),
+        .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .executable(name: "flowviz", targets: ["flowviz"]),
     ],
     dependencies: [
@@ -28,6 +29,13 @@ let package = Package(
         ),
         .target(name: "FlowGraph", dependencies: ["Flowstate"]),
         .target(name: "FlowNavigation", dependencies: ["Flowstate"]),
+        .target(
+            name: "FlowTesting",
+            dependencies: [
+                "Flowstate",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",
@@ -86,6 +94,15 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Golden"), .copy("Flows")]
+        ),
+        .testTarget(
+            name: "FlowTestingTests",
+            dependencies: [
+                "Flowstate",
+                "FlowTesting",
+                "FlowstateExamples",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,154 @@
+import Flowstate
+import PropertyBased
+
+/// Generators of inputs for property-based tests of flows, for swift-property-based's
+/// `propertyCheck`: event sequences for a definition, and small random definitions.
+///
+/// ```swift
+/// await propertyCheck(input: FlowGen.events(for: SignUp.definition, samples: samples)) { events in
+///     try FlowCheck.run(SignUp.definition, events: events) { machine, step in
+///         #expect(machine.configuration.count <= 2)
+///     }
+/// }
+/// ```
+///
+/// Every generator shrinks: a failing event sequence shrinks to a short one (chunks removed, events
+/// replaced by the first sample of their kind), a failing definition to one with fewer states,
+/// transitions and guards.
+public enum FlowGen {
+    /// Event sequences for a definition, biased towards events the current state handles.
+    ///
+    /// While generating, the generator runs a machine: at each step it picks, with probability
+    /// `1 - unhandledRate`, a sample whose kind the current state (or an ancestor) reacts to, and
+    /// otherwise one it does not react to (when there is one). A sequence ends when the flow
+    /// finishes, so it may be shorter than drawn. Sequences shrink by removing chunks of events, then by replacing an
+    /// event with the first sample of its kind.
+    /// - Parameters:
+    ///   - definition: The flow; when it is invalid or cannot start, every sequence is empty.
+    ///   - samples: The events to pick from (for payload events, several values per kind exercise
+    ///     the guards), simplest first: shrinking prefers earlier samples.
+    ///   - length: The range each sequence's length is drawn from; a sequence stops early when the
+    ///     flow finishes.
+    ///   - unhandledRate: The probability of picking an event the current state does not react to.
+    /// - Returns: A generator of event sequences.
+    public static func events<F: Flow>(
+        for definition: FlowDefinition<F>, samples: [F.Event], length: ClosedRange<Int> = 0...20,
+        unhandledRate: Double = 0.1
+    ) -> Generator<[F.Event], [[Int]]> {
+        let sampler = EventSampler(definition, samples: samples)
+        let lengths = max(0, length.lowerBound)...max(0, length.upperBound)
+        return Generator<[Int], [[Int]]>(
+            run: { rng in
+                let count = Int.random(in: lengths, using: &rng)
+                return sampler.generate(count: count, unhandledRate: unhandledRate, using: &rng)
+            },
+            shrink: { sampler.shrinks(of: $0) }
+        ).map { sampler.events($0) }
+    }
+
+    /// Event sequences for a flow whose events carry no payload: every kind the definition's
+    /// transitions name is a sample.
+    public static func events<F: Flow>(
+        for definition: FlowDefinition<F>, length: ClosedRange<Int> = 0...20, unhandledRate: Double = 0.1
+    ) -> Generator<[F.Event], [[Int]]> where F.Event == F.Event.Kind {
+        events(for: definition, samples: FlowIndex(definition).kinds, length: length, unhandledRate: unhandledRate)
+    }
+}
+
+/// Picks and shrinks sample events: the core of ``FlowGen/events(for:samples:length:unhandledRate:)``
+/// and ``FlowCheck``. Sequences are sample positions, so shrinking can move towards earlier samples.
+struct EventSampler<F: Flow>: Sendable {
+    let definition: FlowDefinition<F>
+    let index: FlowIndex<F>
+    let samples: [F.Event]
+    /// For each sample, the first sample of the same kind.
+    let firstOfKind: [Int]
+    /// For each state taken as the leaf, the samples whose kind it reacts to, and the others.
+    let handled: [[Int]]
+    let unhandled: [[Int]]
+
+    init(_ definition: FlowDefinition<F>, samples: [F.Event]) {
+        self.definition = definition
+        let index = FlowIndex(definition)
+        self.index = index
+        self.samples = samples
+        var first: [F.Event.Kind: Int] = [:]
+        firstOfKind = samples.enumerated().map { i, event in
+            if let known = first[event.kind] { return known }
+            first[event.kind] = i
+            return i
+        }
+        var handled = [[Int]](repeating: [], count: index.count)
+        var unhandled = [[Int]](repeating: [], count: index.count)
+        for leaf in 0..<index.count {
+            let kinds = Set(index.handledKinds[leaf])
+            for (i, event) in samples.enumerated() {
+                if kinds.contains(event.kind) { handled[leaf].append(i) } else { unhandled[leaf].append(i) }
+            }
+        }
+        self.handled = handled
+        self.unhandled = unhandled
+    }
+
+    func events(_ positions: [Int]) -> [F.Event] { positions.map { samples[$0] } }
+
+    /// Up to `count` sample positions, chosen while running a machine.
+    func generate<R: RandomNumberGenerator>(count: Int, unhandledRate: Double, using rng: inout R) -> [Int] {
+        guard !samples.isEmpty, var machine = try? FlowMachine(definition), (try? machine.start()) != nil else {
+            return []
+        }
+        var result: [Int] = []
+        result.reserveCapacity(count)
+        while result.count < count && !machine.isFinished {
+            let leaf = index.position[machine.state] ?? 0
+            let useUnhandled = !unhandled[leaf].isEmpty
+                && (handled[leaf].isEmpty || Double.random(in: 0..<1, using: &rng) < unhandledRate)
+            let pool = useUnhandled ? unhandled[leaf] : handled[leaf]
+            guard let pick = pool.randomElement(using: &rng) else { break }
+            result.append(pick)
+            _ = try? machine.send(samples[pick])
+        }
+        return result
+    }
+
+    /// Smaller sequences, most shrunk first: empty, then with chunks of halving sizes removed, then
+    /// with one event replaced by the first sample of its kind. Each is shorter, or as long with a
+    /// smaller sample position, so shrinking always ends.
+    func shrinks(of positions: [Int]) -> [[Int]] {
+        let n = positions.count
+        guard n > 0 else { return [] }
+        var result: [[Int]] = [[]]
+        var size = n / 2
+        while size >= 1 {
+            var start = 0
+            while start < n {
+                var candidate = positions
+                candidate.removeSubrange(start..<min(n, start + size))
+                if !candidate.isEmpty { result.append(candidate) }
+                start += size
+            }
+            size /= 2
+        }
+        for i in 0..<n where positions[i] < firstOfKind.count && firstOfKind[positions[i]] < positions[i] {
+            var candidate = positions
+            candidate[i] = firstOfKind[positions[i]]
+            result.append(candidate)
+        }
+        return result
+    }
+}
+
+/// A small, fast, seedable random number generator (SplitMix64), so that a check can be repeated.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

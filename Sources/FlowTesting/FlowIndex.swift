@@ -1,0 +1,165 @@
+import Flowstate
+
+/// A definition's public declarations as flat arrays: what the path finder, the generators and the
+/// structural reachability need, computed once, without recursion.
+struct FlowIndex<F: Flow>: Sendable {
+    let definition: FlowDefinition<F>
+    /// The position of each state in `definition.states`.
+    let position: [F.State: Int]
+    /// The parent of each state, or -1 for a top-level state.
+    let parents: [Int]
+    /// Whether each state is final.
+    let isFinal: [Bool]
+    /// For each state, the leaf entered when the state is entered (itself for a leaf).
+    let settle: [Int]
+    /// For each state taken as the current leaf: the transitions that apply to it, innermost state
+    /// first, each state's in declaration order (the order the engine tries them).
+    let chains: [[Int]]
+    /// The position of each transition's source, or -1 when it is not declared.
+    let sources: [Int]
+    /// The position of each transition's target, or -1 for a targetless transition or an undeclared target.
+    let targets: [Int]
+    /// The event kinds of the definition's transitions, each once, in declaration order.
+    let kinds: [F.Event.Kind]
+    /// For each state taken as the current leaf, the event kinds its chain reacts to, each once, in the
+    /// order the engine tries them.
+    let handledKinds: [[F.Event.Kind]]
+
+    init(_ definition: FlowDefinition<F>) {
+        self.definition = definition
+        let states = definition.states
+        var position: [F.State: Int] = [:]
+        for (i, declaration) in states.enumerated() where position[declaration.state] == nil {
+            position[declaration.state] = i
+        }
+        self.position = position
+        parents = states.map { $0.parent.flatMap { position[$0] } ?? -1 }
+        isFinal = states.map { $0.kind == .final }
+        var settle = Array(states.indices)
+        for i in states.indices {
+            var s = i
+            var steps = 0
+            while let child = states[s].initialChild, let next = position[child], steps <= states.count {
+                s = next
+                steps += 1
+            }
+            settle[i] = s
+        }
+        self.settle = settle
+        sources = definition.transitions.map { position[$0.source] ?? -1 }
+        targets = definition.transitions.map { $0.target.flatMap { position[$0] } ?? -1 }
+        var own = [[Int]](repeating: [], count: states.count)
+        for (t, source) in sources.enumerated() where source >= 0 { own[source].append(t) }
+        var chains = [[Int]](repeating: [], count: states.count)
+        var handled = [[F.Event.Kind]](repeating: [], count: states.count)
+        for leaf in states.indices {
+            var chain: [Int] = []
+            var s = leaf
+            var steps = 0
+            while s >= 0 && steps <= states.count {
+                chain.append(contentsOf: own[s])
+                s = parents[s]
+                steps += 1
+            }
+            var seen = Set<F.Event.Kind>()
+            var kinds: [F.Event.Kind] = []
+            for t in chain {
+                if let kind = definition.transitions[t].event, seen.insert(kind).inserted { kinds.append(kind) }
+            }
+            chains[leaf] = chain
+            handled[leaf] = kinds
+        }
+        self.chains = chains
+        self.handledKinds = handled
+        var seen = Set<F.Event.Kind>()
+        kinds = definition.transitions.compactMap { $0.event }.filter { seen.insert($0).inserted }
+    }
+
+    /// The number of states.
+    var count: Int { parents.count }
+
+    /// Whether `state` is `ancestor` or lies inside it.
+    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        var s = state
+        var steps = 0
+        while s >= 0 && steps <= count {
+            if s == ancestor { return true }
+            s = parents[s]
+            steps += 1
+        }
+        return false
+    }
+
+    /// `state` and its ancestors, innermost first.
+    func ancestry(of state: Int) -> [Int] {
+        var result: [Int] = []
+        var s = state
+        while s >= 0 && result.count <= count {
+            result.append(s)
+            s = parents[s]
+        }
+        return result
+    }
+
+    /// The leaf the machine is in after taking transition `t` from `leaf` (before eventless transitions).
+    func leaf(after t: Int, from leaf: Int) -> Int {
+        targets[t] >= 0 ? settle[targets[t]] : leaf
+    }
+
+    /// The leaves the machine was in, in order, while taking `transitions` from `leaf`: each entry is
+    /// the leaf a transition was taken from. The leaf after the last one is the step's state.
+    func leaves(taking transitions: FlowTransitions, from leaf: Int) -> [Int] {
+        var current = leaf
+        var result: [Int] = []
+        result.reserveCapacity(transitions.count)
+        for id in transitions {
+            result.append(current)
+            current = self.leaf(after: id.position, from: current)
+        }
+        return result
+    }
+
+    /// The leaves structurally reachable from `start` over every declared transition, ignoring guards,
+    /// shadowing and samples (each leaf is reachable from itself).
+    func structurallyReachable(from start: [Int]) -> [Bool] {
+        var reached = [Bool](repeating: false, count: count)
+        var work: [Int] = []
+        for s in start where !reached[s] {
+            reached[s] = true
+            work.append(s)
+        }
+        while let leaf = work.popLast() {
+            guard !isFinal[leaf] else { continue }
+            for t in chains[leaf] where targets[t] >= 0 {
+                let next = settle[targets[t]]
+                if !reached[next] {
+                    reached[next] = true
+                    work.append(next)
+                }
+            }
+        }
+        return reached
+    }
+
+    /// The leaves from which some leaf inside `goal` is structurally reachable (the leaves inside
+    /// `goal` included).
+    func structurallyReaching(_ goal: Int) -> [Bool] {
+        var predecessors = [[Int]](repeating: [], count: count)
+        for leaf in 0..<count where !isFinal[leaf] {
+            for t in chains[leaf] where targets[t] >= 0 { predecessors[settle[targets[t]]].append(leaf) }
+        }
+        var reaching = [Bool](repeating: false, count: count)
+        var work: [Int] = []
+        for s in 0..<count where isInside(s, goal) {
+            reaching[s] = true
+            work.append(s)
+        }
+        while let s = work.popLast() {
+            for p in predecessors[s] where !reaching[p] {
+                reaching[p] = true
+                work.append(p)
+            }
+        }
+        return reaching
+    }
+}

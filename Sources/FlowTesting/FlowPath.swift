@@ -1,0 +1,170 @@
+import Flowstate
+
+/// An event sequence from a machine's start, with what each step did: the events to send, the steps
+/// the engine returned, the transitions they took.
+///
+/// The path finder (``FlowPathfinder``) builds paths by running real machines, so a path's steps are
+/// what the engine does. ``replay()`` runs the events again on a fresh machine and checks that every
+/// step takes the same transitions to the same state: a test can call it to make sure the definition
+/// still behaves as when the path was found.
+///
+/// ```swift
+/// let path = try #require(pathfinder.shortestPath(to: .twoFactor))
+/// #expect(path.events == [.submitEmail("ada@example.com"), .submitPassword("correct horse")])
+/// try path.replay()
+/// ```
+public struct FlowPath<F: Flow>: Sendable {
+    /// The definition the path runs on.
+    public let definition: FlowDefinition<F>
+    /// The step `FlowMachine.start()` returned.
+    public let start: FlowStep<F>
+    /// The step each event caused, in order (never ignored or rejected: each step took a transition).
+    public let steps: [FlowStep<F>]
+
+    /// Creates a path from the steps a machine returned.
+    /// - Parameters:
+    ///   - definition: The definition the machine ran.
+    ///   - start: The step of `FlowMachine.start()`.
+    ///   - steps: The steps of the events sent after it, in order.
+    public init(definition: FlowDefinition<F>, start: FlowStep<F>, steps: [FlowStep<F>]) {
+        self.definition = definition
+        self.start = start
+        self.steps = steps
+    }
+
+    /// The events to send after starting, in order.
+    public var events: [F.Event] { steps.compactMap(\.event) }
+
+    /// The leaf state the machine is in at the end of the path.
+    public var state: F.State { steps.last?.state ?? start.state }
+
+    /// The leaf state after the start, then after each event (one more element than ``events``).
+    public var states: [F.State] { [start.state] + steps.map(\.state) }
+
+    /// Whether the path ends in a final state.
+    public var isFinished: Bool {
+        if case .finished = steps.last ?? start { return true }
+        return false
+    }
+
+    /// The active states at the end of the path: the leaf and its ancestors, innermost first.
+    public var configuration: [F.State] { configuration(of: state) }
+
+    /// Every transition the path takes, in order: the start's eventless transitions, then each step's.
+    public var transitions: [FlowTransitionID] { ([start] + steps).flatMap { Array($0.transitions) } }
+
+    /// The transitions of each step: the start's first, then one entry per event.
+    public var transitionsPerStep: [FlowTransitions] { ([start] + steps).map(\.transitions) }
+
+    /// Whether the path is in `state` at its end (`state` is the leaf or one of its ancestors).
+    public func ends(in state: F.State) -> Bool { configuration.contains(state) }
+
+    /// Whether the path enters `state` at some point: the states active when the machine starts, and
+    /// every state a step enters, including states that a step enters and leaves again by eventless
+    /// transitions.
+    public func visits(_ state: F.State) -> Bool {
+        guard let initial = try? FlowMachine(definition).state else { return false }
+        if configuration(of: initial).contains(state) { return true }
+        var leaf = initial
+        for step in [start] + steps {
+            if definition.configurationChange(from: leaf, taking: step.transitions).entered.contains(state) {
+                return true
+            }
+            leaf = step.state
+        }
+        return false
+    }
+
+    private func configuration(of leaf: F.State) -> [F.State] {
+        var result: [F.State] = []
+        var current: F.State? = leaf
+        while let state = current, result.count <= definition.states.count {
+            result.append(state)
+            current = definition.declaration(of: state)?.parent
+        }
+        return result
+    }
+
+    /// Runs the path again on a fresh machine and checks that every step takes the same transitions
+    /// to the same state, with the same outcome (transitioned or finished).
+    /// - Returns: The machine at the end of the path, for further checks.
+    /// - Throws: ``FlowReplayError`` naming the first step that differs, or the error the machine threw.
+    @discardableResult
+    public func replay() throws(FlowReplayError) -> FlowMachine<F> {
+        var machine: FlowMachine<F>
+        let started: FlowStep<F>
+        do throws(FlowError) {
+            machine = try FlowMachine(definition)
+            started = try machine.start()
+        } catch {
+            throw FlowReplayError(step: 0, message: "the machine could not start: \(error)")
+        }
+        if let difference = Self.difference(expected: start, actual: started) {
+            throw FlowReplayError(step: 0, message: "the start differs: \(difference)")
+        }
+        for (i, expected) in steps.enumerated() {
+            guard let event = expected.event else {
+                throw FlowReplayError(step: i + 1, message: "step \(i + 1) has no event: \(expected)")
+            }
+            let actual: FlowStep<F>
+            do throws(FlowError) {
+                actual = try machine.send(event)
+            } catch {
+                throw FlowReplayError(step: i + 1, message: "event \(i + 1) (\(event)) threw: \(error)")
+            }
+            if let difference = Self.difference(expected: expected, actual: actual) {
+                throw FlowReplayError(step: i + 1, message: "event \(i + 1) (\(event)): \(difference)")
+            }
+        }
+        return machine
+    }
+
+    /// What differs between two steps, in words, or `nil` when they take the same transitions to the
+    /// same state with the same outcome.
+    static func difference(expected: FlowStep<F>, actual: FlowStep<F>) -> String? {
+        if outcome(of: expected) != outcome(of: actual) {
+            return "expected \(outcome(of: expected)) (\(expected)), got \(outcome(of: actual)) (\(actual))"
+        }
+        if expected.state != actual.state {
+            return "expected to end in \(expected.state), ended in \(actual.state)"
+        }
+        if expected.transitions != actual.transitions {
+            return "expected transitions \(expected.transitions), took \(actual.transitions)"
+        }
+        return nil
+    }
+
+    static func outcome(of step: FlowStep<F>) -> String {
+        switch step {
+        case .started: "started"
+        case .transitioned: "transitioned"
+        case .finished: "finished"
+        case .ignored: "ignored"
+        case .rejected: "rejected"
+        }
+    }
+}
+
+extension FlowPath: CustomStringConvertible {
+    /// The path as one line per step, for example `start --> email`, then `email --back--> password`.
+    public var description: String {
+        ([start] + steps).map(\.description).joined(separator: "\n")
+    }
+}
+
+/// A path whose replay on a fresh machine did not do what the path recorded.
+public struct FlowReplayError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The step that differed: 0 for the start, then 1 for the first event.
+    public var step: Int
+    /// What differed.
+    public var message: String
+
+    /// Creates an error.
+    public init(step: Int, message: String) {
+        self.step = step
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { "replay differs at step \(step): \(message)" }
+}

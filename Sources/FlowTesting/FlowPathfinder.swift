@@ -1,0 +1,545 @@
+import Flowstate
+
+/// Model-based paths through a typed definition: the shortest event sequence to every state, simple
+/// paths between two states, and a transition cover, found by running the engine.
+///
+/// Creating a path finder explores the flow breadth first over machine configurations (the current
+/// leaf state and whether the flow has finished: a `FlowMachine` holds nothing else). From each
+/// configuration it sends, on a copy of a real machine, every sample event of every kind the current
+/// state (or an ancestor) reacts to. So guards are honoured, eventless transitions are followed as the
+/// engine follows them, an event that throws (for example under `UnhandledEventPolicy.fail`) is an
+/// edge not taken, and every path returned really reaches its target: ``FlowPath/replay()`` checks it.
+/// Which transitions a step took comes from `FlowStep.transitions`, never from labels.
+///
+/// Payload events need sample values: give one or more per event kind. A guard is exercised only by
+/// the samples you give: a target that only a valid email reaches is reported unreachable when every
+/// sample email is invalid, with the transitions that blocked it (``FlowUnreachableReason/blocked(transitions:)``).
+///
+/// ```swift
+/// let pathfinder = try FlowPathfinder(SignUp.definition, samples: [
+///     .submitEmail("ada@example.com"), .submitPassword("correct horse"), .submitCode("123456"),
+///     .back, .cancel,
+/// ])
+/// let path = try #require(pathfinder.shortestPath(to: .twoFactor))
+/// #expect(path.events == [.submitEmail("ada@example.com"), .submitPassword("correct horse")])
+/// for path in pathfinder.transitionCover().paths { try path.replay() }
+/// ```
+///
+/// The exploration stops at `maxConfigurations` configurations (10,000 by default), so it never hangs;
+/// ``isComplete`` says whether it stopped early. A finite flow has at most one configuration per leaf
+/// state, so the bound only matters for very large definitions.
+public struct FlowPathfinder<F: Flow>: Sendable {
+    /// The definition explored.
+    public let definition: FlowDefinition<F>
+    /// The most configurations the exploration visits.
+    public let maxConfigurations: Int
+    /// Whether the exploration visited every configuration reachable with the samples, rather than
+    /// stopping at ``maxConfigurations``.
+    public let isComplete: Bool
+    /// The step `FlowMachine.start()` returned.
+    public let start: FlowStep<F>
+
+    struct Configuration: Hashable {
+        var leaf: Int
+        var finished: Bool
+    }
+
+    struct Node {
+        var configuration: Configuration
+        var parentEdge: Int?
+    }
+
+    struct Edge {
+        var from: Int
+        var to: Int
+        var step: FlowStep<F>
+        /// The leaf each of the step's transitions was taken from.
+        var leaves: [Int]
+    }
+
+    let index: FlowIndex<F>
+    let samples: [F.Event.Kind: [F.Event]]
+    let nodes: [Node]
+    let edges: [Edge]
+    let outgoing: [[Int]]
+    /// The leaf the machine is in before it starts.
+    let initialLeaf: Int
+    /// The leaves the start's eventless transitions were taken from.
+    let startLeaves: [Int]
+    /// For each state, the first configuration (in breadth-first order) whose leaf is inside it.
+    let firstSettled: [Int?]
+    /// For each state, the first step that entered it: -1 for the start, an edge otherwise.
+    let firstEntered: [Int?]
+
+    /// Explores a definition with sample events.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - samples: Sample events, grouped by kind in the order given: each one is tried from every
+    ///     configuration whose state reacts to its kind. Kinds without a sample are never sent.
+    ///   - maxConfigurations: The most configurations to visit.
+    /// - Throws: `FlowError` when the definition is invalid or cannot start (for example an
+    ///   eventless loop at start).
+    public init(_ definition: FlowDefinition<F>, samples: [F.Event],
+                maxConfigurations: Int = 10_000) throws(FlowError) {
+        var grouped: [F.Event.Kind: [F.Event]] = [:]
+        for event in samples { grouped[event.kind, default: []].append(event) }
+        try self.init(definition, grouped: grouped, maxConfigurations: maxConfigurations)
+    }
+
+    /// Explores a definition, asking for the samples of each event kind its transitions name.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - maxConfigurations: The most configurations to visit.
+    ///   - samples: The sample events of a kind (called once per kind, in declaration order); an empty
+    ///     array means the kind is never sent.
+    /// - Throws: `FlowError` when the definition is invalid or cannot start.
+    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000,
+                samples: (F.Event.Kind) -> [F.Event]) throws(FlowError) {
+        var grouped: [F.Event.Kind: [F.Event]] = [:]
+        for kind in FlowIndex(definition).kinds {
+            grouped[kind] = samples(kind).filter { $0.kind == kind }
+        }
+        try self.init(definition, grouped: grouped, maxConfigurations: maxConfigurations)
+    }
+
+    init(_ definition: FlowDefinition<F>, grouped: [F.Event.Kind: [F.Event]],
+         maxConfigurations: Int) throws(FlowError) {
+        let index = FlowIndex(definition)
+        var machine = try FlowMachine(definition)
+        let initialLeaf = index.position[machine.state] ?? 0
+        let start = try machine.start()
+        let limit = max(1, maxConfigurations)
+
+        var nodes = [Node(configuration: Configuration(leaf: index.position[machine.state] ?? 0,
+                                                       finished: machine.isFinished), parentEdge: nil)]
+        var machines = [machine]
+        var lookup: [Configuration: Int] = [nodes[0].configuration: 0]
+        var edges: [Edge] = []
+        var outgoing: [[Int]] = [[]]
+        var complete = true
+        var head = 0
+        while head < nodes.count {
+            let node = nodes[head]
+            defer { head += 1 }
+            guard !node.configuration.finished else { continue }
+            let leaf = node.configuration.leaf
+            var tried = Set<FlowTransitions>()
+            for kind in index.handledKinds[leaf] {
+                for event in grouped[kind] ?? [] {
+                    var copy = machines[head]
+                    guard let step = try? copy.send(event) else { continue }  // a throw: no edge
+                    switch step {
+                    case .ignored, .rejected, .started: continue
+                    case .transitioned, .finished: break
+                    }
+                    guard tried.insert(step.transitions).inserted else { continue }
+                    let configuration = Configuration(leaf: index.position[copy.state] ?? 0,
+                                                      finished: copy.isFinished)
+                    let to: Int
+                    if let known = lookup[configuration] {
+                        to = known
+                    } else {
+                        guard nodes.count < limit else {
+                            complete = false
+                            continue
+                        }
+                        to = nodes.count
+                        lookup[configuration] = to
+                        nodes.append(Node(configuration: configuration, parentEdge: edges.count))
+                        machines.append(copy)
+                        outgoing.append([])
+                    }
+                    outgoing[head].append(edges.count)
+                    edges.append(Edge(from: head, to: to, step: step,
+                                      leaves: index.leaves(taking: step.transitions, from: leaf)))
+                }
+            }
+        }
+
+        // The first configuration inside each state, and the first step entering each state.
+        var firstSettled = [Int?](repeating: nil, count: index.count)
+        for (n, node) in nodes.enumerated() {
+            for s in index.ancestry(of: node.configuration.leaf) where firstSettled[s] == nil { firstSettled[s] = n }
+        }
+        var firstEntered = [Int?](repeating: nil, count: index.count)
+        let states = definition.states
+        for s in index.ancestry(of: initialLeaf) { firstEntered[s] = -1 }
+        for state in definition.configurationChange(from: states[initialLeaf].state, taking: start.transitions).entered {
+            if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = -1 }
+        }
+        for (e, edge) in edges.enumerated() {
+            let from = states[nodes[edge.from].configuration.leaf].state
+            for state in definition.configurationChange(from: from, taking: edge.step.transitions).entered {
+                if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = e }
+            }
+        }
+
+        self.definition = definition
+        self.maxConfigurations = limit
+        self.isComplete = complete
+        self.start = start
+        self.index = index
+        self.samples = grouped
+        self.nodes = nodes
+        self.edges = edges
+        self.outgoing = outgoing
+        self.initialLeaf = initialLeaf
+        self.startLeaves = index.leaves(taking: start.transitions, from: initialLeaf)
+        self.firstSettled = firstSettled
+        self.firstEntered = firstEntered
+    }
+
+    // MARK: Reachability
+
+    /// How many configurations the exploration visited.
+    public var configurationCount: Int { nodes.count }
+
+    /// The shortest event sequence after which the machine is in `state` (the leaf itself, or a leaf
+    /// inside a compound `state`), or `nil` when no explored sequence settles there.
+    public func shortestPath(to state: F.State) -> FlowPath<F>? {
+        guard let s = index.position[state], let node = firstSettled[s] else { return nil }
+        return path(edges: treeEdges(to: node))
+    }
+
+    /// The shortest path to every state the machine settles in, by state.
+    public var shortestPaths: [F.State: FlowPath<F>] {
+        var result: [F.State: FlowPath<F>] = [:]
+        for (s, node) in firstSettled.enumerated() {
+            if let node { result[definition.states[s].state] = path(edges: treeEdges(to: node)) }
+        }
+        return result
+    }
+
+    /// The states the machine settles in after some explored event sequence, in declaration order.
+    public var reachableStates: [F.State] {
+        definition.states.indices.filter { firstSettled[$0] != nil }.map { definition.states[$0].state }
+    }
+
+    /// The states no explored sequence settles in (some may be passed through: see
+    /// ``reachability(of:)``), in declaration order.
+    public var unreachableStates: [F.State] {
+        definition.states.indices.filter { firstSettled[$0] == nil }.map { definition.states[$0].state }
+    }
+
+    /// Whether and how `state` is reached: the shortest path settling in it, else the shortest path
+    /// passing through it (entered and left again by eventless transitions in one step), else why
+    /// no path reaches it.
+    public func reachability(of state: F.State) -> FlowReachability<F> {
+        guard let s = index.position[state] else { return .unreachable(.undeclared) }
+        if let node = firstSettled[s] { return .reachable(path(edges: treeEdges(to: node))) }
+        if let e = firstEntered[s] {
+            return .passedThrough(path(edges: e < 0 ? [] : treeEdges(to: edges[e].from) + [e]))
+        }
+        return .unreachable(reason(for: s))
+    }
+
+    private func reason(for goal: Int) -> FlowUnreachableReason<F> {
+        let structural = index.structurallyReachable(from: [initialLeaf])
+        guard structural.indices.contains(where: { structural[$0] && index.isInside($0, goal) }) else {
+            return .noPath
+        }
+        guard isComplete else { return .searchLimitReached }
+        let reaching = index.structurallyReaching(goal)
+        var frontier: [Int] = []
+        var inFrontier = Set<Int>()
+        let taken = takenPairs()
+        for (leaf, settled) in visitedLeaves() {
+            for t in index.chains[leaf] where index.targets[t] >= 0 && reaching[index.settle[index.targets[t]]] {
+                let declaration = definition.transitions[t]
+                guard settled || declaration.event == nil, !taken.contains(Pair(leaf: leaf, transition: t))
+                else { continue }
+                if inFrontier.insert(t).inserted { frontier.append(t) }
+            }
+        }
+        var missing: [F.Event.Kind] = []
+        for t in frontier {
+            if let kind = definition.transitions[t].event, (samples[kind] ?? []).isEmpty, !missing.contains(kind) {
+                missing.append(kind)
+            }
+        }
+        if !missing.isEmpty { return .missingSamples(kinds: missing) }
+        return .blocked(transitions: frontier.sorted().map { FlowTransitionID(position: $0) })
+    }
+
+    struct Pair: Hashable {
+        var leaf: Int
+        var transition: Int
+    }
+
+    /// Every (leaf, transition) pair some explored step took.
+    private func takenPairs() -> Set<Pair> {
+        var taken = Set<Pair>()
+        for (leaf, id) in zip(startLeaves, start.transitions) { taken.insert(Pair(leaf: leaf, transition: id.position)) }
+        for edge in edges {
+            for (leaf, id) in zip(edge.leaves, edge.step.transitions) {
+                taken.insert(Pair(leaf: leaf, transition: id.position))
+            }
+        }
+        return taken
+    }
+
+    /// Every leaf some explored step was in, with whether a configuration settled in it (and could
+    /// receive events), in first-visit order.
+    private func visitedLeaves() -> [(leaf: Int, settled: Bool)] {
+        var settled = [Bool](repeating: false, count: index.count)
+        var visited = [Bool](repeating: false, count: index.count)
+        var order: [Int] = []
+        for node in nodes where !node.configuration.finished {
+            settled[node.configuration.leaf] = true
+        }
+        func visit(_ leaf: Int) {
+            if !visited[leaf] {
+                visited[leaf] = true
+                order.append(leaf)
+            }
+        }
+        visit(initialLeaf)
+        startLeaves.forEach(visit)
+        for node in nodes { visit(node.configuration.leaf) }
+        for edge in edges { edge.leaves.forEach(visit) }
+        return order.map { ($0, settled[$0]) }
+    }
+
+    // MARK: Simple paths
+
+    /// Paths that visit no configuration twice, from the start (or from `from`) to `to`, each ending
+    /// the first time the machine settles inside `to`.
+    ///
+    /// With `from`, each path is the shortest path to a configuration inside `from` followed by a
+    /// segment that visits no configuration twice (the two parts may share configurations); there is
+    /// one family of segments per configuration inside `from`. The search is a depth-first search on
+    /// an explicit stack over the explored configurations.
+    /// - Parameters:
+    ///   - from: Where the segments start; `nil` for the machine's start.
+    ///   - to: The state the paths end in.
+    ///   - maxLength: The most events in a segment.
+    ///   - limit: The most paths returned.
+    /// - Returns: The paths, shortest first (ties in depth-first order).
+    public func simplePaths(from: F.State? = nil, to: F.State, maxLength: Int = 16, limit: Int = 256) -> [FlowPath<F>] {
+        guard let goal = index.position[to], limit > 0 else { return [] }
+        let starts: [Int]
+        if let from {
+            guard let origin = index.position[from] else { return [] }
+            starts = nodes.indices.filter { index.isInside(nodes[$0].configuration.leaf, origin) }
+        } else {
+            starts = [0]
+        }
+        var found: [[Int]] = []
+        search: for origin in starts {
+            let prefix = treeEdges(to: origin)
+            if index.isInside(nodes[origin].configuration.leaf, goal) {
+                found.append(prefix)
+                if found.count >= limit { break search }
+                continue
+            }
+            var onPath: Set<Int> = [origin]
+            var stack: [(node: Int, next: Int)] = [(origin, 0)]
+            var segment: [Int] = []
+            while let top = stack.last {
+                let choices = outgoing[top.node]
+                if top.next >= choices.count || segment.count >= maxLength {
+                    stack.removeLast()
+                    onPath.remove(top.node)
+                    if !segment.isEmpty { segment.removeLast() }
+                    continue
+                }
+                let e = choices[top.next]
+                stack[stack.count - 1].next += 1
+                let next = edges[e].to
+                guard !onPath.contains(next) else { continue }
+                if index.isInside(nodes[next].configuration.leaf, goal) {
+                    found.append(prefix + segment + [e])
+                    if found.count >= limit { break search }
+                    continue
+                }
+                guard !nodes[next].configuration.finished else { continue }
+                stack.append((next, 0))
+                onPath.insert(next)
+                segment.append(e)
+            }
+        }
+        let ordered = found.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }
+        return ordered.map { path(edges: $0.element) }
+    }
+
+    // MARK: Transition cover
+
+    /// A small set of event sequences that together take every transition the exploration took,
+    /// with the reason each other transition was not taken.
+    ///
+    /// Each explored step that takes a transition not yet taken contributes the shortest path to its
+    /// configuration followed by that step (the steps on the way count too); a sequence that is a
+    /// prefix of another is dropped.
+    public func transitionCover() -> FlowTransitionCover<F> {
+        var covered = Set(start.transitions.map(\.position))
+        var chosen: [[Int]] = []
+        var included = Set<Int>()  // configurations whose tree path is already counted
+        for (e, edge) in edges.enumerated() where !edge.step.transitions.allSatisfy({ covered.contains($0.position) }) {
+            let sequence = treeEdges(to: edge.from) + [e]
+            chosen.append(sequence)
+            covered.formUnion(edge.step.transitions.map(\.position))
+            var node = edge.from
+            while included.insert(node).inserted, let parent = nodes[node].parentEdge {
+                covered.formUnion(edges[parent].step.transitions.map(\.position))
+                node = edges[parent].from
+            }
+        }
+        // Drop a sequence that is a prefix of another (the longer one takes all its transitions).
+        var kept: [[Int]] = []
+        for (i, sequence) in chosen.enumerated() {
+            let isPrefix = chosen.indices.contains { j in
+                j != i && chosen[j].count > sequence.count && chosen[j].starts(with: sequence)
+            }
+            if !isPrefix { kept.append(sequence) }
+        }
+        if kept.isEmpty { kept = [[]] }
+
+        var gaps: [FlowTransitionID: FlowCoverGap] = [:]
+        let visited = visitedLeaves()
+        for t in definition.transitions.indices where !covered.contains(t) {
+            let declaration = definition.transitions[t]
+            let source = index.sources[t]
+            let reached = visited.contains { entry in
+                (entry.settled || declaration.event == nil) && source >= 0 && index.isInside(entry.leaf, source)
+            }
+            let gap: FlowCoverGap
+            if !reached {
+                gap = isComplete ? .sourceNotReached : .searchLimitReached
+            } else if let kind = declaration.event, (samples[kind] ?? []).isEmpty {
+                gap = .missingSamples
+            } else {
+                gap = .notTaken
+            }
+            gaps[FlowTransitionID(position: t)] = gap
+        }
+        return FlowTransitionCover(paths: kept.map { path(edges: $0) },
+                                   covered: covered.sorted().map { FlowTransitionID(position: $0) },
+                                   gaps: gaps)
+    }
+
+    // MARK: Paths
+
+    /// The edges from the start to `node` along the breadth-first tree.
+    private func treeEdges(to node: Int) -> [Int] {
+        var result: [Int] = []
+        var current = node
+        while let e = nodes[current].parentEdge {
+            result.append(e)
+            current = edges[e].from
+        }
+        return result.reversed()
+    }
+
+    private func path(edges sequence: [Int]) -> FlowPath<F> {
+        FlowPath(definition: definition, start: start, steps: sequence.map { edges[$0].step })
+    }
+}
+
+extension FlowPathfinder where F.Event == F.Event.Kind {
+    /// Explores a flow whose events carry no payload: every kind the definition's transitions name
+    /// is sent.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - maxConfigurations: The most configurations to visit.
+    /// - Throws: `FlowError` when the definition is invalid or cannot start.
+    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000) throws(FlowError) {
+        try self.init(definition, samples: FlowIndex(definition).kinds, maxConfigurations: maxConfigurations)
+    }
+}
+
+/// Whether and how the path finder reaches a state.
+public enum FlowReachability<F: Flow>: Sendable {
+    /// The machine settles in the state (or in a leaf inside it) at the end of the path.
+    case reachable(FlowPath<F>)
+    /// The machine never settles in the state, but the path's last step enters it and leaves it again
+    /// by eventless transitions (a decision state), or the start does.
+    case passedThrough(FlowPath<F>)
+    /// No explored path enters the state.
+    case unreachable(FlowUnreachableReason<F>)
+
+    /// The path, when the state is reached or passed through.
+    public var path: FlowPath<F>? {
+        switch self {
+        case .reachable(let path), .passedThrough(let path): path
+        case .unreachable: nil
+        }
+    }
+
+    /// Why the state is unreachable, when it is.
+    public var reason: FlowUnreachableReason<F>? {
+        if case .unreachable(let reason) = self { return reason }
+        return nil
+    }
+
+    /// Whether the machine settles in the state at the end of some explored path.
+    public var isReachable: Bool {
+        if case .reachable = self { return true }
+        return false
+    }
+}
+
+/// Why no explored event sequence enters a state.
+public enum FlowUnreachableReason<F: Flow>: Hashable, Sendable, CustomStringConvertible {
+    /// The definition does not declare the state.
+    case undeclared
+    /// No path in the graph of declared transitions leads there, whatever the guards and samples
+    /// (the reachability `FlowDefinition.validate()` checks).
+    case noPath
+    /// Paths exist in the graph, but every one needs one of these transitions from a state the
+    /// exploration reached, and the engine never took it with the samples given: its guard was false
+    /// for every sample (`FlowDefinition.TransitionDeclaration.guardLabel` names it), or a
+    /// transition the engine tries first (an inner state's, or one declared earlier) always reacted.
+    case blocked(transitions: [FlowTransitionID])
+    /// Paths exist in the graph, but they need events of these kinds, and no sample was given for them.
+    case missingSamples(kinds: [F.Event.Kind])
+    /// The exploration stopped at its configuration limit before reaching the state.
+    case searchLimitReached
+
+    /// The reason in words.
+    public var description: String {
+        switch self {
+        case .undeclared: "the state is not declared"
+        case .noPath: "no path of declared transitions leads there"
+        case .blocked(let transitions): "every path is blocked at \(transitions) for the samples given"
+        case .missingSamples(let kinds): "every path needs an event of a kind without samples: \(kinds)"
+        case .searchLimitReached: "the exploration stopped at its configuration limit"
+        }
+    }
+}
+
+/// Why a transition cover does not take a transition.
+public enum FlowCoverGap: Hashable, Sendable, CustomStringConvertible {
+    /// No explored configuration has the transition's source active (for an event transition: the
+    /// machine never settles inside it; for an eventless one: no step enters it).
+    case sourceNotReached
+    /// The transition reacts to an event kind that has no samples.
+    case missingSamples
+    /// Its source was active and samples of its kind were sent, but the engine never selected it:
+    /// its guard was false for every sample, or a transition tried first always reacted.
+    case notTaken
+    /// The exploration stopped at its configuration limit before reaching the transition's source.
+    case searchLimitReached
+
+    /// The reason in words.
+    public var description: String {
+        switch self {
+        case .sourceNotReached: "its source is never active"
+        case .missingSamples: "no sample of its event kind"
+        case .notTaken: "never selected with the samples given"
+        case .searchLimitReached: "the exploration stopped at its configuration limit"
+        }
+    }
+}
+
+/// Event sequences that together take every transition the path finder could take.
+public struct FlowTransitionCover<F: Flow>: Sendable {
+    /// The sequences, each from the machine's start. A flow without transitions has one empty path.
+    public let paths: [FlowPath<F>]
+    /// The transitions the paths take, in declaration order.
+    public let covered: [FlowTransitionID]
+    /// Why each transition the paths do not take was not taken.
+    public let gaps: [FlowTransitionID: FlowCoverGap]
+
+    /// The transitions the paths do not take, in declaration order.
+    public var uncovered: [FlowTransitionID] { gaps.keys.sorted() }
+}

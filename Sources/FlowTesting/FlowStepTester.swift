@@ -1,0 +1,309 @@
+import Flowstate
+import Testing
+
+/// An exhaustive tester for a `FlowMachine` or a `FlowRuntime`, in the style of a TCA test store:
+/// after each event the test states what happened, and anything that happened but was not stated
+/// fails the test, at the test's line, with what was missed.
+///
+/// ```swift
+/// let tester = try FlowStepTester(SignUp.definition)
+/// try tester.start {
+///     $0.state(.email)
+///     $0.effects([.present(.email)])
+/// }
+/// try tester.send(.submitEmail("ada@example.com")) {
+///     $0.transition(to: .password)
+///     $0.effects([.push(.password)])
+///     $0.transitions([FlowTransitionID(position: 0)])
+/// }
+/// try tester.send(.back) {            // forgetting `$0.effects([.pop])` fails the test here
+///     $0.transition(to: .email)
+///     $0.effects([.pop])
+/// }
+/// tester.finish()
+/// ```
+///
+/// What must be stated after a step: the new state when it changed (``FlowStepExpectation/state(_:)``
+/// or ``FlowStepExpectation/transition(to:)``; the start always counts as a change), the effects when
+/// there are any (``FlowStepExpectation/effects(_:)``), and the output when the flow finished
+/// (``FlowStepExpectation/finished(output:)``). A step with no closure claims that nothing happened:
+/// an ignored or rejected event, or a targetless transition without effects. The transitions taken
+/// (``FlowStepExpectation/transitions(_:)``) may be stated, and are then checked.
+///
+/// With a runtime, events its effect handler sends are processed after the step, as steps of their
+/// own: state each with ``receive(sourceLocation:_:)`` before the next ``send(_:sourceLocation:_:)``.
+/// ``finish(sourceLocation:)`` (or, failing that, the tester's deinitialization) reports steps that
+/// were never stated.
+public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: Equatable {
+    private enum Driver {
+        case machine(FlowMachine<F>)
+        case runtime(FlowRuntime<F>)
+    }
+
+    private var driver: Driver
+    private var observation: FlowObservation?
+    /// Steps the runtime ran that the test has not stated yet, in order.
+    private var pending: [FlowStep<F>] = []
+    private var recording = false
+    private var finished = false
+    private let location: SourceLocation
+
+    /// A tester that drives a fresh machine of `definition`.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - sourceLocation: Where problems found at deinitialization are reported.
+    /// - Throws: `FlowError.Code.invalidDefinition`.
+    public init(_ definition: FlowDefinition<F>, sourceLocation: SourceLocation = #_sourceLocation) throws(FlowError) {
+        driver = .machine(try FlowMachine(definition))
+        location = sourceLocation
+    }
+
+    /// A tester that drives a runtime that has not started: its handler performs the effects, and
+    /// events the handler sends become steps to ``receive(sourceLocation:_:)``.
+    /// - Parameters:
+    ///   - runtime: The runtime, not started yet.
+    ///   - sourceLocation: Where problems found at deinitialization are reported.
+    public init(runtime: FlowRuntime<F>, sourceLocation: SourceLocation = #_sourceLocation) {
+        driver = .runtime(runtime)
+        location = sourceLocation
+        observation = runtime.observe { [weak self] step in
+            guard let self, self.recording else { return }
+            self.pending.append(step)
+        }
+    }
+
+    deinit {
+        observation?.cancel()
+        if !finished && !pending.isEmpty {
+            Issue.record(Comment(rawValue: Self.unstated(pending)), sourceLocation: location)
+        }
+    }
+
+    /// The state the machine is in.
+    public var state: F.State {
+        switch driver {
+        case .machine(let machine): machine.state
+        case .runtime(let runtime): runtime.state
+        }
+    }
+
+    /// Whether the flow has finished.
+    public var isFinished: Bool {
+        switch driver {
+        case .machine(let machine): machine.isFinished
+        case .runtime(let runtime): runtime.isFinished
+        }
+    }
+
+    /// Starts the flow and checks the start step against what `expect` states.
+    /// - Parameters:
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    ///   - expect: States what the start did.
+    /// - Returns: The start step.
+    /// - Throws: What the machine or runtime throws.
+    @discardableResult
+    public func start(sourceLocation: SourceLocation = #_sourceLocation,
+                      _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) throws(FlowError) -> FlowStep<F> {
+        reportPending(at: sourceLocation)
+        let before = state
+        let step = try drive { machine throws(FlowError) in try machine.start() } runtime: { runtime throws(FlowError) in
+            _ = try runtime.start()
+        }
+        check(step, from: before, isStart: true, at: sourceLocation, expect)
+        return step
+    }
+
+    /// Sends an event and checks its step against what `expect` states.
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    ///   - expect: States what the step did; without it, the step must have done nothing visible.
+    /// - Returns: The event's step.
+    /// - Throws: What the machine or runtime throws (an unhandled event under
+    ///   `UnhandledEventPolicy.fail`, for example).
+    @discardableResult
+    public func send(_ event: F.Event, sourceLocation: SourceLocation = #_sourceLocation,
+                     _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) throws(FlowError) -> FlowStep<F> {
+        reportPending(at: sourceLocation)
+        let before = state
+        let step = try drive { machine throws(FlowError) in try machine.send(event) } runtime: { runtime throws(FlowError) in
+            try runtime.send(event)
+        }
+        check(step, from: before, isStart: false, at: sourceLocation, expect)
+        return step
+    }
+
+    /// States the next step a runtime ran for an event its effect handler sent.
+    /// - Parameters:
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    ///   - expect: States what the step did.
+    /// - Returns: The step, or `nil` (and a recorded issue) when there is none to state.
+    @discardableResult
+    public func receive(sourceLocation: SourceLocation = #_sourceLocation,
+                        _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) -> FlowStep<F>? {
+        guard !pending.isEmpty else {
+            Issue.record("expected a step caused by an event the effect handler sent, but there is none",
+                         sourceLocation: sourceLocation)
+            return nil
+        }
+        let step = pending.removeFirst()
+        let before: F.State
+        switch step {
+        case .transitioned(let from, _, _, _, _): before = from
+        case .finished(let from, let to, _, _, _, _): before = from ?? to
+        case .started(let state, _, _), .ignored(let state, _), .rejected(let state, _): before = state
+        }
+        check(step, from: before, isStart: false, at: sourceLocation, expect)
+        return step
+    }
+
+    /// Ends the test: reports the steps the runtime ran that were never stated.
+    /// - Parameter sourceLocation: Where failures are reported: the caller's line by default.
+    public func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+        finished = true
+        reportPending(at: sourceLocation)
+    }
+
+    // MARK: Checking
+
+    /// Runs the start or an event on the machine, or on the runtime; a runtime's steps are read from
+    /// its observer: the step of the call first, then the steps of the events its handler sent.
+    private func drive(_ onMachine: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>,
+                       runtime onRuntime: (FlowRuntime<F>) throws(FlowError) -> Void) throws(FlowError) -> FlowStep<F> {
+        switch driver {
+        case .machine(var machine):
+            defer { driver = .machine(machine) }
+            return try onMachine(&machine)
+        case .runtime(let runtime):
+            recording = true
+            defer { recording = false }
+            pending.removeAll()
+            try onRuntime(runtime)
+            guard !pending.isEmpty else {
+                throw FlowError(code: .reentrantCall, message: "the runtime ran no step: the call was queued")
+            }
+            return pending.removeFirst()
+        }
+    }
+
+    private func reportPending(at sourceLocation: SourceLocation) {
+        guard !pending.isEmpty else { return }
+        Issue.record(Comment(rawValue: Self.unstated(pending)), sourceLocation: sourceLocation)
+        pending.removeAll()
+    }
+
+    private static func unstated(_ steps: [FlowStep<F>]) -> String {
+        "\(steps.count) step\(steps.count == 1 ? "" : "s") caused by events the effect handler sent "
+            + "\(steps.count == 1 ? "was" : "were") not stated with receive():\n"
+            + steps.map { "  \($0)" }.joined(separator: "\n")
+    }
+
+    private func check(_ step: FlowStep<F>, from before: F.State, isStart: Bool, at sourceLocation: SourceLocation,
+                       _ expect: (inout FlowStepExpectation<F>) -> Void) {
+        var expectation = FlowStepExpectation<F>()
+        expect(&expectation)
+        let problems = expectation.problems(with: step, from: before, isStart: isStart)
+        guard !problems.isEmpty else { return }
+        let text = "\(isStart ? "The start" : "The step") \(step) does not match the test:\n"
+            + problems.map { "  - " + $0 }.joined(separator: "\n")
+        Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
+    }
+}
+
+/// What a test states about one step of a ``FlowStepTester``; everything stated is checked, and what
+/// happened but was not stated is reported.
+public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, F.Output: Equatable {
+    private enum Outcome: String, Sendable {
+        case transitioned, finished, ignored, rejected
+    }
+
+    private var state: F.State?
+    private var outcome: Outcome?
+    private var effects: [F.Effect]?
+    private var output: F.Output?
+    private var transitions: [FlowTransitionID]?
+
+    init() {}
+
+    /// The machine is in `state` after the step (a leaf state).
+    public mutating func state(_ state: F.State) { self.state = state }
+
+    /// The step took a transition (or finished) and the machine is in `state` after it.
+    public mutating func transition(to state: F.State) {
+        self.state = state
+        if outcome == nil { outcome = .transitioned }
+    }
+
+    /// The step's effects are exactly `effects`, in order (`[]`: no effects).
+    public mutating func effects(_ effects: [F.Effect]) { self.effects = effects }
+
+    /// The step took exactly these transitions, in order (its `FlowStep.transitions`).
+    public mutating func transitions(_ transitions: [FlowTransitionID]) { self.transitions = transitions }
+
+    /// The flow finished with `output`.
+    public mutating func finished(output: F.Output) {
+        outcome = .finished
+        self.output = output
+    }
+
+    /// No transition reacted to the event (`FlowStep.ignored(state:event:)`).
+    public mutating func ignored() { outcome = .ignored }
+
+    /// Transitions reacted to the event but every guard was false (`FlowStep.rejected(state:event:)`).
+    public mutating func rejected() { outcome = .rejected }
+
+    func problems(with step: FlowStep<F>, from before: F.State, isStart: Bool) -> [String] {
+        var problems: [String] = []
+        let actualOutcome: Outcome?
+        var actualOutput: F.Output?
+        switch step {
+        case .started: actualOutcome = nil
+        case .transitioned: actualOutcome = .transitioned
+        case .finished(_, _, _, _, let output, _):
+            actualOutcome = .finished
+            actualOutput = output
+        case .ignored: actualOutcome = .ignored
+        case .rejected: actualOutcome = .rejected
+        }
+        if let outcome {
+            let matches = outcome == actualOutcome || (outcome == .transitioned && actualOutcome == .finished)
+            if !matches {
+                problems.append("expected the event to be \(outcome.rawValue), but it was \(actualOutcome?.rawValue ?? "a start")")
+            }
+        }
+        if let state {
+            if state != step.state { problems.append("state: expected \(state), actual \(step.state)") }
+        } else if isStart || step.state != before {
+            problems.append("unstated state change: \(isStart ? "started in" : "\(before) ->") \(step.state) "
+                + "(state it with $0.state(\(step.state)))")
+        }
+        let actualEffects = Array(step.effects)
+        if let effects {
+            if effects != actualEffects { problems.append(Self.diff(expected: effects, actual: actualEffects)) }
+        } else if !actualEffects.isEmpty {
+            problems.append("unstated effects: \(step.effects) (state them with $0.effects([...]))")
+        }
+        if let actualOutput {
+            if let output {
+                if output != actualOutput { problems.append("output: expected \(output), actual \(actualOutput)") }
+            } else {
+                problems.append("unstated finish with output \(actualOutput) (state it with $0.finished(output:))")
+            }
+        }
+        if let transitions, transitions != Array(step.transitions) {
+            problems.append("transitions: expected \(FlowTransitions(transitions)), actual \(step.transitions)")
+        }
+        return problems
+    }
+
+    /// The two effect lists, and where they first differ.
+    static func diff(expected: [F.Effect], actual: [F.Effect]) -> String {
+        let shared = zip(expected, actual).prefix { $0 == $1 }.count
+        func item(_ list: [F.Effect], _ i: Int) -> String { i < list.count ? "\(list[i])" : "nothing" }
+        return """
+            effects differ at position \(shared): expected \(item(expected, shared)), actual \(item(actual, shared))
+                expected: \(FlowEffects(expected))
+                  actual: \(FlowEffects(actual))
+            """
+    }
+}

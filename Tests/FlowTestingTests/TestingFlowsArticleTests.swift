@@ -1,0 +1,166 @@
+import Flowstate
+import FlowstateExamples
+import FlowTesting
+import Foundation
+import PropertyBased
+import Testing
+
+/// The snippets of the DocC article "Testing flows" (`Sources/FlowTesting/FlowTesting.docc/TestingFlows.md`),
+/// verbatim: each test holds one or more of them, and `snippetsAreVerbatim` checks that every
+/// snippet of the article appears here.
+@Suite("Article: Testing flows")
+struct TestingFlowsArticleTests {
+    static let samples: [SignUp.Event] = {
+        let samples: [SignUp.Event] = [
+            .submitEmail("ada@example.com"), .submitEmail("not-an-email"),
+            .submitPassword("correct horse"), .submitPassword("short"),
+            .submitCode("123456"), .back, .cancel,
+        ]
+        return samples
+    }()
+
+    @Test("Every state is reachable, every transition is taken")
+    func paths() throws {
+        let samples = Self.samples
+        let pathfinder = try FlowPathfinder(SignUp.definition, samples: samples)
+        #expect(pathfinder.unreachableStates.isEmpty)
+        let path = try #require(pathfinder.shortestPath(to: .twoFactor))
+        #expect(path.events == [.submitEmail("ada@example.com"), .submitPassword("correct horse")])
+        try path.replay()
+
+        let cover = pathfinder.transitionCover()
+        #expect(cover.uncovered.isEmpty)
+        for path in cover.paths {
+            try path.replay()
+        }
+    }
+
+    @Test("Why a state is unreachable")
+    func reasons() throws {
+        let noValidEmail = try FlowPathfinder(SignUp.definition, samples: [.submitEmail("not-an-email"), .cancel])
+        let reason = noValidEmail.reachability(of: .password).reason
+        #expect(reason == .blocked(transitions: [FlowTransitionID(position: 0)]))
+        #expect(SignUp.definition[FlowTransitionID(position: 0)].guardLabel == "valid email")
+    }
+
+    @Test("An invariant after every step")
+    func invariant() {
+        let samples = Self.samples
+        FlowCheck.everyStep(of: SignUp.definition, samples: samples, definitionName: "SignUp.definition") { machine, step in
+            machine.isFinished || machine.configuration.contains(.signingUp)
+        }
+    }
+
+    @Test("Counterexamples as regression tests")
+    func counterexamples() throws {
+        let samples = Self.samples
+        var codesSent = 0
+        let counterexample = FlowCheck.counterexample(of: SignUp.definition, samples: samples, seed: 1) { _, step in
+            if case .started = step { codesSent = 0 }
+            codesSent += step.effects.filter { $0 == .sendCode }.count
+            return codesSent <= 1
+        }
+        print(counterexample?.swiftCode(definition: "SignUp.definition") ?? "no counterexample")
+
+        // What the article says it prints:
+        #expect(counterexample?.swiftCode(definition: "SignUp.definition") == """
+            var machine = try FlowMachine(SignUp.definition)
+            _ = try machine.start()
+            _ = try machine.send(.submitEmail("ada@example.com"))
+            _ = try machine.send(.submitPassword("correct horse"))
+            _ = try machine.send(.back)
+            _ = try machine.send(.submitPassword("correct horse"))
+            """)
+    }
+
+    @Test("The printed counterexample runs as a regression test")
+    func pastedCounterexample() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        _ = try machine.start()
+        _ = try machine.send(.submitEmail("ada@example.com"))
+        _ = try machine.send(.submitPassword("correct horse"))
+        _ = try machine.send(.back)
+        _ = try machine.send(.submitPassword("correct horse"))
+        #expect(machine.state == .twoFactor)
+    }
+
+    @Test("With swift-property-based")
+    func withPropertyCheck() async {
+        let samples = Self.samples
+        await propertyCheck(input: FlowGen.events(for: SignUp.definition, samples: samples)) { events in
+            try FlowCheck.run(SignUp.definition, events: events) { machine, step in
+                #expect(step.effects.filter { $0 == .dismiss }.count <= 1)
+            }
+        }
+    }
+
+    @Test("Every step stated")
+    func stepTester() throws {
+        let tester = try FlowStepTester(SignUp.definition)
+        try tester.start {
+            $0.state(.email)
+            $0.effects([.present(.email)])
+        }
+        try tester.send(.submitEmail("ada@example.com")) {
+            $0.transition(to: .password)
+            $0.effects([.push(.password)])
+        }
+        try tester.send(.cancel) {
+            $0.transition(to: .cancelled)
+            $0.effects([.dismiss])
+            $0.finished(output: .cancelled)
+        }
+        tester.finish()
+    }
+
+    @Test("Testing tools built on Flowstate")
+    func definitions() async {
+        await propertyCheck(input: FlowGen.definitions(states: 2...8)) { blueprint in
+            let definition = blueprint.definition
+            #expect(definition.isValid)
+            let pathfinder = try FlowPathfinder(definition)
+            for path in pathfinder.shortestPaths.values {
+                try path.replay()
+            }
+        }
+    }
+
+    // MARK: The article and this file agree
+
+    /// The lines of each ```swift block of a Markdown text, without their indentation.
+    static func snippets(in markdown: String) -> [[String]] {
+        var result: [[String]] = []
+        var current: [String]?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```swift" {
+                current = []
+            } else if current != nil, trimmed == "```" {
+                result.append(current!)
+                current = nil
+            } else if current != nil {
+                current!.append(trimmed)
+            }
+        }
+        return result
+    }
+
+    @Test("Every snippet of the article is in this file, verbatim")
+    func snippetsAreVerbatim() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(contentsOf: root.appendingPathComponent(
+            "Sources/FlowTesting/FlowTesting.docc/TestingFlows.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let snippets = Self.snippets(in: article)
+        #expect(snippets.count == 10)
+        for snippet in snippets {
+            let found = source.indices.contains { start in
+                start + snippet.count <= source.count && Array(source[start..<start + snippet.count]) == snippet
+            }
+            #expect(found, "not in this file:\n\(snippet.joined(separator: "\n"))")
+        }
+    }
+}
