@@ -3,8 +3,15 @@ import Flowstate
 extension FlowGraph {
     /// The graph of a flow file: the graph of its definition, with what only the file says drawn too
     /// (the child flows its states run, SCXML's nested final states, parallel states as dashed clusters).
+    ///
+    /// Edges name the file's transitions by their index in document order (a state's transitions,
+    /// then its children's), the numbering traces of flow files use (``FlowTrace/Step/transitions``).
     public init(_ spec: FlowSpec, mergeParallelEdges: Bool = false) {
-        self.init(spec.definition(), mergeParallelEdges: mergeParallelEdges)
+        let (definition, specTransitions) = spec.compiled(guards: [:], events: nil)
+        self.init(definition, mergeParallelEdges: mergeParallelEdges)
+        for e in edges.indices {
+            edges[e].transitions = edges[e].transitions.map { $0 < specTransitions.count ? specTransitions[$0] : $0 }
+        }
         let index = SpecIndex(spec)
         for i in nodes.indices {
             guard let state = index.states[nodes[i].label] else { continue }

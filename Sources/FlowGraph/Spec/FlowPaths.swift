@@ -35,13 +35,14 @@ public struct FlowPaths: Sendable {
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
     /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
-        let index = SpecIndex(spec)
+        var index = SpecIndex(spec)
         for name in index.order where index.states[name]!.isParallel {
             let at = index.states[name]!.location.map { "\($0): " } ?? ""
             throw FlowSimulation.Problem(description: "\(at)error: state '\(name)' is a <parallel> state: parallel states are drawn and validated, not explored")
         }
         let scxml = spec.semantics == .scxml
-        let definition = spec.definition(guards: guards, events: spec.eventNames, markTransitions: true)
+        let (definition, specTransitions) = spec.compiled(guards: guards, events: spec.eventNames)
+        index.specTransitions = specTransitions
         var start: Explorer.Run
         do {
             start = try Explorer.start(definition, index: index, scxml: scxml)
@@ -245,10 +246,10 @@ enum Explorer {
 
     private static func collect(_ step: FlowStep<SpecFlow>, index: SpecIndex, scxml: Bool, covers: inout [Int],
                                 queues: inout Queues) {
+        // The transitions the engine reports taking, named as the file declares them.
+        for taken in step.transitions { covers.append(index.specTransitions[taken.position]) }
         for effect in step.effects {
-            if let t = FlowSpec.markedTransition(effect) {
-                covers.append(t)
-            } else if scxml, let (kind, name) = SCXMLEffect.queued(effect) {
+            if scxml, let (kind, name) = SCXMLEffect.queued(effect) {
                 if kind == .internal { queues.internal.append(SpecEvent(name)) } else { queues.external.append(SpecEvent(name)) }
             }
         }

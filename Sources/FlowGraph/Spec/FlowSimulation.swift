@@ -120,15 +120,21 @@ public final class FlowSimulation {
         var alphabet = Set(events)
         for s in [spec] + specs.values { alphabet.formUnion(s.eventNames) }
         let sortedAlphabet = alphabet.sorted()
+        // Each flow's map from declarations to the file's transitions: the engine reports which
+        // transitions a step took, and this names them as the file does.
+        var maps: [String: [Int]] = [:]
         func definition(_ spec: FlowSpec) -> FlowDefinition<SpecFlow> {
-            spec.definition(guards: guards, events: sortedAlphabet, markTransitions: true) { state in
+            let (compiled, map) = spec.compiled(guards: guards, events: sortedAlphabet) { state in
                 guard let child = state.child, let childSpec = specs[child] else { return nil }
-                let tag = "\u{2}\(childSpec.name)\u{2}"
                 let done: String? = spec.semantics == .scxml ? "done.invoke.\(state.childID ?? state.name)" : nil
-                return ChildFlow(definition(childSpec), effects: { tag + $0 }, output: { SpecEvent(done ?? $0) })
+                // A child's effects are performed by the root's handler; the context names their origin.
+                return ChildFlow(definition(childSpec), effects: { $0 }, output: { SpecEvent(done ?? $0) })
             }
+            maps[spec.name] = map
+            return compiled
         }
         definitionToRun = definition(spec)
+        for (name, map) in maps { indexes[name]?.specTransitions = map }
         rootSpec = spec
         supervisor = Supervisor()
         self.indexes = indexes
@@ -239,22 +245,30 @@ public final class FlowSimulation {
 
     private func observe(_ event: TreeEvent) {
         switch event {
-        case .spawned(let id, let flow, let parent, let state, _):
+        case .spawned(let id, let flow, let parent, let state, let taken):
             let path = parent.map { (paths[$0] ?? []) + [flow] } ?? []
             paths[id] = path
             specOf[id] = flow
             records.append(.started(machine: path, state: state, effects: []))
             if parent == nil {
-                trace.steps.append(.init(from: nil, to: state, event: nil))
+                let transitions = specTransitions(taken, of: flow)
+                takenTransitions += transitions
+                trace.steps.append(.init(from: nil, to: state, event: nil, transitions: transitions))
                 lastRootState = state
             }
             raiseDoneState(for: id, entering: state)
-        case .transitioned(let id, let from, let to, let kind, _):
+        case .transitioned(let id, let from, let to, let kind, let taken):
             moved.insert(id)
             records.append(.transitioned(machine: paths[id] ?? [], from: from, to: to, event: kind,
                                          internal: currentInternal, effects: []))
-            pendingTraceStep = (id, from, to, kind)
-            if paths[id] == [] { lastRootState = to }
+            if paths[id] == [], let flow = specOf[id] {
+                // The engine took these transitions: the trace names them as the file does.
+                let transitions = specTransitions(taken, of: flow)
+                takenTransitions += transitions
+                let event = transitions.first.flatMap { indexes[flow]?.transitions[$0].transition.event } ?? kind
+                trace.steps.append(.init(from: from, to: to, event: event, transitions: transitions))
+                lastRootState = to
+            }
             raiseDoneState(for: id, entering: to)
         case .completed(let id, let output):
             records.append(.finished(machine: paths[id] ?? [], output: output))
@@ -268,7 +282,11 @@ public final class FlowSimulation {
         }
     }
 
-    private var pendingTraceStep: (MachineID, String, String, String)?
+    /// The file's transitions (indices in document order) for transitions the engine reported.
+    private func specTransitions(_ taken: FlowTransitions, of flow: String) -> [Int] {
+        guard let map = indexes[flow]?.specTransitions else { return [] }
+        return taken.compactMap { $0.position < map.count ? map[$0.position] : nil }
+    }
 
     /// Entering a nested SCXML `<final>` raises `done.state.<parent>` on the machine's internal queue.
     private func raiseDoneState(for id: MachineID, entering state: String) {
@@ -281,23 +299,9 @@ public final class FlowSimulation {
 
     private var flowSemantics: [String: FlowSpec.Semantics] = [:]
 
-    /// An effect performed by the root's handler: its own, or a child's (tagged with the child's path).
+    /// An effect performed by the root's handler: its own, or a child's (the context names its origin).
     private func perform(_ effect: String, by origin: MachineID) {
-        var label = Substring(effect)
-        while label.first == "\u{2}", let end = label.dropFirst().firstIndex(of: "\u{2}") {
-            label = label[label.index(after: end)...]
-        }
-        if let transition = FlowSpec.markedTransition(String(label)) {
-            if paths[origin] == [] { takenTransitions.append(transition) }
-            // The engine took this transition: the trace names it as the file does.
-            if let (id, from, to, _) = pendingTraceStep, id == origin, paths[id] == [],
-               let t = indexes[rootSpec.name]?.transitions[transition].transition {
-                trace.steps.append(.init(from: from, to: to, event: t.event, transitions: [transition]))
-                pendingTraceStep = nil
-            }
-            return
-        }
-        let text = String(label)
+        let text = effect
         if let i = records.lastIndex(where: { $0.machine == (paths[origin] ?? []) }) {
             switch records[i] {
             case .started(let m, let s, let effects): records[i] = .started(machine: m, state: s, effects: effects + [text])

@@ -17,23 +17,17 @@ extension FlowSpec {
     ///     engine chooses exactly what SCXML chooses. Without them, transitions match their descriptor
     ///     text exactly (what drawing and validation need).
     public func definition(guards: [String: Bool] = [:], events: [String]? = nil) -> FlowDefinition<SpecFlow> {
-        definition(guards: guards, events: events, markTransitions: false)
+        compiled(guards: guards, events: events).definition
     }
 
-    /// The marker effect that names a transition (by its index in ``SpecIndex/transitions``).
-    static func marker(_ index: Int) -> String { "\u{1}\(index)" }
-
-    /// The transition a marker effect names, if it is one.
-    static func markedTransition(_ effect: String) -> Int? {
-        guard effect.unicodeScalars.first == "\u{1}" else { return nil }
-        return Int(effect.dropFirst())
-    }
-
-    /// - Parameter markTransitions: Add a marker effect (``marker(_:)``) to every transition, so that a
-    ///   step's effects tell which transitions the engine took, eventless ones included.
+    /// The definition, and for each of its transitions (by ``FlowTransitionID/position``) the spec
+    /// transition it was declared for (its index in ``SpecIndex/transitions``, document order): how a
+    /// step's reported transitions (``FlowStep/transitions``) name the file's transitions. A transition
+    /// matching several event names is declared once for each; they all map to it.
     /// - Parameter children: The child flow a state runs, by state, for the supervisor.
-    func definition(guards defaults: [String: Bool], events alphabet: [String]?, markTransitions: Bool,
-                    children: (State) -> ChildFlow<SpecFlow>? = { _ in nil }) -> FlowDefinition<SpecFlow>
+    func compiled(guards defaults: [String: Bool], events alphabet: [String]?,
+                  children: (State) -> ChildFlow<SpecFlow>? = { _ in nil })
+        -> (definition: FlowDefinition<SpecFlow>, specTransitions: [Int])
     {
         let index = SpecIndex(self)
         let scxml = semantics == .scxml
@@ -53,38 +47,48 @@ extension FlowSpec {
             return Guard(name, evaluate: { _, event in event?.guards[name] ?? fallback })
         }
         var counter = 0
-        func element(_ state: State) -> FlowElement<SpecFlow> {
+        // The spec transition of each declaration, in declaration order (the compiler's: a state's
+        // children's transitions before its own).
+        func element(_ state: State) -> (FlowElement<SpecFlow>, [Int]) {
             let l = loc(state.location)
             var own: [FlowElement<SpecFlow>] = []
+            var ownSpec: [Int] = []
             for t in state.transitions {
                 let tl = loc(t.location)
-                let effects = markTransitions ? t.effects + [Self.marker(counter)] : t.effects
+                let specIndex = counter
                 counter += 1
                 let guardCondition = t.guardName.map(condition)
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
-                    own.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, effects: effects,
+                    own.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, effects: t.effects,
                                                 fileID: tl.file, line: tl.line, column: tl.column).element)
+                    ownSpec.append(specIndex)
                     continue
                 }
                 let kinds = scxml && alphabet != nil ? Self.matching(event, in: alphabet!) : [event]
                 for kind in kinds {
-                    own.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: effects, label: event,
+                    own.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: t.effects, label: event,
                                             fileID: tl.file, line: tl.line, column: tl.column).element)
+                    ownSpec.append(specIndex)
                 }
             }
             // Child states first, then the state's own transitions: the order "cancel from any step"
             // is usually written in, and the order the transitions keep in graphs.
-            let body = state.states.map(element) + own
+            let nested = state.states.map(element)
+            let body = nested.map(\.0) + own
+            let declared = nested.flatMap(\.1) + ownSpec
             // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state.
             if state.isFinal && (!scxml || index.parent[state.name] == nil) {
-                return Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: state.entry,
-                                       fileID: l.file, line: l.line, column: l.column) { body }.element
+                return (Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: state.entry,
+                                        fileID: l.file, line: l.line, column: l.column) { body }.element, declared)
             }
-            return StateNode<SpecFlow>(state.name, initial: state.initial, runs: children(state), entry: state.entry, exit: state.exit,
-                                       fileID: l.file, line: l.line, column: l.column) { body }.element
+            return (StateNode<SpecFlow>(state.name, initial: state.initial, runs: children(state), entry: state.entry,
+                                        exit: state.exit, fileID: l.file, line: l.line, column: l.column) { body }.element,
+                    declared)
         }
-        return FlowDefinition(name, initial: initial, elements: states.map(element), location: loc(location))
+        let top = states.map(element)
+        return (FlowDefinition(name, initial: initial, elements: top.map(\.0), location: loc(location)),
+                top.flatMap(\.1))
     }
 
     /// `In('s')` or `In("s")`: the state it asks about.
@@ -160,6 +164,9 @@ enum SCXMLEffect {
 
 /// A spec's states by name, their parents, and its transitions in document order.
 struct SpecIndex: Sendable {
+    /// For a compiled definition, the spec transition each declaration stands for (see
+    /// ``FlowSpec/compiled(guards:events:children:)``).
+    var specTransitions: [Int] = []
     var states: [String: FlowSpec.State] = [:]
     var parent: [String: String] = [:]
     /// Every transition with the name of the state it is declared on, in document order (a state's
