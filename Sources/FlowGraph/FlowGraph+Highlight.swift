@@ -69,7 +69,7 @@ public struct FlowTrace: Hashable, Sendable, Codable {
         /// The event kind's label, or `nil` at the start.
         public var event: String?
         /// The transitions the engine took, by position in the flow's declarations
-        /// (``FlowTransitionID/position``), in order: the event's, then eventless ones.
+        /// (`FlowTransitionID.position`), in order: the event's, then eventless ones.
         public var transitions: [Int]
 
         /// Creates a step.

@@ -56,7 +56,7 @@ public struct FlowGraph: Hashable, Sendable {
         /// Extra DOT attributes (they override the defaults).
         public var attributes: [String: String] = [:]
         /// The declared transitions the edge draws, by position in the flow's declarations (what
-        /// ``FlowTransitionID/position`` names): one, or several when edges are merged.
+        /// `FlowTransitionID.position` names): one, or several when edges are merged.
         public var transitions: [Int]
 
         /// Creates an edge.

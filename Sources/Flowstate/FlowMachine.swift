@@ -108,7 +108,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     public var output: F.Output? { finalOutput }
 
     /// Enters the initial state (and its initial descendants), then takes any eventless transitions.
-    /// - Returns: ``FlowStep/started(state:effects:)``, or ``FlowStep/finished(from:to:event:effects:output:)``
+    /// - Returns: ``FlowStep/started(state:effects:transitions:)``, or ``FlowStep/finished(from:to:event:effects:output:transitions:)``
     ///   if eventless transitions lead straight to a final state.
     /// - Throws: ``FlowError/Code/alreadyStarted``, or ``FlowError/Code/eventlessLoop``.
     @inlinable

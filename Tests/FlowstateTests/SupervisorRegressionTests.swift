@@ -171,6 +171,30 @@ struct SupervisorRegressionTests {
         }
     }
 
+    @Test("Restart history keeps only what the window needs: 1,000 failures far apart, at most maxRestarts kept")
+    func restartHistoryBounded() throws {
+        var clock = Duration.zero
+        let supervisor = Supervisor(now: { clock })
+        var current: MachineID?
+        supervisor.observe { if case .restarted(_, let new) = $0 { current = new } }
+        let log = EffectLog()
+        let top = try supervisor.start(Top.definition(), handler: log.handler())
+        let leaf = try supervisor.spawn(Chain.definition, under: top, policy: .restart(maxRestarts: 3, within: .seconds(1)),
+                                        handler: log.handler(), output: { _ in nil })
+        current = leaf.id
+        for _ in 0..<1_000 {
+            clock += .seconds(2)  // each failure outside the window of the previous ones
+            let handle = try #require(supervisor.handle(current!, as: Chain.self))
+            log.failBoom = true
+            try supervisor.send(.fail, to: handle)
+            log.failBoom = false
+            #expect(supervisor.restartHistoryLength(of: current!) <= 3)
+        }
+        #expect(supervisor.liveCount == 2, "never escalated: each failure was alone in its window")
+        #expect(supervisor.restartHistoryLength(of: current!) == 1)
+        supervisor.stop(top)
+    }
+
     @Test("A queued event that its machine refuses is reported to observers, not lost")
     func refusedQueuedEvent() throws {
         enum Strict: Flow {

@@ -20,9 +20,9 @@ extension FlowSpec {
         compiled(guards: guards, events: events).definition
     }
 
-    /// The definition, and for each of its transitions (by ``FlowTransitionID/position``) the spec
+    /// The definition, and for each of its transitions (by `FlowTransitionID.position`) the spec
     /// transition it was declared for (its index in ``SpecIndex/transitions``, document order): how a
-    /// step's reported transitions (``FlowStep/transitions``) name the file's transitions. A transition
+    /// step's reported transitions (`FlowStep.transitions`) name the file's transitions. A transition
     /// matching several event names is declared once for each; they all map to it.
     /// - Parameter children: The child flow a state runs, by state, for the supervisor.
     func compiled(guards defaults: [String: Bool], events alphabet: [String]?,

@@ -809,6 +809,12 @@ public final class Supervisor {
         return stream
     }
 
+    /// How many restart instants a machine's line keeps (for tests: at most its policy's `maxRestarts`).
+    @_spi(Testing)
+    public func restartHistoryLength(of machine: MachineID) -> Int {
+        core.slot(of: machine).flatMap { boxes[Int($0)]?.extras?.history.instants.count } ?? 0
+    }
+
     /// How many `events()` streams are registered (for tests).
     @_spi(Testing)
     public var eventStreamCount: Int { continuations.count }
