@@ -6,12 +6,18 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 all: build
 
-# System dependencies: Graphviz's C library and the `dot` binary (the exporter links libgvc).
+# System dependencies (Debian packages): Graphviz's C library and the `dot` binary (the exporter links
+# libgvc), and fonts for every script a label may use: DejaVu Sans (Latin, Greek, Cyrillic, Arabic,
+# Hebrew, combining marks), WenQuanYi Micro Hei (Chinese, Japanese, Korean; 1.6 MB download) and
+# Symbola (emoji and symbols; 1.3 MB).
+DEB_PACKAGES := graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola
 deps:
-	@if ! pkg-config --exists libgvc 2>/dev/null || ! command -v dot >/dev/null 2>&1; then \
-		echo "==> installing graphviz libgraphviz-dev pkg-config (apt)"; \
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "==> installing" $$missing "(apt)"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq graphviz libgraphviz-dev pkg-config; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
 build: deps

@@ -41,12 +41,16 @@ func draw(_ graph: FlowGraph, as name: String) throws -> String {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var graph = graph
     LayoutPolicy.bound(&graph)  // what the renderer lays out safely (see LayoutPolicy)
-    let dot = DOTWriter.dot(graph)
+    let dot = LayoutPolicy.dot(graph)  // what the renderer draws of the bounded graph
     try dot.write(to: folder.appendingPathComponent("\(name).dot"), atomically: true, encoding: .utf8)
     try MermaidWriter.mermaid(graph).write(to: folder.appendingPathComponent("\(name).mmd"), atomically: true, encoding: .utf8)
     let svg = folder.appendingPathComponent("\(name).svg")
     try Data(GraphvizRenderer.shared.render(dot: dot, format: .svg)).write(to: svg)
-    return svg.path
+    // The legibility check reads the laid-out picture back from Graphviz: no label over another
+    // label or a state, nothing clipped, every character drawn by an installed font.
+    let problems = try GraphvizRenderer.shared.legibility(of: dot)
+    for problem in problems { print("  warning: \(name): \(problem)") }
+    return svg.path + (problems.isEmpty ? " (legible)" : " (\(problems.count) legibility problems)")
 }
 
 /// A live supervisor tree in the middle of seed 004's first launch: the sign-up child machine runs

@@ -3,9 +3,23 @@
 public enum DOTWriter {
     /// The default graph attributes.
     public static let defaultGraphAttributes: [String: String] = [
-        "rankdir": "LR", "fontname": "Helvetica", "fontsize": "12", "compound": "true",
+        "rankdir": "LR", "fontname": defaultFontName, "fontsize": "12", "compound": "true",
         "nodesep": "0.4", "ranksep": "0.5",
     ]
+
+    /// The font of every label: a list, first choice first. Graphviz lays text out with Pango, which
+    /// draws each character with the first font of the list (or, failing them all, of fontconfig's
+    /// fallbacks) that has it; an SVG viewer reads the same list as CSS `font-family`. Helvetica for
+    /// Latin (metric-compatible Liberation Sans or Nimbus Sans on Linux), DejaVu Sans for Greek,
+    /// Cyrillic, Arabic, Hebrew and combining marks, WenQuanYi Micro Hei for Chinese, Japanese and
+    /// Korean, Symbola for emoji and symbols (Debian: fonts-dejavu-core, fonts-wqy-microhei,
+    /// fonts-symbola; `make deps` installs them), then the platform's sans-serif.
+    public static let defaultFontName = "Helvetica,DejaVu Sans,WenQuanYi Micro Hei,Symbola,sans-serif"
+
+    /// The attribute that marks a node written for an edge's label (``EdgeLabelPlacement/labelNodes``);
+    /// its value names the edge (`tail -> head`). Graphviz ignores it; the legibility check counts such
+    /// a node as the edge's label.
+    public static let labelNodeAttribute = "flowstate_label_of"
 
     /// The graph's nodes indexed once, so writing is linear in the graph's size.
     struct Index {
@@ -25,62 +39,217 @@ public enum DOTWriter {
         func children(of id: String?) -> [FlowGraph.Node] { (children[id] ?? []).map { graph.nodes[$0] } }
     }
 
-    /// The DOT text of a graph.
-    public static func dot(_ graph: FlowGraph) -> String {
+    /// The DOT text of a graph, its edge labels placed as ``EdgeLabelPlacement/init(for:)`` decides.
+    public static func dot(_ graph: FlowGraph) -> String { dot(graph, edgeLabels: EdgeLabelPlacement(for: graph)) }
+
+    /// The DOT text of a graph, with its edge labels placed as asked.
+    /// - Parameters:
+    ///   - graph: The graph.
+    ///   - placement: Where edge labels go.
+    ///   - referenceSpan: With label nodes, an edge whose ends lie more than this many layers apart
+    ///     (``layers(of:)``, roughly `dot`'s ranks) is drawn as a reference: an arrow to its label,
+    ///     which names the target state (`jump / effect` then `→ target`), instead of a line across
+    ///     the whole flow. Long edges are what makes `dot` slow on big flows (each is a chain of
+    ///     virtual nodes that ordering, positioning and routing pay for) and what makes big pictures
+    ///     unreadable. `nil` draws every edge.
+    public static func dot(_ graph: FlowGraph, edgeLabels placement: EdgeLabelPlacement, referenceSpan: Int? = nil) -> String {
         let index = Index(graph)
+        let layer = referenceSpan == nil || placement != .labelNodes ? [:] : layers(of: graph)
         var out = "digraph \(quote(graphID(graph.name))) {\n"
         let graphAttributes = defaultGraphAttributes.merging(graph.graphAttributes) { $1 }
         out += "  graph [\(attributes(graphAttributes))];\n"
-        out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];\n"
-        out += "  edge [fontname=\"Helvetica\", fontsize=9];\n"
+        out += "  node [shape=box, style=rounded, fontname=\(quote(defaultFontName)), fontsize=11];\n"
+        out += "  edge [fontname=\(quote(defaultFontName)), fontsize=9];\n"
         if graph.initial != nil {
             out += "  __start [shape=point, width=0.15, label=\"\"];\n"
         }
-        writeNodes(in: nil, index: index, indent: "  ", into: &out)
+        var edgeLines: [String] = []
+        var labelNodes: [String?: [String]] = [:]  // by the cluster that holds them
+        for edge in graph.edges {
+            let (from, tail) = anchor(edge.from, index: index)
+            let (to, head) = anchor(edge.to, index: index)
+            var attrs: [String: String] = [:]
+            if edge.events.allSatisfy({ $0 == nil }) { attrs["style"] = "dashed" }
+            attrs.merge(edge.attributes) { $1 }
+            // An overlay's label replaces the edge's own, in whichever attribute it was written.
+            let label = attrs.removeValue(forKey: "label") ?? attrs.removeValue(forKey: "xlabel") ?? edge.label
+            attrs.removeValue(forKey: "xlabel")
+            if placement == .labelNodes, !label.isEmpty {
+                let id = "__label\(edgeLines.count)"
+                var nodeAttrs: [String: String] = [
+                    "shape": "plaintext", "style": "", "label": label, "fontsize": "9", "margin": "0.03,0.02",
+                    "width": "0", "height": "0", labelNodeAttribute: "\(from) -> \(to)", "class": "edgelabel",
+                ]
+                for key in ["fontcolor", "fontname", "fontsize"] { if let value = attrs[key] { nodeAttrs[key] = value } }
+                if let span = referenceSpan, edge.from != edge.to, let start = layer[edge.from], let end = layer[edge.to],
+                   abs(end - start) > span {
+                    // A reference: the arrow ends at the label, which names the target.
+                    nodeAttrs["label"] = label + "\n→ " + (index.node(edge.to)?.label ?? edge.to)
+                    nodeAttrs["class"] = "edgelabel reference"
+                    labelNodes[commonCluster(edge.from, edge.from, index: index), default: []]
+                        .append("\(id) [\(attributes(nodeAttrs))];")
+                    if let tail { attrs["ltail"] = tail }
+                    edgeLines.append("  \(from) -> \(id) [\(attributes(attrs))];\n")
+                    continue
+                }
+                let holder = commonCluster(edge.from, edge.to, index: index)
+                labelNodes[holder, default: []].append("\(id) [\(attributes(nodeAttrs))];")
+                var first = attrs
+                first["arrowhead"] = "none"
+                if let tail { first["ltail"] = tail }
+                var second = attrs
+                if let head { second["lhead"] = head }
+                edgeLines.append("  \(from) -> \(id) [\(attributes(first))];\n  \(id) -> \(to) [\(attributes(second))];\n")
+                continue
+            }
+            if !label.isEmpty || placement == .inline { attrs[placement == .inline ? "label" : "xlabel"] = label }
+            if let tail, tail != head { attrs["ltail"] = tail }
+            if let head, tail != head { attrs["lhead"] = head }
+            edgeLines.append("  \(from) -> \(to) [\(attributes(attrs))];\n")
+        }
+        writeNodes(index: index, labelNodes: labelNodes, into: &out)
         if let initial = graph.initial {
             let (target, head) = anchor(initial, index: index)
             out += "  __start -> \(target)" + (head.map { " [lhead=\($0)]" } ?? "") + ";\n"
         }
-        for edge in graph.edges {
-            let (from, tail) = anchor(edge.from, index: index)
-            let (to, head) = anchor(edge.to, index: index)
-            var attrs: [String: String] = [graph.externalEdgeLabels ? "xlabel" : "label": edge.label]
-            if let tail, tail != head { attrs["ltail"] = tail }
-            if let head, tail != head { attrs["lhead"] = head }
-            if edge.events.allSatisfy({ $0 == nil }) { attrs["style"] = "dashed" }
-            attrs.merge(edge.attributes) { $1 }
-            if graph.externalEdgeLabels, let label = attrs.removeValue(forKey: "label") {
-                attrs["xlabel"] = label  // an overlay's label replaces the external one, not doubles it
-            }
-            out += "  \(from) -> \(to) [\(attributes(attrs))];\n"
-        }
+        for line in edgeLines { out += line }
         out += "}\n"
         return out
     }
 
-    private static func writeNodes(in parent: String?, index: Index, indent: String, into out: inout String) {
-        for node in index.children(of: parent) {
-            if node.kind == .compound {
-                out += "\(indent)subgraph cluster_\(node.id) {\n"
-                var attrs: [String: String] = ["label": node.label, "style": "rounded", "color": "#888888"]
-                if let child = node.childFlow { attrs["label"] = "\(node.label)\n⟨runs \(child)⟩" }
-                attrs.merge(node.attributes) { $1 }
-                for (key, value) in attrs.sorted(by: { $0.key < $1.key }) {
-                    out += "\(indent)  \(key)=\(quote(value));\n"
+    /// Each node's layer, roughly as `dot` ranks a graph: a depth-first search from the initial state
+    /// (then from every node not yet reached, in declaration order) turns the edges that close a cycle
+    /// around, and a node's layer is the length of the longest path to it in what remains. Iterative,
+    /// linear in the graph's size.
+    public static func layers(of graph: FlowGraph) -> [String: Int] {
+        let index = Index(graph)
+        let count = graph.nodes.count
+        var outgoing = Array(repeating: [Int](), count: count)
+        var ends: [(Int, Int)] = []
+        for edge in graph.edges {
+            guard let from = index.position[edge.from], let to = index.position[edge.to], from != to else { continue }
+            outgoing[from].append(ends.count)
+            ends.append((from, to))
+        }
+        // Depth-first search: 0 unseen, 1 on the path, 2 done; an edge to a node on the path closes a cycle.
+        var state = Array(repeating: 0, count: count)
+        var reversed = Array(repeating: false, count: ends.count)
+        var roots = graph.initial.flatMap { index.position[$0] }.map { [$0] } ?? []
+        roots += Array(0..<count)
+        for root in roots where state[root] == 0 {
+            var stack: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let top = stack.last {
+                if top.next == outgoing[top.node].count {
+                    state[top.node] = 2
+                    stack.removeLast()
+                    continue
                 }
-                writeNodes(in: node.id, index: index, indent: indent + "  ", into: &out)
-                out += "\(indent)}\n"
-            } else {
-                var attrs: [String: String] = ["label": node.label]
-                if node.kind == .final { attrs["peripheries"] = "2" }
-                if let child = node.childFlow {
-                    attrs["label"] = "\(node.label)\n⟨runs \(child)⟩"
-                    attrs["style"] = "rounded,dashed"
+                stack[stack.count - 1].next += 1
+                let e = outgoing[top.node][top.next]
+                let target = ends[e].1
+                switch state[target] {
+                case 0:
+                    state[target] = 1
+                    stack.append((target, 0))
+                case 1:
+                    reversed[e] = true
+                default:
+                    break
                 }
-                attrs.merge(node.attributes) { $1 }
-                out += "\(indent)\(node.id) [\(attributes(attrs))];\n"
             }
         }
+        // Longest paths over the acyclic remainder, in topological order (Kahn).
+        var successors = Array(repeating: [Int](), count: count)
+        var incoming = Array(repeating: 0, count: count)
+        for (e, (from, to)) in ends.enumerated() {
+            let (a, b) = reversed[e] ? (to, from) : (from, to)
+            successors[a].append(b)
+            incoming[b] += 1
+        }
+        var layer = Array(repeating: 0, count: count)
+        var ready = (0..<count).filter { incoming[$0] == 0 }
+        while let node = ready.popLast() {
+            for next in successors[node] {
+                layer[next] = max(layer[next], layer[node] + 1)
+                incoming[next] -= 1
+                if incoming[next] == 0 { ready.append(next) }
+            }
+        }
+        var result: [String: Int] = [:]
+        for (i, node) in graph.nodes.enumerated() { result[node.id] = layer[i] }
+        return result
+    }
+
+    /// The innermost compound state containing both ends of an edge (`nil`: the graph itself). An end
+    /// that is a compound state is drawn as its cluster's border, so its own cluster does not count.
+    private static func commonCluster(_ a: String, _ b: String, index: Index) -> String? {
+        func chain(_ id: String) -> [String] {
+            var result: [String] = []
+            var current = index.node(id)?.parent
+            while let parent = current, result.count <= index.graph.nodes.count {
+                result.append(parent)
+                current = index.node(parent)?.parent
+            }
+            return result.reversed()  // outermost first
+        }
+        let (first, second) = (chain(a), chain(b))
+        var common: String?
+        for (x, y) in zip(first, second) {
+            guard x == y else { break }
+            common = x
+        }
+        return common
+    }
+
+    /// Writes the nodes, clusters around compound states' children, and the label nodes each cluster
+    /// holds, walking the nesting with an explicit stack (a definition can be nested deeper than the
+    /// call stack allows).
+    private static func writeNodes(index: Index, labelNodes: [String?: [String]], into out: inout String) {
+        enum Step { case open(FlowGraph.Node, depth: Int), close(String?, depth: Int) }
+        var stack: [Step] = [.close(nil, depth: 0)]
+        stack += index.children(of: nil).reversed().map { .open($0, depth: 1) }
+        while let step = stack.popLast() {
+            switch step {
+            case .close(let id, let depth):
+                let indent = String(repeating: "  ", count: depth + 1)
+                for line in labelNodes[id] ?? [] { out += indent + line + "\n" }
+                if id != nil { out += String(repeating: "  ", count: depth) + "}\n" }
+            case .open(let node, let depth):
+                let indent = String(repeating: "  ", count: depth)
+                if node.kind == .compound {
+                    out += "\(indent)subgraph cluster_\(node.id) {\n"
+                    var attrs: [String: String] = ["label": node.label, "style": "rounded", "color": "#888888"]
+                    if let child = node.childFlow { attrs["label"] = "\(node.label)\n⟨runs \(child)⟩" }
+                    attrs.merge(node.attributes) { $1 }
+                    foldExternalLabel(&attrs)
+                    for (key, value) in attrs.sorted(by: { $0.key < $1.key }) {
+                        out += "\(indent)  \(key)=\(quote(value));\n"
+                    }
+                    stack.append(.close(node.id, depth: depth))
+                    stack += index.children(of: node.id).reversed().map { .open($0, depth: depth + 1) }
+                } else {
+                    var attrs: [String: String] = ["label": node.label]
+                    if node.kind == .final { attrs["peripheries"] = "2" }
+                    if let child = node.childFlow {
+                        attrs["label"] = "\(node.label)\n⟨runs \(child)⟩"
+                        attrs["style"] = "rounded,dashed"
+                    }
+                    attrs.merge(node.attributes) { $1 }
+                    foldExternalLabel(&attrs)
+                    out += "\(indent)\(node.id) [\(attributes(attrs))];\n"
+                }
+            }
+        }
+    }
+
+    /// A node's external label (`xlabel`, for example an overlay's visit count) becomes the last line
+    /// of its label: Graphviz places external labels after the layout, over whatever is there (a
+    /// cluster's border, an edge's label), while a label inside the node has the room it needs.
+    private static func foldExternalLabel(_ attrs: inout [String: String]) {
+        guard let external = attrs.removeValue(forKey: "xlabel"), !external.isEmpty else { return }
+        let label = attrs["label"] ?? ""
+        attrs["label"] = label.isEmpty ? external : label + "\n" + external
     }
 
     /// Edges cannot end on a cluster in DOT: they end on a leaf inside it, clipped at the cluster.
@@ -126,5 +295,44 @@ public enum DOTWriter {
             default: isControl(scalar) ? " " : nil  // control characters have no place in a label
             }
         } + "\""
+    }
+}
+
+/// Where a DOT file puts edge labels.
+public enum EdgeLabelPlacement: Hashable, Sendable {
+    /// As edge labels (`label`): `dot` lays them out with the edges, as virtual nodes. The tidiest
+    /// drawing of small flows; slow for big ones, and Graphviz 2.43 (Debian 12) frees memory twice
+    /// after laying out some clustered graphs with labelled cycles.
+    case inline
+    /// As external labels (`xlabel`), placed after the layout next to their edges: fast for big flat
+    /// flows, but placed without room reserved for them, so they can lie over other things.
+    case external
+    /// Each labelled edge drawn as two edges through a borderless node holding the label (held by the
+    /// innermost cluster containing both ends, marked with ``DOTWriter/labelNodeAttribute``, and of
+    /// class `edgelabel` in SVG, so a style sheet or a reader of the SVG can tell it from a state):
+    /// `dot` places labels as it places states, so no label overlaps anything, and the graph has no
+    /// edge labels, which is what Graphviz 2.43's double free needs.
+    case labelNodes
+
+    /// The biggest flat graph whose external labels ``DOTWriter/dot(_:)`` writes as label nodes: past
+    /// it, `dot` takes more than a second to place them with every edge drawn (200 states with 400
+    /// labelled transitions and random back edges: 4.5–6 s, against 1.1 s at 150), and they stay
+    /// external labels (the renderer's layout policy draws such graphs with label nodes and its long
+    /// edges as references, `dot(_:edgeLabels:referenceSpan:)`). A graph with compound states gets
+    /// label nodes at any size: its clusters keep the layout local (200 states nested three deep: 0.2 s).
+    public static let labelNodeLimit = 150
+
+    /// The placement ``DOTWriter/dot(_:)`` uses: inline, unless the graph asks for external labels
+    /// (``FlowGraph/externalEdgeLabels``); those are written as label nodes in a graph with compound
+    /// states, where `xlabel` placement cannot find room for them, and in a flat graph of at most
+    /// ``labelNodeLimit`` states.
+    public init(for graph: FlowGraph) {
+        if !graph.externalEdgeLabels {
+            self = .inline
+        } else if graph.nodes.count <= Self.labelNodeLimit || graph.nodes.contains(where: { $0.kind == .compound }) {
+            self = .labelNodes
+        } else {
+            self = .external
+        }
     }
 }

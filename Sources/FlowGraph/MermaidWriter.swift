@@ -14,15 +14,26 @@ public enum MermaidWriter {
         return out
     }
 
+    /// Writes the states, nesting compound states' children inside them, with an explicit stack (a
+    /// definition can be nested deeper than the call stack allows) and the children indexed once.
     private static func write(in parent: String?, graph: FlowGraph, indent: String, into out: inout String) {
-        for node in graph.children(of: parent) {
-            let label = node.childFlow.map { "\(node.label) (runs \($0))" } ?? node.label
-            out += "\(indent)state \"\(escape(label))\" as \(node.id)\n"
-            if node.kind == .compound {
-                out += "\(indent)state \(node.id) {\n"
-                if let first = graph.children(of: node.id).first { out += "\(indent)  [*] --> \(first.id)\n" }
-                write(in: node.id, graph: graph, indent: indent + "  ", into: &out)
+        var children: [String?: [FlowGraph.Node]] = [:]
+        for node in graph.nodes { children[node.parent, default: []].append(node) }
+        enum Step { case open(FlowGraph.Node, indent: String), close(indent: String) }
+        var stack: [Step] = (children[parent] ?? []).reversed().map { .open($0, indent: indent) }
+        while let step = stack.popLast() {
+            switch step {
+            case .close(let indent):
                 out += "\(indent)}\n"
+            case .open(let node, let indent):
+                let label = node.childFlow.map { "\(node.label) (runs \($0))" } ?? node.label
+                out += "\(indent)state \"\(escape(label))\" as \(node.id)\n"
+                guard node.kind == .compound else { continue }
+                out += "\(indent)state \(node.id) {\n"
+                let inner = children[node.id] ?? []
+                if let first = inner.first { out += "\(indent)  [*] --> \(first.id)\n" }
+                stack.append(.close(indent: indent))
+                stack += inner.reversed().map { .open($0, indent: indent + "  ") }
             }
         }
     }

@@ -58,11 +58,12 @@ public final class GraphvizRenderer: Sendable {
         }
     }
 
-    /// Renders a flow graph, applying ``LayoutPolicy`` so that big flows lay out in bounded time.
+    /// Renders a flow graph, applying ``LayoutPolicy`` so that big flows lay out in bounded time
+    /// (the DOT drawn is ``LayoutPolicy/dot(_:)`` of the bounded graph).
     public func render(_ graph: FlowGraph, format: RenderFormat = .svg, engine: String? = nil) throws(GraphvizError) -> [UInt8] {
         var graph = graph
         LayoutPolicy.bound(&graph)
-        return try render(dot: DOTWriter.dot(graph), format: format, engine: engine ?? LayoutPolicy.engine(for: graph))
+        return try render(dot: LayoutPolicy.dot(graph), format: format, engine: engine ?? LayoutPolicy.engine(for: graph))
     }
 
     /// Renders DOT text to a file.
@@ -106,6 +107,14 @@ enum Graphviz {
         }
         _ = agreseterrors()
         return try body(context)
+    }
+
+    /// Runs `body` with the lock held, for the libraries Graphviz uses (fontconfig, Pango), which
+    /// share its state.
+    static func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 
     /// Parses DOT; called with the lock held.
