@@ -1,11 +1,3 @@
-/// The compiled form of a definition: flat arrays indexed by state, shared by every machine that runs it.
-///
-/// For every leaf state the table lists, in priority order (the leaf's own transitions, then its
-/// parent's, and so on up), the transitions that apply to it, each with its exit, transition and
-/// entry effects already laid out in one contiguous range. A step is a linear scan and a range.
-///
-/// The hot arrays are immutable buffers owned by the table and freed in `deinit`: reading them in
-/// the engine's step costs no reference counting.
 /// What of a compiled definition does not depend on the flow's types: what the supervisor reads
 /// about a machine without crossing type erasure (its states' parents, what stopping it exits).
 @usableFromInline
@@ -27,6 +19,14 @@ class FlowTableShape: @unchecked Sendable {
     }
 }
 
+/// The compiled form of a definition: flat arrays indexed by state, shared by every machine that runs it.
+///
+/// For every leaf state the table lists, in priority order (the leaf's own transitions, then its
+/// parent's, and so on up), the transitions that apply to it, each with its exit, transition and
+/// entry effects already laid out in one contiguous range. A step is a linear scan and a range.
+///
+/// The hot arrays are immutable buffers owned by the table and freed in `deinit`: reading them in
+/// the engine's step costs no reference counting.
 @usableFromInline
 final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     // @unchecked: every stored property is immutable after `init`, and the buffers are never
@@ -123,6 +123,10 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     }
 
     deinit {
+        // A child flow's definition lives in this table (through `childFlows`), and its own table may
+        // name further children: freeing a long chain of them would recurse once per level. Hand them
+        // to the iterative release instead.
+        if declaresChildren { IterativeRelease.hand(ReleaseBox(childFlows)) }
         states.free()
         isFinal.free()
         eventRanges.free()

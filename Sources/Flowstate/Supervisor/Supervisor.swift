@@ -268,7 +268,7 @@ public final class Supervisor {
             abandonDirectLaunch(id)
             throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
         }
-        completeDirectLaunch(box, summary: summary)
+        completeDirect(box, summary: summary, starting: true)
         return id
     }
 
@@ -292,23 +292,6 @@ public final class Supervisor {
         if let slot = core.slot(of: id) { discard(slot) }
         directFailures.removeAll()
         isProcessing = false
-    }
-
-    /// Finishes a direct start: a failure of its entry effects, or a start that finished at once,
-    /// get the general treatment; then whatever was queued runs.
-    @usableFromInline
-    func completeDirectLaunch(_ box: AnyMachineBox, summary: StepSummary) {
-        defer { isProcessing = false }
-        if let slot = core.slot(of: box.id) {
-            if let failure = directFailures.first {
-                directFailures.removeAll()
-                fail(slot, failure, whileStarting: true)
-            } else if summary.kind == .finished {
-                complete(slot)
-            }
-        }
-        directFailures.removeAll()
-        drain()
     }
 
     /// Puts a new box in the tree and starts it: now (in a turn of its own) or, inside a step, queued.
@@ -446,14 +429,15 @@ public final class Supervisor {
     @usableFromInline
     func directFailure(_ failure: EffectFailure) { directFailures.append(failure) }
 
-    /// Finishes a direct step that needs more than the direct path: a finish, a failure, queued work.
+    /// Finishes a direct step or start that needs more than the direct path: a failure of its
+    /// effects or a finish get the general treatment; then whatever was queued runs.
     @usableFromInline
-    func completeDirect(_ box: AnyMachineBox, summary: StepSummary) {
+    func completeDirect(_ box: AnyMachineBox, summary: StepSummary, starting: Bool = false) {
         defer { isProcessing = false }
         if let slot = core.slot(of: box.id) {
             if let failure = directFailures.first {
                 directFailures.removeAll()
-                fail(slot, failure, whileStarting: false)
+                fail(slot, failure, whileStarting: starting)
             } else if summary.kind == .finished {
                 complete(slot)
             }
