@@ -85,8 +85,9 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     // Cold: start, finish, errors, inspection.
     @usableFromInline let index: [F.State: Int]
     @usableFromInline let outputs: [OutputRule<F>?]
-    /// The child flow each state runs under a supervisor, if any.
-    let childFlows: [ChildFlow<F>?]
+    /// The child flow each state runs under a supervisor, if any. (A `var` only so that `deinit`
+    /// can hand it to ``IterativeRelease``.)
+    private(set) var childFlows: [ChildFlow<F>?]
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
 
@@ -126,7 +127,11 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         // A child flow's definition lives in this table (through `childFlows`), and its own table may
         // name further children: freeing a long chain of them would recurse once per level. Hand them
         // to the iterative release instead.
-        if declaresChildren { IterativeRelease.hand(ReleaseBox(childFlows)) }
+        if declaresChildren {
+            let box = ReleaseBox(childFlows)
+            childFlows = []  // the box holds the only reference now, and the release list the only box
+            IterativeRelease.hand(consume box)
+        }
         states.free()
         isFinal.free()
         eventRanges.free()

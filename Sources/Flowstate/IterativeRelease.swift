@@ -38,8 +38,10 @@ enum IterativeRelease {
         return made
     }
 
-    /// Releases `object` now, or after the release in progress on this thread if there is one.
-    static func hand(_ object: AnyObject) {
+    /// Releases `object` now, or after the release in progress on this thread if there is one. The
+    /// caller gives up its reference (`consuming`): the object is freed here, in the loop, not in the
+    /// caller's frame once this returns (which would recurse again).
+    static func hand(_ object: consuming AnyObject) {
         let pending = pending
         pending.items.append(object)
         guard !pending.draining else { return }
