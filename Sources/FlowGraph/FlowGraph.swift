@@ -81,8 +81,10 @@ public struct FlowGraph: Hashable, Sendable {
     public var edges: [Edge]
     /// Extra graph attributes for DOT (they override the defaults), for example `["rankdir": "TB"]`.
     public var graphAttributes: [String: String] = [:]
-    /// Write edge labels as external labels (`xlabel`), placed after the layout instead of taking part
-    /// in it: much faster for big graphs, a little less tidy.
+    /// Keep edge labels out of Graphviz's own edge labels: `DOTWriter` writes them as label nodes on
+    /// their edges for a clustered graph (Graphviz 2.43 can free a block twice laying out labelled
+    /// edges in clusters), and as external labels (`xlabel`) for a flat one, which
+    /// `LayoutPolicy.dot` in `FlowGraphviz` lays out as label nodes too, so no label lies over another.
     public var externalEdgeLabels = false
 
     /// Creates a graph from parts (for example, read from a file).

@@ -93,9 +93,9 @@ struct Render: AsyncParsableCommand {
         var graph = graph
         let bytes: [UInt8]
         switch format {
-        case "dot":
+        case "dot":  // exactly what the renderer lays out
             LayoutPolicy.bound(&graph)
-            bytes = Array(DOTWriter.dot(graph).utf8)
+            bytes = Array(LayoutPolicy.dot(graph).utf8)
         case "mermaid":
             bytes = Array(MermaidWriter.mermaid(graph).utf8)
         default:
