@@ -32,8 +32,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, ".build", "ratios")
-TARGETS = "^(Engine|SupervisorBench)$"
-GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner"}  # --only: benchmark name prefixes
+TARGETS = "^(Engine|SupervisorBench|ExporterBench)$"
+GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "render": "Big"}  # --only: benchmark name prefixes
+# Rendering big flows in-process (wall clock, ms): the absolute targets, with `dot` on the
+# same DOT in the same run shown beside them.
+RENDER_LIMITS = {200: 1_000.0, 400: 5_000.0}
 
 EVENTS = 1_000_000  # events per iteration of every "Send:" benchmark
 
@@ -184,7 +187,23 @@ def evaluate(checker, groups):
         evaluate_tree(checker, clock, per_machine)
     if "owner" in groups:
         evaluate_owner(checker, clock)
+    if "render" in groups:
+        evaluate_render(checker)
     return per_machine
+
+
+def evaluate_render(checker):
+    for size, limit in RENDER_LIMITS.items():
+        for shape in ("flat", "nested"):
+            ours = checker.get(f"Big: {size} states, {shape} (in-process)", METRICS["wall"])
+            dot = checker.get(f"Big: {size} states, {shape} (dot binary on the same DOT)", METRICS["wall"], required=False)
+            if ours is None:
+                continue
+            ms = ours / 1e6
+            checker.check(f"render {size} states, {shape}, in-process (wall ms; dot on the same DOT beside)",
+                          ms, dot / 1e6 if dot else None, ms / limit, 1.0,
+                          ratio_text=f"{ms / (dot / 1e6):.2f}x dot" if dot else "-",
+                          threshold_text=f"< {limit:,.0f} ms")
 
 
 def evaluate_send(checker, clock):
