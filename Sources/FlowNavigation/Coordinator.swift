@@ -7,7 +7,10 @@ import Flowstate
 /// ``start(_:under:effects:perform:userNavigation:dismissed:output:)`` is bound, through the
 /// supervisor's owner binding, to the first screen it shows: when the user dismisses that screen (back
 /// gesture, swipe down), the child and everything under it are torn down, its parent receives the
-/// `dismissed` event, and nothing else changes. No delegate, no bookkeeping, no zombie.
+/// `dismissed` event, and nothing else changes. No delegate, no bookkeeping, no zombie: when the
+/// supervisor tears a machine down (for any reason), the coordinator forgets its route, its screens
+/// and its alert at once, and with them the closures it was started with. A root flow is bound to no
+/// screen: it performs all of its navigation.
 ///
 /// A coordinator is used from one isolation domain (on iOS, the main actor); it is not `Sendable`.
 public final class Coordinator<Screen: Hashable & Sendable> {
@@ -20,20 +23,33 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     /// by the supervisor as the owner of the flows bound to it.
     typealias ScreenLifetime = FlowLifetime
 
-    /// A machine's hold on the lifetime of the first screen it shows.
+    /// A machine's hold on the lifetime of the first screen it shows, and the screens it showed.
+    ///
+    /// A root flow has no lifetime: it is bound to no screen, so its screens are never "gone" for it
+    /// and it performs all of its navigation.
     final class Binding {
+        /// The lifetime of the screen the machine will show first, until it shows it (`nil` for a root).
         var pending: ScreenLifetime?
+        /// That lifetime once its screen is shown: the navigator retains it, this does not.
         weak var shown: ScreenLifetime?
-        var screen: Screen?
-        /// Whether the machine's screen was shown and is gone: its navigation is moot.
-        var screenGone: Bool { screen != nil && shown == nil }
+        /// Whether the machine showed the screen its lifetime is bound to.
+        var showedBoundScreen = false
+        /// The screens the machine showed (the `shownBy` entries it may own).
+        var screens: Set<Screen> = []
+        /// Whether the screen the machine is bound to was shown and is gone: its navigation is moot.
+        var screenGone: Bool { showedBoundScreen && shown == nil }
         init(_ lifetime: ScreenLifetime?) { pending = lifetime }
     }
 
+    /// Each adopted machine's route for the user's navigation. An entry lives exactly as long as its
+    /// machine: it is removed when the supervisor reports the machine torn down.
     private var routes: [MachineID: (UserNavigation<Screen>) -> Void] = [:]
+    /// The machine that last showed each screen.
     private var shownBy: [Screen: MachineID] = [:]
     private var bindings: [MachineID: Binding] = [:]
     private var alertActions: (machine: MachineID, actions: [() -> Void])?
+    /// The coordinator's observation of `TreeEvent.tornDown`.
+    private var teardowns: FlowObservation?
 
     /// Creates a coordinator over a navigator.
     /// - Parameters:
@@ -43,6 +59,11 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         self.navigator = navigator
         supervisor = Supervisor()
         navigator.onUserNavigation = { [weak self] navigation in self?.userNavigated(navigation) }
+        // Forget a machine as soon as it is torn down (completed, cancelled, stopped, its screen
+        // released, failed...), whatever the path: its route and binding hold what its closures captured.
+        teardowns = supervisor.observe { [weak self] event in
+            if case .tornDown(let id, _) = event { self?.forget(id) }
+        }
     }
 
     // MARK: Starting flows
@@ -53,7 +74,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - effects: The navigation an effect asks for, if any.
     ///   - perform: Performs the effects that are not navigation (saving, loading...).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
-    ///     showed (`nil`: none).
+    ///     showed: going back from it, swiping it down, switching to a tab whose root it showed, or
+    ///     answering its alert (`nil`: none).
     @discardableResult
     public func start<F: Flow>(
         _ definition: FlowDefinition<F>,
@@ -73,7 +95,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - parent: The flow that receives its output.
     ///   - effects: The navigation an effect asks for, if any.
     ///   - perform: Performs the effects that are not navigation.
-    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens (going
+    ///     back, swiping down, switching to a tab whose root it showed).
     ///   - dismissed: The parent event that reports the user dismissing the child's screen (the child
     ///     is then torn down, without performing its navigation).
     ///   - output: The parent event that reports the child's output.
@@ -172,6 +195,17 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         routes[machine.id] = { [unowned self] navigation in
             if let event = userNavigation(navigation) { try? self.supervisor.send(event, to: machine) }
         }
+        // A machine that finished while starting was torn down before it was adopted.
+        if !supervisor.contains(machine.id) { forget(machine.id) }
+    }
+
+    /// Drops everything the coordinator keeps for a machine that was torn down.
+    private func forget(_ id: MachineID) {
+        routes[id] = nil
+        if let binding = bindings.removeValue(forKey: id) {
+            for screen in binding.screens where shownBy[screen] == id { shownBy[screen] = nil }
+        }
+        if alertActions?.machine == id { alertActions = nil }
     }
 
     private func teardownHook<P: Flow>(parent: MachineHandle<P>, dismissed: P.Event?) -> (TeardownReason) -> Void {
@@ -197,20 +231,19 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     private func navigate<F: Flow>(_ navigation: Navigation<Screen, F.Event>, machine: MachineHandle<F>, binding: Binding) {
         switch navigation {
         case .push(let screen), .present(let screen):
-            let lifetime = binding.pending
-            if let lifetime {
-                binding.pending = nil
-                binding.shown = lifetime
-                binding.screen = screen
-            } else if binding.screen == nil {
-                binding.screen = screen
-            }
-            shownBy[screen] = machine.id
+            let lifetime = show([screen], machine: machine.id, binding: binding)
             if case .push = navigation {
                 navigator.perform(.push(screen), retaining: lifetime)
             } else {
                 navigator.perform(.present(screen), retaining: lifetime)
             }
+        case .tabs(let screens):
+            // The tab bar is the screen the machine is bound to (when it is the first it shows).
+            let lifetime = show(screens, machine: machine.id, binding: binding)
+            navigator.perform(.tabs(screens), retaining: lifetime)
+        case .selectTab(let screen):
+            guard !binding.screenGone else { return }
+            navigator.perform(.selectTab(screen), retaining: nil)
         case .pop, .popToRoot, .dismiss:
             // A flow torn down because the user dismissed its screen must not pop what remains.
             guard !binding.screenGone else { return }
@@ -228,28 +261,37 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         }
     }
 
+    /// Records that `machine` shows `screens`; returns the lifetime to hand to the navigator, if
+    /// these are the first screens it shows.
+    private func show(_ screens: [Screen], machine: MachineID, binding: Binding) -> ScreenLifetime? {
+        let lifetime = binding.pending
+        if let lifetime {
+            binding.pending = nil
+            binding.shown = lifetime
+            binding.showedBoundScreen = true
+        }
+        for screen in screens {
+            binding.screens.insert(screen)
+            shownBy[screen] = machine
+        }
+        return lifetime
+    }
+
     private func userNavigated(_ navigation: UserNavigation<Screen>) {
-        supervisor.sweep()  // the flows bound to a screen that is gone go first
-        forgetTornDown()
+        supervisor.sweep()  // the flows bound to a screen that is gone go first (and are forgotten)
         switch navigation {
-        case .wentBack(let screen), .dismissed(let screen):
-            if let id = shownBy[screen], supervisor.contains(id) { routes[id]?(navigation) }
+        case .wentBack(let screen), .dismissed(let screen), .selectedTab(let screen):
+            if let id = shownBy[screen], let route = routes[id] { route(navigation) }
         case .choseAlert(let index):
-            guard let (id, actions) = alertActions, index < actions.count else { return }
+            guard let (_, actions) = alertActions, index < actions.count else { return }
             alertActions = nil
-            if supervisor.contains(id) { actions[index]() }
+            actions[index]()
         }
-        forgetTornDown()
     }
 
-    private func forgetTornDown() {
-        for id in Array(routes.keys) where !supervisor.contains(id) {
-            routes[id] = nil
-            bindings[id] = nil
-        }
-        shownBy = shownBy.filter { supervisor.contains($0.value) }
-    }
-
-    /// The number of machines the coordinator still routes to (each is alive in the supervisor).
+    /// The number of machines the coordinator still routes to. Each is alive in the supervisor: a
+    /// machine is forgotten, with the closures it was started with, as soon as the supervisor tears it
+    /// down (one bound to a screen that is gone: at the supervisor's next call, or the next user
+    /// navigation).
     public var routedMachines: Int { routes.count }
 }

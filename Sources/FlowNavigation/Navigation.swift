@@ -10,13 +10,21 @@ public enum Navigation<Screen: Hashable & Sendable, Event: Sendable>: Sendable {
     case pop
     /// Pop to the current navigation stack's root.
     case popToRoot
-    /// Present a screen modally, as the root of a new navigation stack.
+    /// Present a screen modally, as the root of a new navigation stack, over everything shown (the
+    /// tabs, or the modal stack on top: modals stack, each with its own navigation).
     case present(Screen)
-    /// Dismiss the top modal navigation stack.
+    /// Dismiss the top modal navigation stack (the one presented last); the ones under it stay.
     case dismiss
     /// Show an alert whose choices come back to the flow as its own events. The flow, not a screen,
     /// decides who presents the alert and what each answer means.
     case alert(Alert<Event>)
+    /// Replace the root navigation stack with tabs, one per screen (in order), each with its own
+    /// navigation stack whose root is that screen; the first tab is selected. A tab is named by its
+    /// root screen, so the screens must be distinct. `push`, `pop` and `popToRoot` act on the selected
+    /// tab's stack while no modal is shown; modals are presented over the tabs.
+    case tabs([Screen])
+    /// Select the tab whose root is this screen.
+    case selectTab(Screen)
 }
 
 extension Navigation: Equatable where Event: Equatable {}
@@ -32,6 +40,8 @@ extension Navigation: CustomStringConvertible {
         case .present(let screen): "present(\(screen))"
         case .dismiss: "dismiss"
         case .alert(let alert): "alert(\(alert.title): \(alert.choices.map(\.label).joined(separator: ", ")))"
+        case .tabs(let screens): "tabs(\(screens.map { "\($0)" }.joined(separator: ", ")))"
+        case .selectTab(let screen): "selectTab(\(screen))"
         }
     }
 }

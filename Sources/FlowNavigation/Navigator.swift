@@ -13,6 +13,11 @@ public enum NavigatorCommand<Screen: Hashable & Sendable>: Hashable, Sendable {
     case dismiss
     /// Show an alert with these button titles.
     case alert(title: String, choices: [String])
+    /// Replace the root stack with tabs, one per screen, each the root of its own navigation stack;
+    /// select the first (UIKit: a `UITabBarController` of navigation controllers).
+    case tabs([Screen])
+    /// Select the tab whose root is this screen.
+    case selectTab(Screen)
 }
 
 /// Navigation the user did without the flow asking: what a ``Navigator`` reports.
@@ -24,19 +29,21 @@ public enum UserNavigation<Screen: Hashable & Sendable>: Hashable, Sendable {
     case dismissed(Screen)
     /// The user picked the alert's choice at this index.
     case choseAlert(index: Int)
+    /// The user switched to the tab whose root is `screen` (UIKit: `tabBarController(_:didSelect:)`).
+    case selectedTab(Screen)
 }
 
 /// The screens of an app, as a ``Coordinator`` drives them.
 ///
 /// A host implements it: on iOS, a UIKit adapter pushes and presents view controllers, and learns from
 /// `UINavigationControllerDelegate` and `UIAdaptivePresentationControllerDelegate` that the user went
-/// back or swiped a sheet down. ``HeadlessNavigator`` keeps the stacks in memory for tests and Linux.
+/// back or swiped a sheet down, and from `UITabBarControllerDelegate` that they switched tabs. ``HeadlessNavigator`` keeps the stacks in memory for tests and Linux.
 public protocol Navigator<Screen>: AnyObject {
     /// The app's screens.
     associatedtype Screen: Hashable & Sendable
 
-    /// Performs a command. For `push` and `present`, `lifetime` (when given) must stay alive exactly as
-    /// long as the shown screen does (UIKit: retain it from the view controller): the flows bound to
+    /// Performs a command. For `push`, `present` and `tabs`, `lifetime` (when given) must stay alive
+    /// exactly as long as the shown screen (for `tabs`, the tab bar) does (UIKit: retain it from the view controller): the flows bound to
     /// the screen live as long as it.
     func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?)
 
