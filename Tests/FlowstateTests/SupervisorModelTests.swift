@@ -339,15 +339,15 @@ struct SupervisorModelTests {
             if effect == "boom" { throw EffectLog.Boom() }
         }
         // A restarted machine keeps its owner's lifetime.
-        supervisor.observe { event in
+        var observations = [supervisor.observe { event in
             if case .restarted(let old, let new) = event { lifetimes[new] = lifetimes.removeValue(forKey: old) }
-        }
+        }]
         if let observerPlan {
-            supervisor.observe { event in
+            observations.append(supervisor.observe { event in
                 guard case .tornDown = event, observed < observerPlan.count else { return }
                 observed += 1
                 issue(observerPlan[observed - 1])
-            }
+            })
         }
         // One root; the model's id 0.
         model.machines[0] = Model.Machine(parent: nil, life: .running)
@@ -363,7 +363,9 @@ struct SupervisorModelTests {
             #expect(supervisor.checkInvariants().isEmpty)
             if log != model.log || tree != model.tree { break }
         }
-        // The handler captures the supervisor: stopping every root releases it.
+        // The handler and the observers capture the supervisor: stopping every root and ending the
+        // observations release it.
         for machine in supervisor.machines where machine.parent == nil { supervisor.stop(machine.id) }
+        observations.forEach { $0.cancel() }
     }
 }
