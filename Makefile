@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test sanitize demo bench fuzz docs clean
+.PHONY: all deps build test sanitize demo bench fuzz docs clean mutate
 
 all: build
 
@@ -56,6 +56,12 @@ docs:
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
 		--target Flowstate --target FlowGraph --target FlowGraphviz --target FlowNavigation --target FlowTesting --warnings-as-errors
 	@echo "Documentation archives: .build-docs/plugins/Swift-DocC/outputs/*.doccarchive"
+
+# Mutation check: each deliberate mistake in Tests/Mutations/mutate.py (engine and supervisor) is applied
+# to a copy of the package in a temporary folder, and `swift test --filter FlowstateTests` must fail.
+# Exits 1 if a mutation survives. See docs/TESTING.md.
+mutate:
+	python3 Tests/Mutations/mutate.py --swift "$(SWIFT)"
 
 clean:
 	rm -rf .build .build-tsan .build-asan .build-docs Benchmarks/.build Fuzz/.build-fuzz Fuzz/.corpus

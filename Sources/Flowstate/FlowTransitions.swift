@@ -111,9 +111,10 @@ extension FlowDefinition {
             let declaration = self.transitions[id.position]
             guard let targetState = declaration.target, let target = table.index[targetState],
                   let source = table.index[declaration.source] else { continue }
-            // The domain: the nearest proper ancestor of the source that contains the target.
+            // The domain: the nearest proper ancestor of the source that contains the target as a
+            // proper descendant (so a transition to an ancestor of its source exits and re-enters it).
             var containsTarget = Set<Int>()
-            var t = target
+            var t = parents[target]
             while t >= 0 {
                 containsTarget.insert(t)
                 t = parents[t]

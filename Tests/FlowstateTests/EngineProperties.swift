@@ -4,46 +4,79 @@ import Testing
 
 @Suite("Engine properties")
 struct EngineProperties {
-    /// Runs a machine over events, recording each outcome (errors included) in the reference's terms.
-    static func trace(_ definition: FlowDefinition<Gx>, _ events: [Gx.Event]) throws -> [ReferenceInterpreter.Outcome] {
-        var machine = try FlowMachine(definition)
-        var outcomes = [ReferenceInterpreter.Outcome(Result { () throws(FlowError) in try machine.start() })]
-        for event in events {
-            outcomes.append(ReferenceInterpreter.Outcome(Result { () throws(FlowError) in try machine.send(event) }))
-        }
-        return outcomes
-    }
-
-    @Test("The engine agrees with a naive reference interpreter on every step (effect order included)")
-    func agreesWithReference() async {
-        await propertyCheck(count: 300, input: Generators.numbers, Generators.events) { numbers, events in
-            let flow = GeneratedFlow(numbers: numbers)
+    @Test("The engine agrees with an SCXML reference interpreter on every step: state, effects, output, transitions taken, configuration, exits on stop")
+    func agreesWithSCXML() async {
+        await propertyCheck(count: 400, input: Generators.flows(), Generators.events) { flow, events in
             let definition = flow.definition
             #expect(definition.isValid, "\(definition.validate())")
-            var reference = ReferenceInterpreter(flow)
-            let expected = [reference.start()] + events.map { reference.send($0) }
-            let actual = try Self.trace(definition, events)
-            #expect(actual == expected, "\(flow)\nevents: \(events)")
+            var reference = SCXMLReference(flow)
+            // A transition's declaration is the one the document writes at its position.
+            for (t, position) in reference.position.enumerated() {
+                #expect(definition.transitions[position].effects == [flow.transitions[t].fails ? .boom : .transition(t)],
+                        "declaration \(position) is not transition \(t)\n\(flow)")
+            }
+            var machine = try FlowMachine(definition)
+            var leaf = machine.state
+            for event in [nil] + events.map(Optional.some) {
+                let expected = event.map { reference.send($0) } ?? reference.start()
+                let step = Result { () throws(FlowError) in
+                    if let event { try machine.send(event) } else { try machine.start() }
+                }
+                let actual = SCXMLReference.Outcome(step)
+                #expect(actual == expected, "after \(event.map { "\($0)" } ?? "start")\n\(flow)\nevents: \(events)")
+                if case .success(let step) = step, event != nil {
+                    let change = definition.configurationChange(from: leaf, taking: step.transitions)
+                    #expect(change.exited == reference.exited && change.entered == reference.entered,
+                            "configurationChange after \(event!): \(change)\n\(flow)\nevents: \(events)")
+                }
+                if machine.isStarted {
+                    #expect(machine.configuration == reference.innermostFirst, "configuration\n\(flow)\nevents: \(events)")
+                }
+                guard actual == expected else { return }
+                leaf = machine.state
+            }
+            #expect(Array(machine.stop()) == reference.stopEffects(), "stop\n\(flow)\nevents: \(events)")
         }
     }
 
-    @Test("Replaying the same events on the same definition gives the identical trace")
-    func deterministic() async {
-        await propertyCheck(count: 200, input: Generators.numbers, Generators.events) { numbers, events in
-            let definition = GeneratedFlow(numbers: numbers).definition
-            var first = try FlowMachine(definition)
-            var second = try FlowMachine(definition)
-            let a = [try? first.start()] + events.map { try? first.send($0) }
-            let b = [try? second.start()] + events.map { try? second.send($0) }
-            #expect(a == b)
-            #expect(first.configuration == second.configuration)
+    @Test("configurationChange: a transition to an ancestor of its source exits and re-enters that ancestor, as the engine does")
+    func configurationChangeToAncestor() throws {
+        // 0 { 1 }, with 1 --e0--> 0: SCXML's domain is the root (the target is not a proper descendant
+        // of any proper ancestor of 1 below it), so 1 and 0 are exited and 0 and 1 entered.
+        let flow = GeneratedFlow(count: 2, parents: [-1, 0], finals: [],
+                                 transitions: [.init(source: 1, event: 0, guardKind: 0, target: 0)])
+        var machine = try FlowMachine(flow.definition)
+        _ = try machine.start()
+        let step = try machine.send(Gx.Event(kind: 0, payload: 0))
+        #expect(Array(step.effects) == [.exit(1), .exit(0), .transition(0), .entry(0), .entry(1)])
+        let change = flow.definition.configurationChange(from: 1, taking: step.transitions)
+        #expect(change.exited == [1, 0] && change.entered == [0, 1], "\(change)")
+    }
+
+    @Test("A machine resumed where another one rests takes the same steps from there on")
+    func resumesWhereItRests() async {
+        await propertyCheck(count: 200, input: Generators.flows(), Generators.events, Gen.int(in: 0...40)) { flow, events, cut in
+            let cut = cut % (events.count + 1)
+            let definition = flow.definition
+            var original = try FlowMachine(definition)
+            guard (try? original.start()) != nil else { return }
+            for event in events.prefix(cut) { _ = try? original.send(event) }
+            guard !original.isFinished else { return }
+            var resumed = try FlowMachine(definition, resumingIn: original.state)
+            #expect(resumed.configuration == original.configuration)
+            for event in events.dropFirst(cut) {
+                let a = Result { () throws(FlowError) in try original.send(event) }
+                let b = Result { () throws(FlowError) in try resumed.send(event) }
+                #expect(a == b, "\(flow)\nevents: \(events), resumed after \(cut)")
+                #expect(resumed.configuration == original.configuration)
+            }
+            #expect(Array(resumed.stop()) == Array(original.stop()))
         }
     }
 
     @Test("Every step's effects are exits innermost-first, then the transition's, then entries outermost-first")
     func effectOrder() async {
-        await propertyCheck(count: 200, input: Generators.numbers, Generators.events) { numbers, events in
-            let flow = GeneratedFlow(numbers: numbers, allowEventless: false)
+        await propertyCheck(count: 200, input: Generators.flows(allowEventless: false), Generators.events) { flow, events in
             var machine = try FlowMachine(flow.definition)
             var configuration = Set<Int>()
             var pending = events[...]
@@ -53,7 +86,7 @@ struct EngineProperties {
                 let effects = Array(step.effects)
                 // Phases never go backwards: exit* transition? entry*.
                 let phases = effects.map { effect -> Int in
-                    switch effect { case .exit: 0; case .transition: 1; case .entry: 2 }
+                    switch effect { case .exit: 0; case .transition, .boom: 1; case .entry: 2 }
                 }
                 #expect(phases == phases.sorted(), "\(step)")
                 // Exits leave active states, innermost first; entries enter outermost first.
@@ -67,7 +100,7 @@ struct EngineProperties {
                         #expect(!configuration.contains(s), "entry(\(s)) of an active state in \(step)")
                         #expect(flow.parents[s] < 0 || configuration.contains(flow.parents[s]), "\(step)")
                         configuration.insert(s)
-                    case .transition:
+                    case .transition, .boom:
                         break
                     }
                 }
@@ -78,8 +111,8 @@ struct EngineProperties {
 
     @Test("A valid generated definition has no validation issue")
     func validHasNoIssue() async {
-        await propertyCheck(count: 200, input: Generators.numbers) { numbers in
-            let definition = GeneratedFlow.valid(numbers: numbers).definition
+        await propertyCheck(count: 200, input: Generators.validFlows) { flow in
+            let definition = flow.definition
             #expect(definition.validate().isEmpty, "\(definition.validate())")
         }
     }
@@ -87,8 +120,8 @@ struct EngineProperties {
     @Test("Validation finds each kind of defect injected into a valid definition",
           arguments: [ValidationIssue.Kind.unknownTarget, .unreachableState, .deadEnd, .nondeterministicTransitions])
     func findsInjectedDefect(_ kind: ValidationIssue.Kind) async {
-        await propertyCheck(count: 100, input: Generators.numbers) { numbers in
-            var flow = GeneratedFlow.valid(numbers: numbers)
+        await propertyCheck(count: 100, input: Generators.validFlows) { flow in
+            var flow = flow
             let first = flow.transitions[0]
             switch kind {
             case .unknownTarget:

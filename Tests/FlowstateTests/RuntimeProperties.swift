@@ -9,8 +9,7 @@ struct RuntimeProperties {
     @Test("Queued events are handled FIFO after the step, never re-entrantly")
     func fifoNoReentrance() async {
         let followUps = zip(Gen.int(in: 0...3), Gen.int(in: 0...2)).array(of: 0...6).array(of: 1...20)
-        await propertyCheck(count: 150, input: Generators.numbers, Generators.events, followUps) { numbers, events, plan in
-            let flow = GeneratedFlow(numbers: numbers, allowEventless: false)
+        await propertyCheck(count: 150, input: Generators.flows(allowEventless: false, failingPolicy: false), Generators.events, followUps) { flow, events, plan in
             var depth = 0
             var maxDepth = 0
             var sentByHandler: [Gx.Event] = []

@@ -16,7 +16,7 @@ struct SignUpFlowTests {
         // The engine names the transitions it took, by declaration: submitEmail (guarded) on email,
         // submitPassword (guarded) on password, submitCode on twoFactor.
         #expect(steps.map { $0.transitions.map(\.position) } == [[0], [2], [5]])
-        #expect(steps.map { SignUp.definition[$0.transitions[0]].source } == [.email, .password, .twoFactor])
+        #expect(steps.map { $0.transitions.first.map { SignUp.definition[$0].source } } == [.email, .password, .twoFactor])
         #expect(steps.map { Array($0.effects) } == [[.push(.password)], [.push(.twoFactor), .sendCode], [.dismiss]])
         #expect(machine.isFinished)
         #expect(machine.output == .signedUp)

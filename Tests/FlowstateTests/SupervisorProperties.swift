@@ -4,74 +4,101 @@ import Testing
 
 @Suite("Supervisor properties")
 struct SupervisorProperties {
-    /// One operation on a live tree: the numbers pick the machine and the event.
+    /// One operation on a live tree of generated flows: the numbers pick the machine (among the live
+    /// ones, depth first), the event, the flow and the policy.
     enum Op: CustomStringConvertible {
-        case send(machine: Int, event: Int)
+        case send(machine: Int, kind: Int, payload: Int)
         case stop(machine: Int)
-        case spawn(machine: Int)
+        case spawn(flow: Int, under: Int, policy: Int)
         case release(owner: Int)
         case sweep
+        /// Fails the machine `times` times in a row, following it through its restarts.
+        case fail(machine: Int, times: Int)
 
-        init(_ kind: Int, _ a: Int, _ b: Int) {
+        init(_ kind: Int, _ a: Int, _ b: Int, _ c: Int) {
             switch kind {
-            case 0, 1, 2: self = .send(machine: a, event: b)
-            case 3: self = .stop(machine: a)
-            case 4: self = .spawn(machine: a)
-            case 5: self = .release(owner: a)
-            default: self = .sweep
+            case 0, 1, 2, 3: self = .send(machine: a, kind: b % 5, payload: c)
+            case 4: self = .stop(machine: a)
+            case 5, 6: self = .spawn(flow: b, under: a, policy: c)
+            case 7: self = .release(owner: a)
+            case 8: self = .sweep
+            default: self = .fail(machine: a, times: 1 + c % 4)
             }
         }
 
         var description: String {
             switch self {
-            case .send(let m, let e): "send(\(m), \(e))"
-            case .stop(let m): "stop(\(m))"
-            case .spawn(let m): "spawn(\(m))"
+            case .send(let m, let k, let p): "send(#\(m), e\(k)(\(p)))"
+            case .stop(let m): "stop(#\(m))"
+            case .spawn(let f, let m, let p): "spawn(D\(f) under #\(m), policy \(p))"
             case .release(let o): "release(\(o))"
             case .sweep: "sweep"
+            case .fail(let m, let times): "fail(#\(m), \(times) times)"
             }
         }
     }
 
-    static let operations = zip(Gen.int(in: 0...6), Gen.int(in: 0...20), Gen.int(in: 0...5))
-        .map { Op($0, $1, $2) }.array(of: 1...60)
-    static let policies: [FailurePolicy] = [.escalate, .stop, .restart(maxRestarts: 2, within: .seconds(60))]
+    static let operations = zip(Gen.int(in: 0...9), Gen.int(in: 0...20), Gen.int(in: 0...5), Gen.int(in: 0...5))
+        .map { Op($0, $1, $2, $3) }.array(of: 1...50)
 
-    /// Watches a tree's events and checks the teardown laws as they happen.
+    struct Boom: Error {}
+
+    /// Watches a tree's events and the effects its machines perform, and checks the laws as they happen.
     final class Watcher {
-        var parents: [MachineID: MachineID] = [:]
+        let tree: GeneratedTree
+        var flowOf: [MachineID: Int] = [:]
         var children: [MachineID: [MachineID]] = [:]
-        var tornDown: [MachineID: Int] = [:]
-        /// Restarts per line of incarnations (the limit is per child).
+        var tornDown: [MachineID: TeardownReason] = [:]
+        var finalState: [MachineID: Int] = [:]
+        /// Restarts per line of incarnations (the limit is per line), and the line of each machine.
         var restartsOf: [MachineID: Int] = [:]
         var lineage: [MachineID: MachineID] = [:]
-        var pendingReplacement: [MachineID: MachineID] = [:]
+        var replaced: [MachineID: MachineID] = [:]
+        /// Entry and exit effects each machine performed, per state.
+        var balance: [MachineID: [Int: Int]] = [:]
         var problems: [String] = []
+
+        init(tree: GeneratedTree) { self.tree = tree }
 
         func record(_ event: TreeEvent) {
             switch event {
-            case .spawned(let id, _, let parent, _, _):
+            case .spawned(let id, let flow, let parent, _, _):
+                flowOf[id] = GeneratedTree.flowIndex(flow)
                 if let parent {
-                    parents[id] = parent
-                    if let replaced = pendingReplacement[id], let i = children[parent]?.firstIndex(of: replaced) {
+                    if let old = replaced[id], let i = children[parent]?.firstIndex(of: old) {
                         children[parent]![i] = id  // a restarted machine takes the place of the one it replaces (OTP)
                     } else {
                         children[parent, default: []].append(id)
                     }
                 }
             case .restarted(let old, let replacement):
-                pendingReplacement[replacement] = old
+                replaced[replacement] = old
                 let line = lineage[old] ?? old
                 lineage[replacement] = line
                 restartsOf[line, default: 0] += 1
-            case .tornDown(let id, _):
-                tornDown[id, default: 0] += 1
-                if tornDown[id]! > 1 { problems.append("\(id) torn down twice") }
+            case .completed(let id, let output):
+                finalState[id] = Int(output)
+            case .tornDown(let id, let reason):
+                if tornDown[id] != nil { problems.append("\(id) torn down twice") }
+                tornDown[id] = reason
                 for child in children[id] ?? [] where tornDown[child] == nil {
                     problems.append("\(id) torn down before its child \(child)")
                 }
             default:
                 break
+            }
+        }
+
+        /// The handler every machine's effects reach (a declared child's through its parent's handler,
+        /// attributed to the child): no machine performs anything once torn down.
+        func perform(_ effect: Gx.Effect, _ context: EffectContext<Gx>) throws {
+            let id = context.origin
+            if tornDown[id] != nil { problems.append("\(id) performed '\(effect)' after its teardown") }
+            switch effect {
+            case .entry(let s): balance[id, default: [:]][s, default: 0] += 1
+            case .exit(let s): balance[id, default: [:]][s, default: 0] -= 1
+            case .boom: throw Boom()
+            case .transition: break
             }
         }
 
@@ -88,79 +115,124 @@ struct SupervisorProperties {
                 }
             }
         }
-    }
 
-    @Test("No zombies, children before parents in reverse spawn order, exactly-once exits, bounded restarts")
-    func treeLaws() async {
-        await propertyCheck(count: 150, input: Self.operations, Gen.int(in: 0...2), Gen.int(in: 0...2)) { ops, midPolicy, leafPolicy in
-            let log = EffectLog()
-            let supervisor = Supervisor(now: { .zero })
-            let watcher = Watcher()
-            supervisor.observe { watcher.record($0) }
-            // Checked when each effect is performed: no machine performs anything once torn down.
-            func handler<F: Flow>() -> EffectHandler<F> where F.Effect == String {
-                let inner: EffectHandler<F> = log.handler()
-                return { effect, context in
-                    if watcher.tornDown[context.origin] != nil {
-                        watcher.problems.append("\(context.origin) performed '\(effect)' after its teardown")
-                    }
-                    try inner(effect, context)
+        /// A declared child runs only while the state that runs it is active in its parent, under the flow
+        /// that state names, one per state.
+        func checkDeclaredChildren(_ machines: [MachineInfo]) {
+            let byID = Dictionary(uniqueKeysWithValues: machines.map { ($0.id, $0) })
+            var seen = Set<[String]>()
+            for machine in machines {
+                guard let slot = machine.slot, let parentID = machine.parent, let parent = byID[parentID] else { continue }
+                let flow = GeneratedTree.flowIndex(parent.flow)
+                guard let declared = tree.declaration(in: flow, slot: slot) else {
+                    problems.append("\(machine.id) runs in \(parent.flow).\(slot), which declares no child")
+                    continue
+                }
+                if machine.flow != "D\(declared.flow)" {
+                    problems.append("\(machine.id) runs \(machine.flow) in \(parent.flow).\(slot), declared D\(declared.flow)")
+                }
+                if let leaf = Int(parent.state), !tree.configuration(of: leaf, in: flow).contains(declared.state) {
+                    problems.append("\(machine.id) still runs in \(parent.flow).\(slot), but \(parentID) is in \(leaf)")
+                }
+                if !seen.insert(["\(parentID)", slot]).inserted {
+                    problems.append("two children of \(parentID) run in its state \(slot)")
                 }
             }
-            let policy = Self.policies[leafPolicy]
-            let top = try supervisor.start(Top.definition(midPolicy: Self.policies[midPolicy], leafPolicy: policy),
-                                           policy: .stop, handler: handler())
+        }
+
+        /// Every machine torn down performed each exit of a state it entered exactly once, except a
+        /// machine that finished: its final state and that state's ancestors are not exited.
+        func checkExits() {
+            for (id, reason) in tornDown {
+                var expected = [Int: Int]()
+                if reason == .completed, let flow = flowOf[id], let final = finalState[id] {
+                    for s in tree.configuration(of: final, in: flow) { expected[s] = 1 }
+                }
+                let actual = (balance[id] ?? [:]).filter { $0.value != 0 }
+                if actual != expected {
+                    problems.append("\(id) (\(reason)) entered and exited unevenly: \(actual), expected \(expected)")
+                }
+            }
+        }
+    }
+
+    @Test("Generated trees: no zombies, children before parents in reverse spawn order, exactly-once exits, declared children only in active states, bounded restarts")
+    func treeLaws() async {
+        await propertyCheck(count: 300, input: Generators.trees, Self.operations) { tree, ops in
+            let definitions = tree.definitions
+            let supervisor = Supervisor(now: { .zero })
+            let watcher = Watcher(tree: tree)
+            supervisor.observe { watcher.record($0) }
+            let handler: EffectHandler<Gx> = { try watcher.perform($0, $1) }
             var owners: [Owner] = []
+            /// Starts a root when the tree is empty (the last root failed or was stopped); false when it
+            /// cannot start (its start loops).
+            func ensureRoot() -> Bool {
+                guard supervisor.machines.isEmpty else { return true }
+                return (try? supervisor.start(definitions[0], policy: GeneratedTree.policies[tree.rootPolicy],
+                                              handler: handler)) != nil
+            }
+            func handle(_ n: Int) -> MachineHandle<Gx>? {
+                let machines = supervisor.machines
+                return machines.isEmpty ? nil : supervisor.handle(machines[n % machines.count].id, as: Gx.self)
+            }
 
             for op in ops {
-                let machines = supervisor.machines
+                guard ensureRoot() else { break }
                 switch op {
-                case .send(let m, let e):
-                    guard !machines.isEmpty else { continue }
-                    let target = machines[m % machines.count]
-                    switch target.flow {
-                    case "top": try? supervisor.send(Top.Event.allCases[e % 5], to: supervisor.handle(target.id, as: Top.self)!)
-                    case "mid": try? supervisor.send(Mid.Event.allCases[e % 6], to: supervisor.handle(target.id, as: Mid.self)!)
-                    default: try? supervisor.send(Leaf.Event.allCases[e % 2], to: supervisor.handle(target.id, as: Leaf.self)!)
-                    }
+                case .send(let m, let kind, let payload):
+                    guard let target = handle(m) else { continue }
+                    // An event the machine's state reacts to, when there is one.
+                    let handled = tree.handledKinds(by: supervisor.machines.first { $0.id == target.id }!)
+                    let event = Gx.Event(kind: handled.isEmpty ? kind : handled[kind % handled.count], payload: payload)
+                    try? supervisor.send(event, to: target)
                 case .stop(let m):
-                    guard !machines.isEmpty else { continue }
-                    let target = machines[m % machines.count].id
+                    guard let target = handle(m) else { continue }
                     watcher.check(supervisor.stop(target))
-                case .spawn(let m):
-                    guard !machines.isEmpty else { continue }
+                case .spawn(let flow, let m, let policy):
+                    guard let parent = handle(m) else { continue }
                     let owner = Owner()
                     owners.append(owner)
-                    if let parent = supervisor.handle(machines[m % machines.count].id, as: Top.self) {
-                        _ = try? supervisor.spawn(Leaf.definition, under: parent, owner: owner, policy: policy,
-                                                  handler: handler(), output: { _ in Top.Event.cancel })
-                    } else if let parent = supervisor.handle(machines[m % machines.count].id, as: Mid.self) {
-                        _ = try? supervisor.spawn(Leaf.definition, under: parent, owner: owner, policy: policy,
-                                                  handler: handler(), output: { _ in Mid.Event.back })
-                    }
+                    _ = try? supervisor.spawn(definitions[flow % definitions.count], under: parent, owner: owner,
+                                              policy: GeneratedTree.policies[policy % 3], handler: handler,
+                                              output: { _ in Gx.Event(kind: GeneratedTree.childDone, payload: 0) })
                 case .release(let o):
                     if !owners.isEmpty { owners.remove(at: o % owners.count) }
                 case .sweep:
                     watcher.check(supervisor.sweep())
+                case .fail(let m, let times):
+                    guard var target = handle(m) else { continue }
+                    for _ in 0..<times {
+                        try? supervisor.send(Gx.Event(kind: GeneratedTree.fail, payload: 0), to: target)
+                        guard let next = watcher.replaced.first(where: { $0.value == target.id })?.key,
+                              let handle = supervisor.handle(next, as: Gx.self) else { break }
+                        target = handle
+                    }
                 }
                 #expect(supervisor.checkInvariants().isEmpty, "\(supervisor.checkInvariants()) after \(op)")
                 #expect(supervisor.liveCount == supervisor.machines.count)
-                log.entries.removeAll()
+                watcher.checkDeclaredChildren(supervisor.machines)
+                if !watcher.problems.isEmpty { break }
             }
-            #expect(watcher.problems.isEmpty, "\(watcher.problems)\n\(ops)")
-            for (line, count) in watcher.restartsOf { #expect(count <= 2, "restart intensity exceeded for \(line)") }
+            for (line, count) in watcher.restartsOf {
+                #expect(count <= GeneratedTree.maxRestarts, "restart intensity exceeded for \(line)")
+            }
             owners.removeAll()
-            watcher.check(supervisor.stop(top))
+            for root in supervisor.machines where root.parent == nil { watcher.check(supervisor.stop(root.id)) }
             watcher.check(supervisor.sweep())
-            #expect(watcher.problems.isEmpty, "\(watcher.problems)")
-            #expect(supervisor.liveCount == 0, "no zombie after the root stops: \(supervisor.treeDescription)")
+            watcher.checkExits()
+            #expect(watcher.problems.isEmpty, "\(watcher.problems)\n\(tree)\nops: \(ops)")
+            #expect(supervisor.liveCount == 0, "no zombie after the roots stop: \(supervisor.treeDescription)")
+            // (A machine whose start failed is torn down without having been reported as spawned.)
+            #expect(Set(watcher.flowOf.keys).isSubset(of: watcher.tornDown.keys), "every machine started is torn down")
         }
     }
 
     @Test("Snapshot after any prefix, restore, replay the rest: the same trace as the uninterrupted run")
     func snapshotReplay() async {
-        let sends = zip(Gen.int(in: 0...2), Gen.int(in: 0...5)).array(of: 0...30)
+        let sends = zip(Gen.int(in: 0...2), Gen.int(in: 0...5)).array(of: 1...30)
         await propertyCheck(count: 100, input: sends, Gen.int(in: 0...30)) { sends, cut in
+            let cut = cut % sends.count  // always restored at some point: never the same run twice
             func trace(restoringAt cut: Int?) throws -> [String] {
                 var supervisor = Supervisor()
                 var lines: [String] = []

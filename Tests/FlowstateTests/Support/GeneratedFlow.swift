@@ -11,165 +11,260 @@ enum Gx: Flow {
         var description: String { "e\(kind)(\(payload))" }
     }
     enum Effect: Hashable, Sendable, CustomStringConvertible {
-        case entry(Int), exit(Int), transition(Int)
+        /// `transition(i)` is the effect of `GeneratedFlow.transitions[i]`; `boom` is the effect of a
+        /// failing transition (the tree tests' handlers throw on it).
+        case entry(Int), exit(Int), transition(Int), boom
         var description: String {
             switch self {
             case .entry(let s): "entry(\(s))"
             case .exit(let s): "exit(\(s))"
             case .transition(let t): "t\(t)"
+            case .boom: "boom"
             }
         }
     }
     typealias Output = Int
 }
 
-/// A generated flow as plain data, built deterministically from a list of random integers so that
-/// the property library can shrink it by shrinking the list.
+/// A generated flow as plain data. States are numbered with a parent always before its children;
+/// the order in which states and transitions are *written* (the document the definition is built
+/// from, ``document``) is a different one: a state's transitions are written before, between or after
+/// its child states (`Transition.slot`), so a transition's declaration position is not its number.
 struct GeneratedFlow: Sendable, CustomStringConvertible {
-    struct Transition: Sendable {
+    struct Transition: Sendable, Hashable {
         var source: Int
         var event: Int?  // nil: eventless
-        var guardKind: Int  // 0 none, 1 payload even, 2 payload odd, 3 payload multiple of 3
-        var target: Int?  // nil: targetless
+        var guardKind: Int  // 0 none, 1 payload even, 2 payload odd, 3 payload multiple of 3, 4 leaf state even
+        var target: Int?  // nil: targetless (never for an eventless transition)
+        /// Where it is written among its source's child states: before the child at `slot`, or after
+        /// every child when `slot` is at least their count.
+        var slot = 0
+        /// Its effect is `.boom` rather than `.transition(i)`.
+        var fails = false
     }
 
     var count: Int
-    var parents: [Int]  // -1 for top level; a parent always has a lower index
+    var parents: [Int]  // -1 for top level; a parent always has a lower number
     var finals: Set<Int>
+    /// Compound states that name their initial child (`StateNode(initial:)`); the others start in
+    /// their first child.
+    var initialChildren: [Int: Int] = [:]
     var transitions: [Transition]
     var initial: Int = 0
+    var failsOnUnhandled = false
 
     var description: String {
-        let ts = transitions.map { t in
-            "\(t.source)-\(t.event.map { "e\($0)" } ?? "ε")[g\(t.guardKind)]->\(t.target.map(String.init) ?? "·")"
+        let ts = transitions.enumerated().map { i, t in
+            "t\(i): \(t.source)-\(t.event.map { "e\($0)" } ?? "ε")\(t.guardKind == 0 ? "" : "[g\(t.guardKind)]")->"
+                + (t.target.map(String.init) ?? "·") + (t.slot == 0 ? "" : "@\(t.slot)") + (t.fails ? "!" : "")
         }
-        return "GeneratedFlow(n: \(count), parents: \(parents), finals: \(finals.sorted()), transitions: \(ts))"
+        return "GeneratedFlow(parents: \(parents), finals: \(finals.sorted()), initialChildren: \(initialChildren), "
+            + "unhandled: \(failsOnUnhandled ? "fail" : "ignore"), transitions: [\(ts.joined(separator: ", "))])"
     }
 
-    /// Any structure, possibly with eventless transitions, targetless transitions and guards; always
-    /// free of validation errors (duplicate unguarded pairs are made guarded).
-    init(numbers: [Int], allowEventless: Bool = true) {
-        var source = NumberSource(numbers)
-        count = 2 + source.next(9)
+    // MARK: From generated numbers
+
+    /// A state as generated: where it nests (0 or 1: top level; more: under a recent earlier
+    /// non-final state), whether it is final (3), which child it names as initial (0: none).
+    typealias StateSpec = (parent: Int, final: Int, initial: Int)
+    /// A transition as generated: the numbers pick, in turn, the source among the states that are not
+    /// final, the event kind (`eventKinds`: eventless), the guard, the target (`count`: targetless)
+    /// and where it is written.
+    typealias TransitionSpec = (source: Int, event: Int, guardKind: Int, target: Int, slot: Int)
+
+    /// Any structure: nesting, final states, named initial children, eventless and targetless
+    /// transitions, guards; always free of validation errors (a second unguarded transition of a state
+    /// on the same event is given a guard). Every number shrinks towards a simpler flow: 0 is top
+    /// level, not final, no named initial child, event 0, no guard, target 0, written first.
+    init(states: [StateSpec], transitions specs: [TransitionSpec], failsOnUnhandled: Bool = false,
+         allowEventless: Bool = true, eventKinds: Int = 4) {
+        count = max(1, states.count)
         var finals = Set<Int>()
-        for s in 1..<count where source.next(5) == 0 { finals.insert(s) }
         var parents = [Int](repeating: -1, count: count)
-        for s in 1..<count where source.next(3) == 0 {
+        for s in 1..<max(count, 1) {
+            let spec = states[s]
+            if spec.final == 3 { finals.insert(s) }
+            guard spec.parent >= 2 else { continue }
             let candidates = (0..<s).filter { !finals.contains($0) }
-            if !candidates.isEmpty { parents[s] = candidates[source.next(candidates.count)] }
+            if !candidates.isEmpty { parents[s] = candidates[candidates.count - 1 - (spec.parent - 2) % candidates.count] }
         }
         self.parents = parents
         self.finals = finals
-        var transitions: [Transition] = []
+        let count = count
+        var initialChildren: [Int: Int] = [:]
+        for s in 0..<count where states.indices.contains(s) && states[s].initial > 0 {
+            let kids = (0..<count).filter { parents[$0] == s }
+            if !kids.isEmpty { initialChildren[s] = kids[states[s].initial % kids.count] }
+        }
+        self.initialChildren = initialChildren
+        self.failsOnUnhandled = failsOnUnhandled
+        let sources = (0..<count).filter { !finals.contains($0) }
         var unguarded = Set<[Int]>()
-        let edgeCount = count + source.next(2 * count)
-        for _ in 0..<edgeCount {
-            let sources = (0..<count).filter { !finals.contains($0) }
-            let s = sources[source.next(sources.count)]
-            let eventless = allowEventless && source.next(8) == 0
-            let event: Int? = eventless ? nil : source.next(4)
-            var guardKind = source.next(4)
-            let target: Int? = (!eventless && source.next(10) == 0) ? nil : source.next(count)
-            let key = [s, event ?? -1]
-            if guardKind == 0 {
-                if unguarded.contains(key) { guardKind = 1 } else { unguarded.insert(key) }
-            }
-            transitions.append(Transition(source: s, event: event, guardKind: guardKind, target: target))
+        transitions = specs.map { spec in
+            let source = sources[spec.source % sources.count]
+            let eventless = allowEventless && spec.event % (eventKinds + 1) == eventKinds
+            let event: Int? = eventless ? nil : spec.event % eventKinds
+            var guardKind = spec.guardKind
+            let pick = spec.target % (count + 1)
+            let target: Int? = pick < count ? pick : (eventless ? source : nil)
+            if guardKind == 0 && !unguarded.insert([source, event ?? -1]).inserted { guardKind = 1 }
+            return Transition(source: source, event: event, guardKind: guardKind, target: target, slot: spec.slot)
         }
-        self.transitions = transitions
     }
 
-    /// A flow that validates with no issue at all: a chain 0 -> 1 -> ... -> last (final) that reaches
-    /// every state, plus guarded extra transitions.
-    static func valid(numbers: [Int]) -> GeneratedFlow {
-        var source = NumberSource(numbers)
-        var flow = GeneratedFlow(count: 0, parents: [], finals: [], transitions: [])
-        flow.count = 2 + source.next(9)
-        let last = flow.count - 1
-        flow.finals = [last]
-        flow.parents = (0..<flow.count).map { s in
-            s == 0 || s == last || source.next(3) != 0 ? -1 : source.next(s)
+    /// A flow that validates with no issue at all: a chain 0 -> 1 -> ... -> last (final) on event 0
+    /// that reaches every state, plus guarded extra transitions on events 1...3. `parents[i]` nests
+    /// state `i + 1` (0: top level; more: under a recent earlier state).
+    static func valid(parents specs: [Int], extras: [(source: Int, event: Int, guardKind: Int, target: Int)]) -> GeneratedFlow {
+        let count = specs.count + 2
+        let last = count - 1
+        var parents = [Int](repeating: -1, count: count)
+        for s in 1..<last where specs[s - 1] > 0 { parents[s] = s - 1 - (specs[s - 1] - 1) % s }
+        var transitions = (0..<last).map { Transition(source: $0, event: 0, guardKind: 0, target: $0 + 1) }
+        for extra in extras {
+            transitions.append(Transition(source: extra.source % last, event: 1 + extra.event % 3,
+                                          guardKind: 1 + extra.guardKind % 3, target: extra.target % count))
         }
-        for s in 0..<last {
-            flow.transitions.append(Transition(source: s, event: 0, guardKind: 0, target: s + 1))
-        }
-        for _ in 0..<source.next(2 * flow.count) {
-            flow.transitions.append(Transition(source: source.next(last), event: 1 + source.next(3),
-                                               guardKind: 1 + source.next(3), target: source.next(flow.count)))
-        }
-        return flow
+        return GeneratedFlow(count: count, parents: parents, finals: [last], transitions: transitions)
     }
 
-    private init(count: Int, parents: [Int], finals: Set<Int>, transitions: [Transition]) {
+    init(count: Int, parents: [Int], finals: Set<Int>, transitions: [Transition]) {
         self.count = count
         self.parents = parents
         self.finals = finals
         self.transitions = transitions
     }
 
+    // MARK: Guards
+
     static func guardFor(_ kind: Int) -> Guard<Gx>? {
         switch kind {
         case 1: Guard("even") { $0.payload % 2 == 0 }
         case 2: Guard("odd") { $0.payload % 2 != 0 }
         case 3: Guard("triple") { $0.payload % 3 == 0 }
+        case 4: Guard("even leaf", evaluate: { state, _ in state % 2 == 0 })
         default: nil
         }
     }
 
-    static func passes(_ kind: Int, _ event: Gx.Event?) -> Bool {
-        guard kind != 0 else { return true }
-        guard let event else { return false }
+    /// Whether a guard of `kind` holds for `event` (`nil` while starting) in the leaf state `leaf`:
+    /// what ``guardFor(_:)``'s closures compute, written again as data.
+    static func passes(_ kind: Int, _ event: Gx.Event?, leaf: Int) -> Bool {
         switch kind {
-        case 1: return event.payload % 2 == 0
-        case 2: return event.payload % 2 != 0
-        default: return event.payload % 3 == 0
+        case 0: return true
+        case 4: return leaf % 2 == 0
+        default:
+            guard let event else { return false }  // a guard over the event is false without one
+            switch kind {
+            case 1: return event.payload % 2 == 0
+            case 2: return event.payload % 2 != 0
+            default: return event.payload % 3 == 0
+            }
         }
     }
+
+    // MARK: The document
 
     func children(of s: Int) -> [Int] { (0..<count).filter { parents[$0] == s } }
 
-    /// The Flowstate definition of this flow.
-    var definition: FlowDefinition<Gx> {
-        FlowDefinition("generated", initial: initial, elements: elements(parent: -1))
-    }
+    /// One item of the written flow.
+    enum Item: Hashable { case open(Int), transition(Int), close }
 
-    func elements(parent: Int) -> [FlowElement<Gx>] {
-        (0..<count).filter { parents[$0] == parent }.map { s in
-            if finals.contains(s) {
-                return Final<Gx>(s, output: s, entry: [.entry(s)]).element
-            }
-            let body = transitions.enumerated().filter { $0.element.source == s }.map { i, t in
-                if let event = t.event {
-                    On<Gx>(event, guard: Self.guardFor(t.guardKind), to: t.target, effects: [.transition(i)]).element
-                } else {
-                    Always<Gx>(guard: Self.guardFor(t.guardKind), to: t.target!, effects: [.transition(i)]).element
+    /// The flow as it is written, in order: each state opens, then its transitions and child states
+    /// interleaved as their slots say (child states in number order), then closes. Iterative.
+    var document: [Item] {
+        var kids = [[Int]](repeating: [], count: count + 1)  // kids[count]: the top level
+        for s in 0..<count { kids[parents[s] >= 0 ? parents[s] : count].append(s) }
+        var items: [Item] = []
+        var stack: [(state: Int, next: Int)] = [(count, 0)]
+        while var frame = stack.popLast() {
+            let children = kids[frame.state]
+            if frame.state < count {
+                for (i, t) in transitions.enumerated()
+                where t.source == frame.state && min(t.slot, children.count) == frame.next {
+                    items.append(.transition(i))
                 }
             }
-            return StateNode<Gx>(s, entry: [.entry(s)], exit: [.exit(s)]) {
-                elements(parent: s)
-                body
-            }.element
+            if frame.next < children.count {
+                let child = children[frame.next]
+                frame.next += 1
+                stack.append(frame)
+                items.append(.open(child))
+                stack.append((child, 0))
+            } else if frame.state < count {
+                items.append(.close)
+            }
         }
+        return items
     }
-}
 
-/// Reads bounded choices from a list of random integers, cycling when it runs out.
-struct NumberSource {
-    private let numbers: [Int]
-    private var position = 0
+    /// The Flowstate definition of this flow: the document, built without recursion.
+    var definition: FlowDefinition<Gx> { definition() }
 
-    init(_ numbers: [Int]) { self.numbers = numbers.isEmpty ? [0] : numbers }
-
-    /// A number in `0..<bound`.
-    mutating func next(_ bound: Int) -> Int {
-        defer { position += 1 }
-        return abs(numbers[position % numbers.count] &+ position) % max(bound, 1)
+    /// The definition, named `name`, whose states in `runs` run those declared children.
+    func definition(name: String = "generated", runs: [Int: ChildFlow<Gx>] = [:]) -> FlowDefinition<Gx> {
+        var lists: [[FlowElement<Gx>]] = [[]]
+        var open: [Int] = []
+        for item in document {
+            switch item {
+            case .open(let s):
+                open.append(s)
+                lists.append([])
+            case .transition(let i):
+                let t = transitions[i]
+                let effects: [Gx.Effect] = t.fails ? [.boom] : [.transition(i)]
+                let element = if let event = t.event {
+                    On<Gx>(event, guard: Self.guardFor(t.guardKind), to: t.target, effects: effects).element
+                } else {
+                    Always<Gx>(guard: Self.guardFor(t.guardKind), to: t.target!, effects: effects).element
+                }
+                lists[lists.count - 1].append(element)
+            case .close:
+                let s = open.removeLast()
+                let body = lists.removeLast()
+                let element = if finals.contains(s) {
+                    Final<Gx>(s, output: s, entry: [.entry(s)]).element
+                } else {
+                    StateNode<Gx>(s, initial: initialChildren[s], runs: runs[s], entry: [.entry(s)], exit: [.exit(s)]) {
+                        body
+                    }.element
+                }
+                lists[lists.count - 1].append(element)
+            }
+        }
+        return FlowDefinition(name, initial: initial, unhandledEvents: failsOnUnhandled ? .fail : .ignore,
+                              elements: lists[0])
     }
 }
 
 enum Generators {
-    /// Random integers that a `GeneratedFlow` is built from.
-    static let numbers = Gen.int(in: 0...10_000).array(of: 4...120)
+    static let stateSpecs = zip(Gen.int(in: 0...4), Gen.int(in: 0...3), Gen.int(in: 0...3))
+        .map { GeneratedFlow.StateSpec(parent: $0, final: $1, initial: $2) }
+        .array(of: 1...11)
+    static let transitionSpecs = zip(Gen.int(in: 0...20), Gen.int(in: 0...20), Gen.int(in: 0...4),
+                                     Gen.int(in: 0...20), Gen.int(in: 0...3))
+        .map { GeneratedFlow.TransitionSpec(source: $0, event: $1, guardKind: $2, target: $3, slot: $4) }
+        .array(of: 1...30)
+
+    /// Generated flows, shrinking through the library's own shrinkers: fewer states and transitions
+    /// (elements removed from the arrays), and each number towards 0 (a simpler flow).
+    /// `failingPolicy`: a quarter of them fail on unhandled events (`UnhandledEventPolicy.fail`).
+    static func flows(allowEventless: Bool = true, failingPolicy: Bool = true)
+        -> Generator<GeneratedFlow, some SendableSequenceType>
+    {
+        zip(stateSpecs, transitionSpecs, Gen.int(in: 0...3)).map { states, transitions, policy in
+            GeneratedFlow(states: states, transitions: transitions, failsOnUnhandled: failingPolicy && policy == 3,
+                          allowEventless: allowEventless)
+        }
+    }
+
+    /// Flows free of any validation issue (see `GeneratedFlow.valid`).
+    static let validFlows = zip(
+        Gen.int(in: 0...3).array(of: 0...9),
+        zip(Gen.int(in: 0...20), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...20))
+            .map { (source: $0, event: $1, guardKind: $2, target: $3) }.array(of: 0...20)
+    ).map { GeneratedFlow.valid(parents: $0, extras: $1) }
+
     /// A sequence of events over kinds 0..<4 with small payloads.
     static let events = zip(Gen.int(in: 0...3), Gen.int(in: 0...5)).map { Gx.Event(kind: $0, payload: $1) }
         .array(of: 0...40)
