@@ -57,31 +57,17 @@ func laidOutDOT(_ graph: FlowGraph) -> String {
     return LayoutPolicy.dot(bounded)
 }
 
-/// Runs the `dot` binary on DOT text (the baseline), returning the SVG's size; stopped (and 0
-/// returned) after `limit` seconds.
+/// Runs the `dot` binary on DOT text (the baseline), returning the SVG's size; with a `limit`, stopped
+/// (and 0 returned) after that many seconds.
 func runDot(_ dot: String, limit: Double? = nil) -> Int {
+    let process = Process()
     if let limit {
-        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         process.arguments = ["\(Int(limit))", "/usr/bin/dot", "-Tsvg"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try! process.run()
-        input.fileHandleForWriting.write(Data(dot.utf8))
-        try! input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.count
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dot")
+        process.arguments = ["-Tsvg"]
     }
-    return runDotUnbounded(dot)
-}
-
-func runDotUnbounded(_ dot: String) -> Int {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/dot")
-    process.arguments = ["-Tsvg"]
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
