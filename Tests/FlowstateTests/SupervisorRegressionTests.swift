@@ -195,6 +195,21 @@ struct SupervisorRegressionTests {
         supervisor.stop(top)
     }
 
+    @Test("A root's output reaches the app typed, once, after its teardown")
+    func typedRootOutput() throws {
+        let supervisor = Supervisor()
+        var outputs: [String] = []
+        var aliveWhenDelivered: Bool?
+        var root: MachineHandle<Chain>?
+        root = try supervisor.start(Chain.definition, output: { (output: String) in
+            outputs.append(output)
+            aliveWhenDelivered = supervisor.contains(root!.id)
+        }) { _, _ in }
+        try supervisor.send(.finish, to: root!)
+        #expect(outputs == ["done"])
+        #expect(aliveWhenDelivered == false, "delivered after the teardown")
+    }
+
     @Test("A queued event that its machine refuses is reported to observers, not lost")
     func refusedQueuedEvent() throws {
         enum Strict: Flow {

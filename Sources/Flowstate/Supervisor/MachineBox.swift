@@ -56,6 +56,8 @@ final class MachineExtras {
     weak var lifetime: FlowLifetime?
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var history = RestartHistory()
+    /// For a root: receives its output, typed by the closure, when it completes.
+    var rootOutput: ((any Sendable) -> Void)?
 
     init() {}
 }
@@ -112,6 +114,10 @@ class AnyMachineBox {
     final var onTeardown: ((TeardownReason) -> Void)? { extras?.onTeardown }
     final var lifetime: FlowLifetime? { extras?.lifetime }
     final var taskCount: Int { extras?.tasks.count ?? 0 }
+    /// Gives a root the closure that receives its output.
+    @usableFromInline
+    final func setRootOutput(_ deliver: @escaping (any Sendable) -> Void) { ensuredExtras.rootOutput = deliver }
+
     final var ensuredExtras: MachineExtras {
         if let extras { return extras }
         let made = MachineExtras()
@@ -380,8 +386,10 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     override func remake() throws(SupervisorError) -> AnyMachineBox {
-        MachineBox<F>(machine: try Self.fresh(machine.definition), route: route, policy: policy,
-                      mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
+        let fresh = MachineBox<F>(machine: try Self.fresh(machine.definition), route: route, policy: policy,
+                                  mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
+        if let rootOutput = extras?.rootOutput { fresh.setRootOutput(rootOutput) }
+        return fresh
     }
 
     private static func fresh(_ definition: FlowDefinition<F>) throws(SupervisorError) -> FlowMachine<F> {

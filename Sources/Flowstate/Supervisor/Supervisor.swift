@@ -29,7 +29,7 @@ import Logging
 /// | --- | --- |
 /// | ``send(_:to:)`` | Queued; delivered after the step, in FIFO order. |
 /// | ``stop(_:)-(MachineID)``, ``sweep()`` | Queued; performed after the step, in FIFO order; returns an empty record. |
-/// | ``start(_:policy:onTeardown:handler:)``, ``spawn(_:under:owner:policy:onTeardown:handler:failure:output:)`` | The handle is returned at once; the machine is started after the step, in FIFO order. Spawning under a machine being torn down is refused (``SupervisorError/Code/machineGone``). |
+/// | ``start(_:policy:onTeardown:output:handler:)``, ``spawn(_:under:owner:policy:onTeardown:handler:failure:output:)`` | The handle is returned at once; the machine is started after the step, in FIFO order. Spawning under a machine being torn down is refused (``SupervisorError/Code/machineGone``). |
 /// | ``snapshot()``, ``restore(_:definition:policy:handler:)`` | Refused with ``SupervisorError/Code/reentrantCall``: the tree is mid-step. |
 /// | Inspection (``machines``, ``state(of:)``, ...) | Allowed: it reads the tree as it is mid-step. |
 /// | ``observe(_:)``, ``events()`` | Allowed: the observer sees the events emitted from then on. |
@@ -193,6 +193,8 @@ public final class Supervisor {
     ///   - definition: The flow; it must be valid.
     ///   - policy: What to do when its handler throws. A root that escalates stops its tree.
     ///   - onTeardown: Called exactly once, when the machine is torn down.
+    ///   - output: Receives the flow's output, typed, when it reaches a final state (after its
+    ///     teardown, inside the step: calls it makes to the supervisor follow the re-entrancy rules).
     ///   - handler: Performs the machine's effects (and its declared children's, mapped).
     /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when
     ///   the machine cannot start (an eventless loop): nothing is left in the tree then.
@@ -202,9 +204,11 @@ public final class Supervisor {
         _ definition: FlowDefinition<F>,
         policy: FailurePolicy = .escalate,
         onTeardown: ((TeardownReason) -> Void)? = nil,
+        output: ((F.Output) -> Void)? = nil,
         handler: @escaping EffectHandler<F>
     ) throws(SupervisorError) -> MachineHandle<F> {
         let box = try MachineBox<F>(fresh: definition, route: .handler(handler), policy: policy, onTeardown: onTeardown)
+        if let output { box.setRootOutput { output($0 as! F.Output) } }
         return MachineHandle(id: try launch(box, parent: -1))
     }
 
@@ -525,11 +529,13 @@ public final class Supervisor {
         let output = box.output()
         let parent = core[slot].parent
         let map = box.mapOutput
+        let rootOutput = parent < 0 ? box.extras?.rootOutput : nil
         var record = TeardownRecord()
         tearDown(slot, reason: .completed, record: &record)
         if parent >= 0, core[parent].lifecycle == .running, let output, let event = map?(output) {
             mailbox.append(.event(core.id(of: parent), event))
         }
+        if let rootOutput, let output { rootOutput(output) }
     }
 
     /// Performs an effect that a declared child mapped to its parent's effect type.
