@@ -106,7 +106,7 @@ struct EventSampler<F: Flow>: Sendable {
             let pool = useUnhandled ? unhandled[leaf] : handled[leaf]
             guard let pick = pool.randomElement(using: &rng) else { break }
             result.append(pick)
-            _ = try? machine.send(samples[pick])
+            _ = try? machine.send(samples[pick])  // a refused event leaves the machine unchanged: keep going
         }
         return result
     }

@@ -63,6 +63,8 @@ public struct FlowPath<F: Flow>: Sendable {
     /// every state a step enters, including states that a step enters and leaves again by eventless
     /// transitions.
     public func visits(_ state: F.State) -> Bool {
+        // A path exists only for a definition that started, so this machine can be made; its state
+        // before start is the initial leaf.
         guard let initial = try? FlowMachine(definition).state else { return false }
         if configuration(of: initial).contains(state) { return true }
         var leaf = initial

@@ -79,8 +79,13 @@ struct FlowFile {
             throw FileProblem("\(path): error: no such file")
         }
         guard !isDirectory.boolValue else { throw FileProblem("\(path): error: is a directory, not \(what)") }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw FileProblem("\(path): error: cannot read the file: \(error.localizedDescription)")
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
             if type.rawValue == "NSFileTypeFIFO" || type.rawValue == "NSFileTypePipe", let handle = FileHandle(forReadingAtPath: path) {  // a pipe: <(command)
                 return try readStream(handle, name: path, expecting: what)
             }
@@ -95,7 +100,7 @@ struct FlowFile {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw FileProblem("\(path): error: permission denied")
         }
-        let size = (attributes?[.size] as? Int) ?? 0
+        let size = (attributes[.size] as? Int) ?? 0
         guard size <= maxSize else {
             throw FileProblem("\(path): error: the file is \(megabytes(size)); flow files are limited to \(megabytes(maxSize))")
         }

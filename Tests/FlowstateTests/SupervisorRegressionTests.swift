@@ -235,6 +235,40 @@ struct SupervisorRegressionTests {
         }
     }
 
+    @Test("EffectContext.send never loses an event silently: gone is reported dropped, refused is reported refused")
+    func contextSendReports() throws {
+        enum Strict: Flow {
+            enum State: Hashable, Sendable { case a, b }
+            enum Event: FlowEvent { case go, unknown }
+            typealias Effect = String
+            typealias Output = String
+        }
+        let strict = FlowDefinition<Strict>("strict", initial: .a, unhandledEvents: .fail) {
+            StateNode(.a, entry: ["keep"]) { On(.go, to: .b, effects: ["stop me, then send"]) }
+            StateNode(.b) { On(.go, to: .a) }
+        }
+        let supervisor = Supervisor()
+        var events: [TreeEvent] = []
+        let observation = supervisor.observe { event in
+            if case .dropped = event { events.append(event) }
+            if case .refused = event { events.append(event) }
+        }
+        var kept: EffectContext<Strict>?
+        let machine = try supervisor.start(strict) { effect, context in
+            if effect == "keep" { kept = context }
+        }
+        kept!.send(.unknown)  // used after its step: sent at once, refused under .fail
+        #expect(events.count == 1)
+        if case .refused(let id, let event, let error)? = events.first {
+            #expect(id == machine.id && event == "unknown" && error.code == .unhandledEvent)
+        }
+        supervisor.stop(machine)
+        kept!.send(.go)  // the machine is gone: dropped
+        #expect(events.count == 2)
+        if case .dropped(let id, _)? = events.last { #expect(id == machine.id) }
+        observation.cancel()
+    }
+
     @Test("Every public call sweeps machines whose owner is gone before it observes the tree")
     func sweepsBeforeObserving() throws {
         let log = EffectLog()

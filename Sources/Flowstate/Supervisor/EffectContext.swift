@@ -24,10 +24,21 @@ public struct EffectContext<F: Flow> {
         self.link = link
     }
 
-    /// Queues an event for ``machine``, processed after the current step (dropped, and reported as
-    /// ``TreeEvent/dropped(_:what:)``, if the machine is torn down first).
+    /// Queues an event for ``machine``, processed after the current step. It never throws: an event
+    /// for a machine that is gone is dropped and reported (``TreeEvent/dropped(_:what:)``), and one
+    /// its machine refuses is reported (``TreeEvent/refused(_:event:error:)``), whenever it is sent
+    /// (a context kept and used after its step sends at once).
     public func send(_ event: F.Event) {
-        try? supervisor?.sendSlowly(event, to: machine.id)
+        guard let supervisor else { return }
+        do {
+            try supervisor.sendSlowly(event, to: machine.id)
+        } catch let error where error.code == .stepFailed {
+            if let underlying = error.underlying {
+                supervisor.emit(.refused(machine.id, event: "\(event)", error: underlying))
+            }
+        } catch {
+            // `.machineGone`: already reported as dropped.
+        }
     }
 
     /// Starts asynchronous work on behalf of ``origin``. Its result, if any, is sent to ``machine``

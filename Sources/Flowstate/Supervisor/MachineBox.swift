@@ -324,7 +324,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     override func deliver(_ event: Any, in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
         let typed = event as! F.Event  // checked by `accepts` when the event was queued
         let from = leaf
-        let fromState = machine.state
         let step = try machine.send(typed)
         leaf = Int32(truncatingIfNeeded: machine.current)
         isFinished = machine.isFinished
@@ -337,7 +336,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         case .rejected: kind = .rejected
         }
         let summary = StepSummary(kind: kind, from: from, to: leaf)
-        supervisor.stepTaken(slot, summary: summary) { describe(step, from: fromState) }
+        supervisor.stepTaken(slot, summary: summary) { describe(step, from: machine.table.states[Int(from)]) }
         return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 

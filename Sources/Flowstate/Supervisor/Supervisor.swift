@@ -110,14 +110,15 @@ public final class Supervisor {
     // MARK: Processing
 
     /// Runs `body` as one turn: sweeps released owners first, then `body`, then everything queued.
-    /// Only called when no step is being processed.
-    private func turn<T>(_ body: () throws(SupervisorError) -> T) throws(SupervisorError) -> T {
+    /// Only called when no step is being processed. It throws only what `body` throws (nothing for a
+    /// body that cannot fail).
+    private func turn<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         precondition(!isProcessing, "a turn never starts inside a step")
         isProcessing = true
         defer { isProcessing = false }
         sweepReleased()
         let result: T
-        do throws(SupervisorError) {
+        do throws(E) {
             result = try body()
         } catch {
             drain()
@@ -131,7 +132,7 @@ public final class Supervisor {
     /// Inside a step it does nothing (the sweep happens once the step completes).
     private func settleForReading() {
         guard !isProcessing, !inbox.released.isEmpty else { return }
-        _ = try? turn { () throws(SupervisorError) in }
+        turn {}
     }
 
     private func drain() {
@@ -454,6 +455,7 @@ public final class Supervisor {
     func sendSlowly(_ event: Any, to id: MachineID) throws(SupervisorError) {
         if isProcessing {
             guard let slot = core.slot(of: id), core[slot].lifecycle != .stopping else {
+                emit(.dropped(id, what: "event '\(event)'"))
                 throw gone(id, "send '\(event)' to")
             }
             guard boxes[Int(slot)]!.accepts(event) else { throw gone(id, "send '\(event)' to") }
@@ -625,7 +627,7 @@ public final class Supervisor {
             return TeardownRecord()
         }
         var record = TeardownRecord()
-        _ = try? turn { () throws(SupervisorError) in
+        turn {
             if let slot = core.slot(of: machine) { tearDown(slot, reason: .stopped, record: &record) }
         }
         return record
@@ -646,7 +648,7 @@ public final class Supervisor {
         }
         guard !inbox.released.isEmpty else { return TeardownRecord() }
         swept = TeardownRecord()
-        _ = try? turn { () throws(SupervisorError) in }
+        turn {}
         defer { swept = TeardownRecord() }
         return swept
     }
@@ -746,7 +748,7 @@ public final class Supervisor {
         case .failure(let error):
             mailbox.append(.asyncFailure(origin, EffectFailure(origin: origin, effect: "async work", message: "\(error)")))
         }
-        if !isProcessing { _ = try? turn { () throws(SupervisorError) in } }
+        if !isProcessing { turn {} }
     }
 
     /// How many async effects are in flight (for tests and diagnostics).

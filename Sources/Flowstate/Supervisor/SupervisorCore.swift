@@ -207,16 +207,6 @@ struct SupervisorCore {
         }
         return result
     }
-
-    /// Whether `slot` is `ancestor` or lies below it.
-    func isInSubtree(_ slot: Int32, of ancestor: Int32) -> Bool {
-        var s = slot
-        while s >= 0 {
-            if s == ancestor { return true }
-            s = nodes[Int(s)].parent
-        }
-        return false
-    }
 }
 
 /// The restarts of one line of incarnations of a machine, within its policy's window: only what the
