@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Flowstate", targets: ["Flowstate"]),
         .library(name: "FlowGraph", targets: ["FlowGraph"]),
+        .library(name: "FlowSpec", targets: ["FlowSpec"]),
         .library(name: "FlowGraphviz", targets: ["FlowGraphviz"]),
         .library(name: "FlowNavigation", targets: ["FlowNavigation"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
@@ -28,11 +29,13 @@ let package = Package(
             ]
         ),
         .target(name: "FlowGraph", dependencies: ["Flowstate"]),
+        .target(name: "FlowSpec", dependencies: ["Flowstate", "FlowGraph"]),
         .target(name: "FlowNavigation", dependencies: ["Flowstate"]),
         .target(
             name: "FlowTesting",
             dependencies: [
                 "Flowstate",
+                "FlowNavigation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -47,6 +50,7 @@ let package = Package(
             dependencies: [
                 "FlowGraph",
                 "FlowGraphviz",
+                "FlowSpec",
                 "Flowstate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -63,7 +67,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "flowstate-demo",
-            dependencies: ["Flowstate", "FlowstateExamples", "CoordinatorExamples", "FlowGraph", "FlowGraphviz"],
+            dependencies: ["Flowstate", "FlowstateExamples", "CoordinatorExamples", "FlowGraph", "FlowGraphviz", "FlowSpec"],
             path: "Examples/Demo"
         ),
         .testTarget(
@@ -89,6 +93,7 @@ let package = Package(
             dependencies: [
                 "flowviz",
                 "FlowGraph",
+                "FlowSpec",
                 "FlowGraphviz",
                 "FlowstateExamples",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -100,7 +105,9 @@ let package = Package(
             dependencies: [
                 "Flowstate",
                 "FlowTesting",
+                "FlowNavigation",
                 "FlowstateExamples",
+                "CoordinatorExamples",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -54,6 +54,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Flowstate", package: rootIdentity),
                 .product(name: "FlowGraph", package: rootIdentity),
+                .product(name: "FlowSpec", package: rootIdentity),
                 .product(name: "FlowGraphviz", package: rootIdentity),
             ],
             path: "Benchmarks/Exporter",

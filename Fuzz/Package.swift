@@ -14,8 +14,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(path: "../")],
     targets: [
-        .executableTarget(name: "FuzzSpec", dependencies: [.product(name: "FlowGraph", package: rootIdentity)]),
-        .executableTarget(name: "FuzzSCXML", dependencies: [.product(name: "FlowGraph", package: rootIdentity)]),
+        .executableTarget(name: "FuzzSpec", dependencies: [.product(name: "FlowGraph", package: rootIdentity), .product(name: "FlowSpec", package: rootIdentity)]),
+        .executableTarget(name: "FuzzSCXML", dependencies: [.product(name: "FlowGraph", package: rootIdentity), .product(name: "FlowSpec", package: rootIdentity)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import CoordinatorExamples
 import FlowGraph
+import FlowSpec
 import FlowGraphviz
 import Flowstate
 import FlowstateExamples

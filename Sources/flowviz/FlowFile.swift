@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowGraph
+import FlowSpec
 import Foundation
 
 /// A flow file read from disk (a JSON flow spec, or SCXML), or the one line that says why it could not be.

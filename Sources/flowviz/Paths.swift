@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowGraph
+import FlowSpec
 import Foundation
 
 /// `flowviz paths FILE`

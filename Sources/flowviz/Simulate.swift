@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowGraph
+import FlowSpec
 import Foundation
 
 /// `flowviz simulate FILE --events a,b,c`

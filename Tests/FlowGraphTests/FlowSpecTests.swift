@@ -1,4 +1,5 @@
 import FlowGraph
+@testable import FlowSpec
 import Flowstate
 import FlowstateExamples
 import Foundation

@@ -1,4 +1,5 @@
 import FlowGraph
+@testable import FlowSpec
 import Foundation
 import Testing
 

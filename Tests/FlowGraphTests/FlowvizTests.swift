@@ -1,4 +1,5 @@
 import FlowGraph
+@testable import FlowSpec
 import FlowstateExamples
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import FlowGraph
+@testable import FlowSpec
 import FlowGraphviz
 import Flowstate
 import FlowstateExamples

@@ -1,5 +1,6 @@
 import Benchmark
 import FlowGraph
+import FlowSpec
 import FlowGraphviz
 import Flowstate
 import Foundation

@@ -1,4 +1,5 @@
 import FlowGraph
+import FlowSpec
 
 /// libFuzzer's entry point: any bytes given to the SCXML reader. Reading must never crash; what it
 /// reads must write back to SCXML that reads to the same spec, and validate without crashing.

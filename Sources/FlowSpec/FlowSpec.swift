@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// A flow stored as a file: the versioned JSON flow spec (`"flowspec": 1`, documented in

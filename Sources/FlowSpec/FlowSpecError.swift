@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// A problem in a flow file (JSON spec or SCXML): malformed text, a field or element that does not

@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// Runs a flow file on the engine and the `Supervisor` that run Swift flows, with SCXML's event queues.

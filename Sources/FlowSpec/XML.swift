@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// An XML element that remembers where it was written (the `<` that opens it, and each attribute's

@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// A JSON value that remembers where it was written, so that every problem found later can name its

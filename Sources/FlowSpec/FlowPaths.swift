@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// Paths through a flow file, found by running it: the shortest event path to every state, and a set

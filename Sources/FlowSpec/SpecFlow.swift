@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// An event of a flow read from a file: a name, and the truth of the guards this one step needs.

@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 /// The structural difference between two versions of a flow: states and transitions added, removed

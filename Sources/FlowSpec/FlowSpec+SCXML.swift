@@ -1,3 +1,4 @@
+import FlowGraph
 import Flowstate
 
 extension FlowSpec {
