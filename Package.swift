@@ -29,7 +29,10 @@ let package = Package(
             ]
         ),
         .target(name: "FlowGraph", dependencies: ["Flowstate"]),
-        .target(name: "FlowSpec", dependencies: ["Flowstate", "FlowGraph"]),
+        .target(
+            name: "FlowSpec",
+            dependencies: ["Flowstate", "FlowGraph", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         .target(name: "FlowNavigation", dependencies: ["Flowstate"]),
         .target(
             name: "FlowTesting",
@@ -98,7 +101,7 @@ let package = Package(
                 "FlowstateExamples",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            resources: [.copy("Golden"), .copy("Flows")]
+            resources: [.copy("Golden"), .copy("Flows"), .copy("W3C")]
         ),
         .testTarget(
             name: "FlowTestingTests",

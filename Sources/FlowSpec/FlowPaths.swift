@@ -12,12 +12,13 @@ import Flowstate
 /// processes them, so every path replays in `flowviz simulate` to the state it claims. Child flows are
 /// not run: their completion is an event like any other.
 public struct FlowPaths: Sendable {
-    /// The shortest event sequence that reaches each reachable state (leaf states and, through them,
-    /// the compound states containing them), by state name. The initial configuration's path is empty.
-    public var shortest: [String: [SpecEvent]]
+    /// The states some event sequence settles in (leaf states and the compound states containing
+    /// them), in document order; ``shortestPath(to:)`` gives the sequence.
+    public var reached: [String]
     /// States that an event sequence passes through without settling in them (left again by an
-    /// eventless transition or an internal event in the same step), with the shortest such sequence.
-    public var transient: [String: [SpecEvent]]
+    /// eventless transition or an internal event in the same step), in document order;
+    /// ``shortestPath(to:)`` gives the sequence.
+    public var passedThrough: [String]
     /// State names, in document order, that no event sequence reaches.
     public var unreachable: [String]
     /// Event sequences from the start that together take every transition the exploration could take.
@@ -42,14 +43,29 @@ public struct FlowPaths: Sendable {
             throw FlowSimulation.Problem(description: "\(at)error: state '\(name)' is a <parallel> state: parallel states are drawn and validated, not explored")
         }
         let scxml = spec.semantics == .scxml
-        let (definition, specTransitions) = spec.compiled(guards: guards, events: spec.eventNames)
-        index.specTransitions = specTransitions
-        var start: Explorer.Run
+        // The driver FlowSimulation runs, without child flows: their completion is an event like any other.
+        let classes = EventClasses([spec])
+        let document = SpecDocument(spec, guards: guards, classes: classes)
+        index.specTransitions = document.index.specTransitions
+        var initial = SpecInterpreter(documents: [spec.name: document], root: spec.name, guards: guards, classes: classes)
+        /// Runs a step on a copy and returns the file's transitions the root took.
+        func taken(_ interpreter: inout SpecInterpreter) -> [Int] {
+            var covers: [Int] = []
+            for note in interpreter.takeNotes() {
+                switch note {
+                case .started(let path, _, _, let transitions) where path.isEmpty: covers += transitions
+                case .transitioned(let path, _, _, _, _, _, let transitions) where path.isEmpty: covers += transitions
+                default: break
+                }
+            }
+            return covers
+        }
         do {
-            start = try Explorer.start(definition, index: index, scxml: scxml)
+            try initial.start()
         } catch {
             throw FlowSimulation.Problem(description: "error: \(spec.name) cannot start: \(error.message)")
         }
+        let startCovers = taken(&initial)
         var bySource: [String: [Int]] = [:]
         for (i, entry) in index.transitions.enumerated() { bySource[entry.source, default: []].append(i) }
         let literal: (String) -> Bool = { name in
@@ -60,22 +76,23 @@ public struct FlowPaths: Sendable {
         // Breadth-first over leaf states; each edge is one external event with its guard truths.
         struct Edge { var from: String; var event: SpecEvent; var to: String; var covers: [Int] }
         var parentEdge: [String: Int] = [:]  // the edge that discovered each state
-        var machines: [String: FlowMachine<SpecFlow>] = [:]
+        var frontier: [String: SpecInterpreter] = [:]  // the runs waiting to be explored, by the leaf they settled in
         var order: [String] = []
         var edges: [Edge] = []
-        var covered = Set(start.covers)
+        var covered = Set(startCovers)
         var queue: [String] = []
-        if !start.machine.isFinished {
-            machines[start.machine.state] = start.machine
-            queue.append(start.machine.state)
+        let startLeaf = initial.rootState ?? spec.initial
+        if !initial.rootFinished {
+            frontier[startLeaf] = initial
+            queue.append(startLeaf)
         }
-        order.append(start.machine.state)
-        var seen: Set<String> = [start.machine.state]
+        order.append(startLeaf)
+        var seen: Set<String> = [startLeaf]
         var head = 0
         while head < queue.count {
             let leaf = queue[head]
             head += 1
-            let machine = machines[leaf]!
+            guard let run = frontier.removeValue(forKey: leaf) else { continue }
             let chain = [leaf] + index.ancestors(of: leaf)
             // Candidate transitions in the order the engine tries them: innermost state first.
             let candidates = chain.flatMap { bySource[$0] ?? [] }.filter { index.transitions[$0].transition.event != nil }
@@ -89,7 +106,7 @@ public struct FlowPaths: Sendable {
             for name in names {
                 let matching = candidates.filter { i in
                     let event = index.transitions[i].transition.event!
-                    return scxml ? !FlowSpec.matching(event, in: [name]).isEmpty : event == name
+                    return scxml ? FlowSpec.matches(event, name: name) : event == name
                 }
                 var tried: Set<[String: Bool]> = []
                 var valuations: [[String: Bool]] = []
@@ -110,24 +127,29 @@ public struct FlowPaths: Sendable {
                 var pending = valuations
                 while let truths = pending.popLast() {
                     guard tried.insert(truths).inserted, tried.count <= 64 else { continue }
-                    var copy = machine
-                    let run = Explorer.send(SpecEvent(name, guards: truths), to: &copy, index: index, scxml: scxml)
-                    guard !run.isEmpty else { continue }
+                    var copy = run
+                    do {
+                        try copy.send(SpecEvent(name, guards: truths))
+                    } catch {
+                        continue  // a loop the run stops: no edge
+                    }
+                    let covers = taken(&copy)
+                    guard !covers.isEmpty else { continue }
                     // Decision states: flip each eventless guard the run relied on.
-                    for t in run where index.transitions[t].transition.event == nil {
+                    for t in covers where index.transitions[t].transition.event == nil {
                         if let g = index.transitions[t].transition.guardName, !literal(g), truths[g] == nil {
                             var flipped = truths
                             flipped[g] = false
                             pending.append(flipped)
                         }
                     }
-                    let to = copy.state
-                    edges.append(Edge(from: leaf, event: SpecEvent(name, guards: truths), to: to, covers: run))
+                    let to = copy.rootState ?? leaf
+                    edges.append(Edge(from: leaf, event: SpecEvent(name, guards: truths), to: to, covers: covers))
                     if seen.insert(to).inserted {
                         parentEdge[to] = edges.count - 1
                         order.append(to)
-                        if !copy.isFinished {
-                            machines[to] = copy
+                        if !copy.rootFinished {
+                            frontier[to] = copy
                             queue.append(to)
                         }
                     }
@@ -144,10 +166,11 @@ public struct FlowPaths: Sendable {
             }
             return events.reversed()
         }
-        var shortest: [String: [SpecEvent]] = [:]
+        // Each state's path is kept as the leaf it was first reached through: memory stays linear in
+        // the flow's size (a chain's paths together are quadratic).
+        var settledVia: [String: String] = [:]
         for leaf in order {
-            let p = path(to: leaf)
-            for name in [leaf] + index.ancestors(of: leaf) where shortest[name] == nil { shortest[name] = p }
+            for name in [leaf] + index.ancestors(of: leaf) where settledVia[name] == nil { settledVia[name] = leaf }
         }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
         // source and the edge. The edges of the paths to sources take transitions too; they count.
@@ -177,89 +200,55 @@ public struct FlowPaths: Sendable {
             cover.append(path(to: edges[e].from) + [edges[e].event])
         }
         if cover.isEmpty { cover = [[]] }
-        var transient: [String: [SpecEvent]] = [:]
-        for edge in [Edge(from: "", event: "", to: "", covers: start.covers)] + edges {
-            for t in edge.covers {
-                guard let target = index.transitions[t].transition.target, shortest[target] == nil, transient[target] == nil
-                else { continue }
-                transient[target] = edge.from.isEmpty ? [] : path(to: edge.from) + [edge.event]
+        // A state passed through: the edge (or the start, -1) that took a transition into it.
+        var passedVia: [String: Int] = [:]
+        for (e, covers) in [(-1, startCovers)] + edges.enumerated().map({ ($0.offset, $0.element.covers) }) {
+            for t in covers {
+                guard let target = index.transitions[t].transition.target, settledVia[target] == nil,
+                      passedVia[target] == nil else { continue }
+                passedVia[target] = e
             }
         }
-        self.transient = transient
-        self.shortest = shortest
+        self.parentEdge = parentEdge
+        self.edgeEvents = edges.map(\.event)
+        self.edgeSources = edges.map(\.from)
+        self.settledVia = settledVia
+        self.passedVia = passedVia
         self.cover = cover
-        self.unreachable = index.order.filter { shortest[$0] == nil && transient[$0] == nil }
+        self.reached = index.order.filter { settledVia[$0] != nil }
+        self.passedThrough = index.order.filter { passedVia[$0] != nil }
+        self.unreachable = index.order.filter { settledVia[$0] == nil && passedVia[$0] == nil }
         self.uncovered = index.transitions.indices.filter { !covered.contains($0) }.map { index.transitions[$0].transition }
         self.transitionCount = index.transitions.count
         self.states = index.order
     }
-}
 
-/// Runs a marked definition step by step with SCXML's internal queue, as ``FlowSimulation`` does.
-enum Explorer {
-    struct Run {
-        var machine: FlowMachine<SpecFlow>
-        var covers: [Int]
-    }
+    private let parentEdge: [String: Int]
+    private let edgeEvents: [SpecEvent]
+    private let edgeSources: [String]
+    private let settledVia: [String: String]
+    private let passedVia: [String: Int]
 
-    static func start(_ definition: FlowDefinition<SpecFlow>, index: SpecIndex, scxml: Bool) throws(FlowError) -> Run {
-        var machine = try FlowMachine(definition)
-        let step = try machine.start()
-        var covers: [Int] = []
-        var queues = Queues()
-        collect(step, index: index, scxml: scxml, covers: &covers, queues: &queues)
-        drain(&queues, machine: &machine, index: index, scxml: scxml, covers: &covers)
-        return Run(machine: machine, covers: covers)
-    }
-
-    /// Sends one external event and processes what it causes; returns the transitions taken.
-    static func send(_ event: SpecEvent, to machine: inout FlowMachine<SpecFlow>, index: SpecIndex, scxml: Bool) -> [Int] {
-        var covers: [Int] = []
-        var queues = Queues()
-        queues.external.append(event)
-        drain(&queues, machine: &machine, index: index, scxml: scxml, covers: &covers)
-        return covers
-    }
-
-    struct Queues {
-        var `internal`: [SpecEvent] = []
-        var external: [SpecEvent] = []
-    }
-
-    /// Internal events first, then the next external event (the SCXML macrostep).
-    private static func drain(_ queues: inout Queues, machine: inout FlowMachine<SpecFlow>, index: SpecIndex,
-                              scxml: Bool, covers: inout [Int]) {
-        var count = 0
-        while !machine.isFinished, count < FlowSimulation.internalEventLimit {
-            let event: SpecEvent
-            if !queues.internal.isEmpty {
-                event = queues.internal.removeFirst()
-            } else if !queues.external.isEmpty {
-                event = queues.external.removeFirst()
-            } else {
-                return
-            }
-            count += 1
-            guard let step = try? machine.send(event) else { continue }
-            collect(step, index: index, scxml: scxml, covers: &covers, queues: &queues)
+    /// The events from the start to the leaf state where `leaf` was first reached.
+    private func path(toLeaf leaf: String) -> [SpecEvent] {
+        var events: [SpecEvent] = []
+        var current = leaf
+        while let step = parentEdge[current] {
+            events.append(edgeEvents[step])
+            current = edgeSources[step]
         }
+        return events.reversed()
     }
 
-    private static func collect(_ step: FlowStep<SpecFlow>, index: SpecIndex, scxml: Bool, covers: inout [Int],
-                                queues: inout Queues) {
-        // The transitions the engine reports taking, named as the file declares them.
-        for taken in step.transitions { covers.append(index.specTransitions[taken.position]) }
-        for effect in step.effects {
-            if scxml, let (kind, name) = SCXMLEffect.queued(effect) {
-                if kind == .internal { queues.internal.append(SpecEvent(name)) } else { queues.external.append(SpecEvent(name)) }
-            }
-        }
-        switch step {
-        case .started, .transitioned:
-            if scxml, index.states[step.state]?.isFinal == true, let parent = index.parent[step.state] {
-                queues.internal.append(SpecEvent("done.state.\(parent)"))
-            }
-        default: break
-        }
+    /// The shortest event sequence found that settles in `state` (empty for the initial
+    /// configuration), or, for a state only passed through, one that passes through it; `nil` if
+    /// none does. Computed on demand, in time linear in its length.
+    public func shortestPath(to state: String) -> [SpecEvent]? {
+        if let leaf = settledVia[state] { return path(toLeaf: leaf) }
+        guard let edge = passedVia[state] else { return nil }
+        return edge < 0 ? [] : path(toLeaf: edgeSources[edge]) + [edgeEvents[edge]]
     }
+
+    /// Whether ``shortestPath(to:)`` passes through `state` without settling in it.
+    public func isPassedThrough(_ state: String) -> Bool { settledVia[state] == nil && passedVia[state] != nil }
 }

@@ -1,14 +1,27 @@
 import FlowGraph
 import Flowstate
 
-/// Runs a flow file on the engine and the `Supervisor` that run Swift flows, with SCXML's event queues.
+/// Runs flow files as the W3C SCXML recommendation says (Appendix D's algorithm, for the null data
+/// model, without `<parallel>` and `<history>`), on the engine that runs Swift flows.
 ///
-/// The root flow runs as a root machine of a `Supervisor`; a state's child flow (a spec's `child`,
-/// SCXML's `<invoke src>`) runs as a declared child machine, spawned on entry and torn down on exit,
-/// whose completion reaches the parent as an event (`done.invoke.<id>` under SCXML semantics, the
-/// child's output otherwise). Effects `raise(e)` put `e` on the raising machine's internal queue and
-/// `send(e)` on the external queue; internal events are processed before the next external one, and
-/// entering a nested SCXML `<final>` raises `done.state.<parent>`. Every other effect is recorded.
+/// The engine selects and takes transitions; around it one driver (the same that ``FlowPaths``
+/// explores with) keeps each session's internal and external queues, runs the file's executable
+/// content (`<raise>`, `<send>` with `delay`, `target` `#_internal`, `#_parent`, `#_<invokeid>`,
+/// `#_scxml_<sessionid>` and `type`, `<cancel>`, `<log>`, `<if>`/`<elseif>`/`<else>`, `In()`), raises
+/// `done.state.<id>`, starts `<invoke>`d child flows at the end of the macrostep that entered their
+/// state and cancels them when it is exited, delivers `done.invoke.<id>`, and places
+/// `error.execution` and `error.communication` on the internal queue where the recommendation says.
+///
+/// **Order.** Each session processes its internal queue to the end before its next external event
+/// (eventless transitions come first: the engine takes them after every step). Sessions are served in
+/// the order they started, one external event each in turn. An event given to ``send(_:)`` is processed
+/// with everything it causes at the current time. Delayed events wait on **virtual time**: they are
+/// delivered only by ``advance(by:)``, ``advance(to:)`` or ``runDelayedEvents()``, in order of due time
+/// and then of sending, each with everything it causes. No call sleeps; ``run(on:)`` delivers them on
+/// a real (or any) `Clock` instead.
+///
+/// **Limits.** A macrostep processes at most ``internalEventLimit`` internal events and a run takes
+/// at most ``stepLimit`` steps: a document that keeps itself busy stops with a ``Problem``.
 ///
 /// A simulation is driven from one task; it is not `Sendable`.
 public final class FlowSimulation {
@@ -24,12 +37,15 @@ public final class FlowSimulation {
         case unhandled(machine: [String], state: String, event: String, rejected: Bool)
         /// A child machine was torn down.
         case stopped(machine: [String], reason: String)
+        /// A delayed event became due at `time` (milliseconds of virtual time since the start) and was
+        /// delivered to `machine`.
+        case fired(machine: [String], event: String, time: Int)
 
         /// The machine the record is about.
         public var machine: [String] {
             switch self {
             case .started(let m, _, _), .transitioned(let m, _, _, _, _, _), .finished(let m, _), .unhandled(let m, _, _, _),
-                 .stopped(let m, _):
+                 .stopped(let m, _), .fired(let m, _, _):
                 m
             }
         }
@@ -46,8 +62,16 @@ public final class FlowSimulation {
             case .unhandled(_, let state, let event, let rejected):
                 return who + "\(state) " + (rejected ? "rejects \(event) (every guard false)" : "ignores \(event)")
             case .stopped(_, let reason): return who + "torn down (\(reason))"
+            case .fired(_, let event, let time): return who + "at \(FlowSimulation.format(milliseconds: time)): \(event) (delayed)"
             }
         }
+    }
+
+    /// `1.5s`, `200ms`, `0s`.
+    static func format(milliseconds ms: Int) -> String {
+        if ms % 1000 == 0 { return "\(ms / 1000)s" }
+        if ms < 1000 { return "\(ms)ms" }
+        return "\(ms / 1000).\(String(String(ms % 1000 + 1000).dropFirst()).replacingTrailingZeros)s"
     }
 
     /// Why a simulation cannot run.
@@ -56,19 +80,20 @@ public final class FlowSimulation {
         public var description: String
     }
 
-    /// The most internal events one external event may cause before the run is stopped as a loop.
-    public static let internalEventLimit = 10_000
+    /// The most internal events one macrostep may process before the run stops as a loop.
+    public static let internalEventLimit = SpecInterpreter.internalEventLimit
 
-    private let supervisor: Supervisor
-    private var root: MachineHandle<SpecFlow>!
-    private var indexes: [String: SpecIndex] = [:]
-    private var paths: [MachineID: [String]] = [:]
-    private var specOf: [MachineID: String] = [:]
-    private var internalQueue: [(MachineID, SpecEvent)] = []
-    private var externalQueue: [(MachineID, SpecEvent)] = []
-    private var moved: Set<MachineID> = []
-    private var observation: FlowObservation?
-    private var rootSpec: FlowSpec
+    /// The most steps a run may take, all machines together, before it stops as a document that keeps
+    /// itself busy (default 1,000,000).
+    public var stepLimit: Int {
+        get { interpreter.stepLimit }
+        set { interpreter.stepLimit = newValue }
+    }
+
+    private var interpreter: SpecInterpreter
+    private let rootSpec: FlowSpec
+    private let rootIndex: SpecIndex
+    private var started = false
     /// Everything that happened so far, in order.
     public private(set) var records: [Record] = []
     /// The root machine's steps as a trace for ``FlowGraph/overlay(_:lastPathLength:)`` (event labels
@@ -76,27 +101,30 @@ public final class FlowSimulation {
     public private(set) var trace = FlowTrace(steps: [])
     /// The root flow's transitions taken so far, by their index in document order (for tests).
     private(set) var takenTransitions: [Int] = []
+
     /// Whether the root flow has finished.
-    public private(set) var isFinished = false
+    public var isFinished: Bool { interpreter.rootFinished }
+
+    /// Virtual time: milliseconds since the start that ``advance(by:)`` and its relatives moved on.
+    public var now: Int { interpreter.now }
+
+    /// When the next delayed event is due (milliseconds of virtual time), if one is waiting.
+    public var nextDelayedEvent: Int? { interpreter.nextDue }
 
     /// Prepares a simulation; ``start()`` runs it.
     /// - Parameters:
     ///   - spec: The root flow.
     ///   - guards: Default truths of guards the steps do not mention (true otherwise).
-    ///   - events: Event names the run may be sent beyond those the files mention (SCXML matches
-    ///     events by dotted prefix, so the engine is told every name it will see).
-    ///   - children: The flow file a state's `child` names (`nil`: not found).
-    ///   - isolation: The actor the simulation is driven from (the caller's, by default).
+    ///   - children: The flow file a state's `child` names (`nil`: not found). Child flows a file holds
+    ///     inline (`<invoke><content>`) are found without it.
     /// - Throws: ``Problem`` when a flow has parallel states, a child flow is missing, or child flows
     ///   nest in a cycle.
-    public init(_ spec: FlowSpec, guards: [String: Bool] = [:], events: [String] = [],
-                children: (String) -> FlowSpec? = { _ in nil },
-                isolation: isolated (any Actor)? = #isolation) throws(Problem) {
-        var specs: [String: FlowSpec] = [:]
-        var indexes: [String: SpecIndex] = [:]
-        var semantics: [String: FlowSpec.Semantics] = [:]
-        func gather(_ spec: FlowSpec, chain: [String]) throws(Problem) {
-            let index = SpecIndex(spec)
+    public init(_ spec: FlowSpec, guards: [String: Bool] = [:], children: (String) -> FlowSpec? = { _ in nil }) throws(Problem) {
+        // Every flow the run may start, by the name states use: iteratively, with cycles refused.
+        var specs: [String: FlowSpec] = [spec.name: spec]
+        var work: [(spec: FlowSpec, chain: [String])] = [(spec, [spec.name])]
+        while let (current, chain) = work.popLast() {
+            let index = SpecIndex(current)
             for name in index.order {
                 let state = index.states[name]!
                 if state.isParallel {
@@ -104,217 +132,157 @@ public final class FlowSimulation {
                     throw Problem(description: "\(at)error: state '\(name)' is a <parallel> state: parallel states are drawn and validated, not simulated")
                 }
                 guard let child = state.child else { continue }
-                guard let childSpec = children(child) else {
+                guard var childSpec = current.documents[child] ?? children(child) else {
                     let at = state.location.map { "\($0): " } ?? ""
                     throw Problem(description: "\(at)error: state '\(name)' runs child flow '\(child)', which was not found")
                 }
-                guard !chain.contains(childSpec.name) else {
-                    throw Problem(description: "error: child flows nest in a cycle: \((chain + [childSpec.name]).joined(separator: " -> "))")
+                guard !chain.contains(child) else {
+                    throw Problem(description: "error: child flows nest in a cycle: \((chain + [child]).joined(separator: " -> "))")
                 }
-                specs[child] = childSpec
-                try gather(childSpec, chain: chain + [childSpec.name])
+                childSpec.name = child
+                if specs[child] == nil {
+                    specs[child] = childSpec
+                    work.append((childSpec, chain + [child]))
+                }
             }
-            indexes[spec.name] = index
-            semantics[spec.name] = spec.semantics
         }
-        try gather(spec, chain: [spec.name])
-        var alphabet = Set(events)
-        for s in [spec] + specs.values { alphabet.formUnion(s.eventNames) }
-        let sortedAlphabet = alphabet.sorted()
-        // Each flow's map from declarations to the file's transitions: the engine reports which
-        // transitions a step took, and this names them as the file does.
-        var maps: [String: [Int]] = [:]
-        func definition(_ spec: FlowSpec) -> FlowDefinition<SpecFlow> {
-            let (compiled, map) = spec.compiled(guards: guards, events: sortedAlphabet) { state in
-                guard let child = state.child, let childSpec = specs[child] else { return nil }
-                let done: String? = spec.semantics == .scxml ? "done.invoke.\(state.childID ?? state.name)" : nil
-                // A child's effects are performed by the root's handler; the context names their origin.
-                return ChildFlow(definition(childSpec), effects: { $0 }, output: { SpecEvent(done ?? $0) })
-            }
-            maps[spec.name] = map
-            return compiled
-        }
-        definitionToRun = definition(spec)
-        for (name, map) in maps { indexes[name]?.specTransitions = map }
+        let classes = EventClasses(Array(specs.values))
+        var documents: [String: SpecDocument] = [:]
+        for (name, s) in specs { documents[name] = SpecDocument(s, guards: guards, classes: classes) }
+        interpreter = SpecInterpreter(documents: documents, root: spec.name, guards: guards, classes: classes)
         rootSpec = spec
-        supervisor = Supervisor()
-        self.indexes = indexes
-        self.flowSemantics = semantics
+        rootIndex = SpecIndex(spec)
     }
 
-    private var definitionToRun: FlowDefinition<SpecFlow>
-
-    /// Starts the root machine (and the child machines its initial states run).
-    /// - Throws: ``Problem`` if the flow is invalid (validate it first for every problem).
+    /// Starts the root machine and runs what it does at time 0 (its internal events, the events it
+    /// sends itself, the child flows it invokes).
+    /// - Throws: ``Problem`` if the flow is invalid (validate it first for every problem) or keeps
+    ///   itself busy past a limit.
     public func start() throws(Problem) {
-        guard root == nil else { return }
-        observation = supervisor.observe { [unowned self] event in self.observe(event) }
-        do {
-            root = try supervisor.start(definitionToRun) { [unowned self] effect, context in
-                self.perform(effect, by: context.origin)
-            }
-        } catch {
-            throw Problem(description: "error: \(rootSpec.name) cannot start: \(error.message)")
-        }
-        try drainInternal()
+        guard !started else { return }
+        started = true
+        try drive { (i: inout SpecInterpreter) throws(SpecInterpreter.Stop) in try i.start() }
     }
 
-    /// Sends one external event to the root machine, then processes what it causes: its internal
-    /// events first, then the external events it sent, each with its own internal events.
-    /// - Throws: ``Problem`` when the flow is finished or raises events without end.
+    /// Sends one external event to the root machine and processes everything it causes at the current
+    /// virtual time.
+    /// - Throws: ``Problem`` when the flow is finished or keeps itself busy past a limit.
     public func send(_ event: SpecEvent) throws(Problem) {
-        guard let root, !isFinished else {
+        if !started { try start() }
+        guard !isFinished else {
             throw Problem(description: "error: \(rootSpec.name) has finished: event '\(event)' cannot be delivered")
         }
-        // The root first; then, as SCXML's `<invoke autoforward="true">`, every child machine alive.
-        let state = supervisor.state(of: root) ?? ""
-        var handled = deliver(event, to: root.id, isInternal: false)
-        try drainInternal()
-        var rejected = matches(event.name, at: state, in: rootSpec.name)
-        for machine in supervisor.machines where machine.id != root.id {
-            if matches(event.name, at: machine.state, in: machine.flow) { rejected = true }
-            if deliver(event, to: machine.id, isInternal: false) { handled = true }
-            try drainInternal()
+        let before = records.count
+        defer {
+            let taken = records[before...].contains {
+                if case .transitioned(_, _, _, let name, false, _) = $0 { name == event.name } else { false }
+            }
+            if taken {
+                // A machine took it: the others that ignored it (it is forwarded to child flows) say nothing.
+                let description = event.description
+                records[before...].removeAll {
+                    if case .unhandled(_, _, let name, _) = $0 { name == description } else { false }
+                }
+            } else {
+                unhandledEvents.append(event)
+            }
         }
-        if !handled {
-            records.append(.unhandled(machine: [], state: state, event: event.description, rejected: rejected))
+        try drive { (i: inout SpecInterpreter) throws(SpecInterpreter.Stop) in try i.send(event) }
+    }
+
+    /// The events given to ``send(_:)`` that no machine took a transition on (not the root, nor a
+    /// child flow it was forwarded to), in order.
+    public private(set) var unhandledEvents: [SpecEvent] = []
+
+    /// Moves virtual time forward by `milliseconds`, delivering the delayed events due by then.
+    public func advance(by milliseconds: Int) throws(Problem) {
+        try advance(to: now + max(0, milliseconds))
+    }
+
+    /// Moves virtual time forward to `time` (milliseconds since the start; never backwards),
+    /// delivering the delayed events due by then, in order of due time and then of sending.
+    public func advance(to time: Int) throws(Problem) {
+        if !started { try start() }
+        try drive { (i: inout SpecInterpreter) throws(SpecInterpreter.Stop) in try i.advance(to: time) }
+    }
+
+    /// Delivers every delayed event, moving virtual time to each in turn, until none is waiting or the
+    /// root flow finished (a document that keeps sending itself delayed events stops at ``stepLimit``).
+    public func runDelayedEvents() throws(Problem) {
+        if !started { try start() }
+        while !isFinished, let due = interpreter.nextDue { try advance(to: due) }
+    }
+
+    /// Delivers every delayed event when it is due on `clock` (for example `ContinuousClock()`, to run
+    /// a flow file in real time), until none is waiting or the root flow finished.
+    public func run<C: Clock>(on clock: C) async throws where C.Duration == Duration {
+        if !started { try start() }
+        let origin = clock.now
+        while !isFinished, let due = interpreter.nextDue {
+            try await clock.sleep(until: origin.advanced(by: .milliseconds(due)), tolerance: nil)
+            try advance(to: due)
         }
-        while !externalQueue.isEmpty {
-            let (target, next) = externalQueue.removeFirst()
-            deliver(next, to: target, isInternal: false)
-            try drainInternal()
+    }
+
+    private func drive(_ body: (inout SpecInterpreter) throws(SpecInterpreter.Stop) -> Void) throws(Problem) {
+        do {
+            try body(&interpreter)
+            absorb()
+        } catch {
+            absorb()
+            throw Problem(description: "error: \(error.message)")
+        }
+    }
+
+    /// Turns the interpreter's notes into records and the root's trace.
+    private func absorb() {
+        for note in interpreter.takeNotes() {
+            switch note {
+            case .started(let path, let state, let effects, let transitions):
+                records.append(.started(machine: path, state: state, effects: effects))
+                if path.isEmpty {
+                    takenTransitions += transitions
+                    trace.steps.append(.init(from: nil, to: state, event: nil, transitions: transitions))
+                }
+            case .transitioned(let path, let from, let to, let event, let isInternal, let effects, let transitions):
+                records.append(.transitioned(machine: path, from: from, to: to, event: event, internal: isInternal,
+                                             effects: effects))
+                if path.isEmpty {
+                    takenTransitions += transitions
+                    let label = transitions.first.flatMap { rootIndex.transitions[$0].transition.event } ?? event
+                    trace.steps.append(.init(from: from, to: to, event: label, transitions: transitions))
+                }
+            case .unhandled(let path, let state, let event, let rejected):
+                records.append(.unhandled(machine: path, state: state, event: event, rejected: rejected))
+            case .finished(let path, let output):
+                records.append(.finished(machine: path, output: output))
+            case .cancelled(let path):
+                records.append(.stopped(machine: path, reason: "cancelled: its invoking state was exited"))
+            case .fired(let path, let event, let time):
+                records.append(.fired(machine: path, event: event, time: time))
+            }
         }
     }
 
     /// The root machine's configuration: its active state and that state's ancestors, innermost first.
     public var configuration: [String] {
-        let current = root.flatMap { supervisor.state(of: $0) } ?? lastRootState
-        guard let state = current else { return [] }
-        return [state] + (indexes[rootSpec.name]?.ancestors(of: state) ?? [])
+        guard let state = interpreter.rootState else { return [] }
+        return [state] + rootIndex.ancestors(of: state)
     }
-
-    private var lastRootState: String?
 
     /// The machines alive now, one line each (`flow: state`), the root first, children indented.
     public var machines: [String] {
-        supervisor.machines.map { String(repeating: "  ", count: $0.depth) + "\($0.flow): \($0.state)" }
-    }
-
-    private func drainInternal() throws(Problem) {
-        var count = 0
-        while !internalQueue.isEmpty {
-            count += 1
-            guard count <= Self.internalEventLimit else {
-                internalQueue.removeAll()
-                throw Problem(description: "error: more than \(Self.internalEventLimit) internal events for one external event: the flow raises events in a loop")
-            }
-            let (target, event) = internalQueue.removeFirst()
-            deliver(event, to: target, isInternal: true)
+        interpreter.sessions.compactMap { session in
+            session.map { String(repeating: "  ", count: $0.path.count) + "\($0.document.spec.name): \($0.machine.state)" }
         }
     }
+}
 
-    /// Delivers an event to a machine; returns whether it took a transition. Internal and sent events
-    /// that nothing takes are recorded as unhandled here; external ones by ``send(_:)``.
-    @discardableResult
-    private func deliver(_ event: SpecEvent, to target: MachineID, isInternal: Bool) -> Bool {
-        guard let handle = supervisor.handle(target, as: SpecFlow.self), let state = supervisor.state(of: handle) else {
-            return false  // the machine was torn down meanwhile: SCXML drops events for a finished session
-        }
-        currentInternal = isInternal
-        moved.remove(target)
-        try? supervisor.send(event, to: handle)
-        let handled = moved.contains(target)
-        if !handled, isInternal, supervisor.contains(target) {
-            records.append(.unhandled(machine: paths[target] ?? [], state: state, event: event.description,
-                                      rejected: matches(event.name, at: state, in: specOf[target] ?? rootSpec.name)))
-        }
-        return handled
-    }
-
-    private var currentInternal = false
-
-    /// Whether any transition of `state` or its ancestors matches the event.
-    private func matches(_ event: String, at state: String, in flow: String) -> Bool {
-        guard let index = indexes[flow] else { return false }
-        let chain = Set([state] + index.ancestors(of: state))
-        let scxml = semantics(of: flow) == .scxml
-        return index.transitions.contains { source, t in
-            guard chain.contains(source), let descriptor = t.event else { return false }
-            return scxml ? !FlowSpec.matching(descriptor, in: [event]).isEmpty : descriptor == event
-        }
-    }
-
-    private func observe(_ event: TreeEvent) {
-        switch event {
-        case .spawned(let id, let flow, let parent, let state, let taken):
-            let path = parent.map { (paths[$0] ?? []) + [flow] } ?? []
-            paths[id] = path
-            specOf[id] = flow
-            records.append(.started(machine: path, state: state, effects: []))
-            if parent == nil {
-                let transitions = specTransitions(taken, of: flow)
-                takenTransitions += transitions
-                trace.steps.append(.init(from: nil, to: state, event: nil, transitions: transitions))
-                lastRootState = state
-            }
-            raiseDoneState(for: id, entering: state)
-        case .transitioned(let id, let from, let to, let kind, let taken):
-            moved.insert(id)
-            records.append(.transitioned(machine: paths[id] ?? [], from: from, to: to, event: kind,
-                                         internal: currentInternal, effects: []))
-            if paths[id] == [], let flow = specOf[id] {
-                // The engine took these transitions: the trace names them as the file does.
-                let transitions = specTransitions(taken, of: flow)
-                takenTransitions += transitions
-                let event = transitions.first.flatMap { indexes[flow]?.transitions[$0].transition.event } ?? kind
-                trace.steps.append(.init(from: from, to: to, event: event, transitions: transitions))
-                lastRootState = to
-            }
-            raiseDoneState(for: id, entering: to)
-        case .completed(let id, let output):
-            records.append(.finished(machine: paths[id] ?? [], output: output))
-            if paths[id] == [] { isFinished = true }
-        case .tornDown(let id, let reason):
-            if let path = paths[id], !path.isEmpty { records.append(.stopped(machine: path, reason: "\(reason)")) }
-            internalQueue.removeAll { $0.0 == id }
-            externalQueue.removeAll { $0.0 == id }
-        case .failed, .restarted, .dropped, .refused:
-            break
-        }
-    }
-
-    /// The file's transitions (indices in document order) for transitions the engine reported.
-    private func specTransitions(_ taken: FlowTransitions, of flow: String) -> [Int] {
-        guard let map = indexes[flow]?.specTransitions else { return [] }
-        return taken.compactMap { $0.position < map.count ? map[$0.position] : nil }
-    }
-
-    /// Entering a nested SCXML `<final>` raises `done.state.<parent>` on the machine's internal queue.
-    private func raiseDoneState(for id: MachineID, entering state: String) {
-        guard let flow = specOf[id], let index = indexes[flow], index.states[state]?.isFinal == true,
-              let parent = index.parent[state], semantics(of: flow) == .scxml else { return }
-        internalQueue.append((id, SpecEvent("done.state.\(parent)")))
-    }
-
-    private func semantics(of flow: String) -> FlowSpec.Semantics { flowSemantics[flow] ?? .flowstate }
-
-    private var flowSemantics: [String: FlowSpec.Semantics] = [:]
-
-    /// An effect performed by the root's handler: its own, or a child's (the context names its origin).
-    private func perform(_ effect: String, by origin: MachineID) {
-        let text = effect
-        if let i = records.lastIndex(where: { $0.machine == (paths[origin] ?? []) }) {
-            switch records[i] {
-            case .started(let m, let s, let effects): records[i] = .started(machine: m, state: s, effects: effects + [text])
-            case .transitioned(let m, let f, let t, let e, let n, let effects):
-                records[i] = .transitioned(machine: m, from: f, to: t, event: e, internal: n, effects: effects + [text])
-            default: break
-            }
-        }
-        guard let flow = specOf[origin], semantics(of: flow) == .scxml, let (queue, event) = SCXMLEffect.queued(text) else { return }
-        switch queue {
-        case .internal: internalQueue.append((origin, SpecEvent(event)))
-        case .external: externalQueue.append((origin, SpecEvent(event)))
-        }
+extension String {
+    /// `"500"` → `"5"`, `"050"` → `"05"`.
+    fileprivate var replacingTrailingZeros: String {
+        var s = Substring(self)
+        while s.count > 1, s.last == "0" { s = s.dropLast() }
+        return String(s)
     }
 }

@@ -10,23 +10,27 @@ extension FlowSpec {
     /// locations, so validation issues point into the file. Child flows are recorded by name only:
     /// ``FlowSimulation`` runs them, `FlowGraph.init(_:mergeParallelEdges:)` draws them.
     ///
-    /// - Parameters:
-    ///   - guards: Default truths of guards that steps do not mention.
-    ///   - events: For ``Semantics/scxml``, the event names the flow will be sent. SCXML matches an
-    ///     event against dotted-prefix descriptors; the engine matches exact kinds. Given the names,
-    ///     each transition is declared once for every name it matches, in document order, so the
-    ///     engine chooses exactly what SCXML chooses. Without them, transitions match their descriptor
-    ///     text exactly (what drawing and validation need).
-    public func definition(guards: [String: Bool] = [:], events: [String]? = nil) -> FlowDefinition<SpecFlow> {
-        compiled(guards: guards, events: events).definition
+    /// Transitions match their event text exactly (what drawing needs). ``FlowSimulation`` runs a
+    /// definition compiled for SCXML's descriptor matching instead (see ``EventClasses``).
+    public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<SpecFlow> {
+        compiled(guards: guards, matching: .text).definition
+    }
+
+    /// How a compiled definition's transitions match events.
+    enum Matching {
+        /// A transition matches the event its text names (drawing, JSON specs).
+        case text
+        /// SCXML: a transition is declared once for each class of event names its descriptors match
+        /// (``EventClasses``), in document order, so the engine selects exactly what SCXML selects.
+        case descriptors(EventClasses)
     }
 
     /// The definition, and for each of its transitions (by `FlowTransitionID.position`) the spec
     /// transition it was declared for (its index in ``SpecIndex/transitions``, document order): how a
     /// step's reported transitions (`FlowStep.transitions`) name the file's transitions. A transition
-    /// matching several event names is declared once for each; they all map to it.
+    /// matching several event classes is declared once for each; they all map to it.
     /// - Parameter children: The child flow a state runs, by state, for the supervisor.
-    func compiled(guards defaults: [String: Bool], events alphabet: [String]?,
+    func compiled(guards defaults: [String: Bool], matching: Matching,
                   children: (State) -> ChildFlow<SpecFlow>? = { _ in nil })
         -> (definition: FlowDefinition<SpecFlow>, specTransitions: [Int])
     {
@@ -66,7 +70,11 @@ extension FlowSpec {
                     ownSpec.append(specIndex)
                     continue
                 }
-                let kinds = scxml && alphabet != nil ? Self.matching(event, in: alphabet!) : [event]
+                let kinds: [String]
+                switch matching {
+                case .text: kinds = [event]
+                case .descriptors(let classes): kinds = classes.kinds(matching: event)
+                }
                 for kind in kinds {
                     own.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: t.effects, label: event,
                                             fileID: tl.file, line: tl.line, column: tl.column).element)
@@ -110,12 +118,10 @@ extension FlowSpec {
         }
     }
 
-    /// The names among `alphabet` that a transition's event descriptors match, in the alphabet's order.
-    static func matching(_ event: String, in alphabet: [String]) -> [String] {
-        let list = descriptors(event)
-        return alphabet.filter { name in
-            list.contains { d in d == "*" || name == d || (name.hasPrefix(d) && name.dropFirst(d.count).first == ".") }
-        }
+    /// Whether a transition's event descriptors match an event name (SCXML: the name equals a
+    /// descriptor or starts with it followed by a dot; `*` matches every name).
+    static func matches(_ event: String, name: String) -> Bool {
+        descriptors(event).contains { d in d == "*" || name == d || (name.hasPrefix(d) && name.dropFirst(d.count).first == ".") }
     }
 
     /// Every event name the spec's transitions mention: with SCXML semantics, each descriptor of each
@@ -160,6 +166,68 @@ enum SCXMLEffect {
             return (queue, String(name))
         }
         return nil
+    }
+}
+
+/// SCXML matches an event name against a transition's descriptors by dotted prefix; the engine
+/// dispatches on exact kinds. Two names behave alike when the same descriptors match them, and the
+/// descriptors matching a name are the token prefixes of the longest one that does: so the names an
+/// event can have fall into one class per descriptor of the file (the longest descriptor that matches
+/// them), plus one class, `""`, for names only `*` matches. A definition declares each transition once
+/// for every class its descriptors match, in document order, and an event's kind is its class: the
+/// engine's first enabled transition is SCXML's, for any event name, known in advance or not.
+struct EventClasses: Sendable {
+    /// Every descriptor of the files (normalized: `error.*` is `error`), `*` left out.
+    private(set) var descriptors: Set<String> = []
+    /// For each descriptor, the classes it matches: itself and the descriptors it is a token prefix of.
+    private var extensions: [String: [String]] = [:]
+    /// Every class, sorted, `""` first.
+    private(set) var all: [String] = [""]
+
+    /// The classes of the descriptors in the given specs' transitions.
+    init(_ specs: [FlowSpec]) {
+        for spec in specs {
+            for (_, t) in SpecIndex(spec).transitions {
+                guard let event = t.event else { continue }
+                for d in FlowSpec.descriptors(event) where d != "*" && !d.isEmpty { descriptors.insert(String(d)) }
+            }
+        }
+        all = [""] + descriptors.sorted()
+        for c in all.dropFirst() {
+            for p in Self.prefixes(of: c) where descriptors.contains(p) { extensions[p, default: []].append(c) }
+        }
+    }
+
+    /// A name's token prefixes, longest first, the name itself included (`a.b.c`, `a.b`, `a`).
+    private static func prefixes(of name: String) -> [String] {
+        var result = [name]
+        var rest = Substring(name)
+        while let dot = rest.lastIndex(of: ".") {
+            rest = rest[..<dot]
+            if !rest.isEmpty { result.append(String(rest)) }
+        }
+        return result
+    }
+
+    /// The class of an event name: the longest descriptor that is a token prefix of it, or `""`.
+    func kind(of name: String) -> String {
+        if descriptors.contains(name) { return name }
+        var rest = Substring(name)
+        while let dot = rest.lastIndex(of: ".") {
+            rest = rest[..<dot]
+            if descriptors.contains(String(rest)) { return String(rest) }
+        }
+        return ""
+    }
+
+    /// The classes a transition's event attribute matches, in ``all``'s order.
+    func kinds(matching event: String) -> [String] {
+        var set = Set<String>()
+        for d in FlowSpec.descriptors(event) {
+            if d == "*" { return all }
+            set.formUnion(extensions[String(d)] ?? [])
+        }
+        return all.filter(set.contains)
     }
 }
 

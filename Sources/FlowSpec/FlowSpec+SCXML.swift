@@ -13,7 +13,11 @@ extension FlowSpec {
     /// The spec has ``Semantics/scxml`` semantics. `<history>`, a transition with several targets and an
     /// `<invoke>` without `src` are refused with their location; so is anything that is not SCXML.
     public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
-        let root = try XMLParser.parse(bytes, file: file)
+        try read(try XMLParser.parse(bytes, file: file), file: file)
+    }
+
+    /// Reads the `<scxml>` element of a document (the whole file, or an `<invoke>`'s inline `<content>`).
+    static func read(_ root: XMLNode, file: String) throws(FlowSpecError) -> FlowSpec {
         guard root.name == "scxml" else {
             throw FlowSpecError(code: .unsupported, message: "the root element is <\(root.name)>, not <scxml>",
                                 location: root.location)
@@ -28,6 +32,7 @@ extension FlowSpec {
         var spec = FlowSpec(name: root.attribute("name") ?? Self.baseName(file), initial: initial, states: states)
         spec.semantics = .scxml
         spec.location = root.location
+        spec.documents = reader.documents
         return spec
     }
 
@@ -122,6 +127,8 @@ private struct SCXMLReader {
     let file: String
     /// Names given to states without an `id`.
     var anonymous = 0
+    /// Documents given inline by `<invoke><content>`, by the name their state's `child` uses.
+    var documents: [String: FlowSpec] = [:]
 
     init(file: String) { self.file = file }
 
@@ -167,18 +174,52 @@ private struct SCXMLReader {
         state.states = try children(of: node, in: name)
         for child in node.children {
             switch child.name {
-            case "onentry": state.entry += try effects(in: child)
-            case "onexit": state.exit += try effects(in: child)
+            case "onentry":
+                let (labels, block) = try content(in: child)
+                state.entry += labels
+                state.onEntry.append(block)
+            case "onexit":
+                let (labels, block) = try content(in: child)
+                state.exit += labels
+                state.onExit.append(block)
             case "transition": state.transitions.append(try transition(child, in: name))
             case "invoke":
                 guard state.child == nil else {
                     throw error(.unsupported, "state '\(name)' has a second <invoke>: a state runs one child flow", child.location)
                 }
-                guard let src = child.attribute("src"), !src.isEmpty else {
-                    throw error(.unsupported, "an <invoke> without 'src' is not supported: name the child flow's file", child.location)
+                for attribute in child.attributes where !["src", "id", "type", "autoforward"].contains(attribute.name) {
+                    throw error(.unsupported, "<invoke \(attribute.name)> is not supported: the null data model evaluates no expressions",
+                                attribute.location)
                 }
-                state.child = src
+                if let type = child.attribute("type"), !["scxml", "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml"].contains(type) {
+                    throw error(.unsupported, "<invoke type=\"\(type)\"> is not supported: only SCXML documents are invoked", child.location(of: "type"))
+                }
+                let inline = child.children.first { $0.name == "content" }
+                for other in child.children where other.name != "content" && other.name != "finalize" {
+                    throw error(.unsupported, "<\(other.name)> in <invoke> is not supported", other.location)
+                }
+                if let finalize = child.children.first(where: { $0.name == "finalize" }), !finalize.children.isEmpty {
+                    throw error(.unsupported, "<finalize> with content is not supported: the null data model has no data to update",
+                                finalize.location)
+                }
+                let src = child.attribute("src")
+                switch (src, inline) {
+                case (let src?, nil) where !src.isEmpty:
+                    state.child = src
+                case (nil, let content?):
+                    guard let document = content.children.first(where: { $0.name == "scxml" }) else {
+                        throw error(.unsupported, "an <invoke>'s <content> must hold an <scxml> document", content.location)
+                    }
+                    var inner = try FlowSpec.read(document, file: file)
+                    let key = "\(inner.name)@\(content.location.line):\(content.location.column)"
+                    inner.name = key
+                    documents[key] = inner
+                    state.child = key
+                default:
+                    throw error(.unsupported, "an <invoke> needs one of 'src' or an inline <content>", child.location)
+                }
                 state.childID = child.attribute("id")
+                state.autoforward = child.attribute("autoforward") == "true"
             case "donedata":
                 guard state.isFinal else { throw error(.invalidValue, "<donedata> belongs in a <final>", child.location) }
                 if let content = child.children.first(where: { $0.name == "content" }) {
@@ -199,7 +240,9 @@ private struct SCXMLReader {
         // The <initial> element's transition content runs after the state's entry, before the child's.
         if let element = node.children.first(where: { $0.name == "initial" }),
            let transition = element.children.first(where: { $0.name == "transition" }) {
-            state.entry += try effects(in: transition)
+            let (labels, block) = try content(in: transition)
+            state.entry += labels
+            if !block.instructions.isEmpty { state.onEntry.append(block) }
         }
         if state.initial != nil, state.initial == state.states.first?.name { state.initial = nil }
         return state
@@ -239,14 +282,24 @@ private struct SCXMLReader {
         if event == nil || event == "", target == nil {
             throw error(.missingField, "an eventless <transition> needs a 'target'", node.location)
         }
+        if let type = node.attribute("type"), type != "external" {
+            throw error(.unsupported, "<transition type=\"\(type)\"> is not supported: transitions are external (the default)",
+                        node.location(of: "type"))
+        }
+        let (labels, block) = try content(in: node)
         var transition = FlowSpec.Transition(event: event == "" ? nil : event, guardName: node.attribute("cond"),
-                                             target: target, effects: try effects(in: node))
+                                             target: target, effects: labels)
+        transition.content = block
         transition.location = node.location
         return transition
     }
 
-    /// The executable content of an element, as effect labels.
-    func effects(in node: XMLNode) throws(FlowSpecError) -> [String] {
+    /// The executable content of an element: a label for each element (what steps report and
+    /// diagrams draw), and the block ``FlowSimulation`` runs.
+    ///
+    /// Labels: `<raise event="e"/>` is `raise(e)`, a `<send>` with only an event (and an id) is
+    /// `send(e)`, `<log label="l"/>` is `l`, anything else its element name and attributes.
+    func content(in node: XMLNode) throws(FlowSpecError) -> (labels: [String], block: FlowSpec.Executable) {
         var labels: [String] = []
         for child in node.children {
             guard Self.executable.contains(child.name) else {
@@ -265,6 +318,100 @@ private struct SCXMLReader {
                 labels.append("\(child.name)(\(list))")
             }
         }
-        return labels
+        var instructions: [FlowSpec.Instruction] = []
+        try flatten(node.children, into: &instructions)
+        return (labels, FlowSpec.Executable(instructions))
+    }
+
+    /// Appends the instructions of a list of executable elements. `<if>` nests at most as deep as the
+    /// XML reader allows (``XMLParser/maxDepth``), so the recursion is bounded.
+    private func flatten(_ elements: [XMLNode], into code: inout [FlowSpec.Instruction]) throws(FlowSpecError) {
+        for element in elements {
+            guard Self.executable.contains(element.name) else {
+                throw error(.unsupported, "<\(element.name)> is not executable content", element.location)
+            }
+            switch element.name {
+            case "raise":
+                guard let event = element.attribute("event"), !event.isEmpty else {
+                    throw error(.missingField, "<raise> needs an 'event'", element.location)
+                }
+                code.append(.raise(event: event))
+            case "send":
+                code.append(try send(element))
+            case "cancel":
+                if let id = element.attribute("sendid") {
+                    code.append(.cancel(sendID: id))
+                } else {
+                    code.append(.unsupported(element: "<cancel> without 'sendid'", location: element.location))
+                }
+            case "log":
+                code.append(.log(label: element.attribute("label"), expr: element.attribute("expr")))
+            case "if":
+                // branch(c1) A jump(end) | branch(c2) B jump(end) | C  end:
+                var jumps: [Int] = []
+                var pendingBranch = code.count
+                code.append(.branch(condition: element.attribute("cond") ?? "", otherwise: -1))
+                var hasElse = false
+                var segment: [XMLNode] = []
+                func close(_ segment: [XMLNode], _ code: inout [FlowSpec.Instruction]) throws(FlowSpecError) {
+                    try flatten(segment, into: &code)
+                }
+                for child in element.children {
+                    if child.name == "elseif" || child.name == "else" {
+                        guard !hasElse else {
+                            throw error(.invalidValue, "<\(child.name)> after <else> in <if>", child.location)
+                        }
+                        try close(segment, &code)
+                        segment = []
+                        jumps.append(code.count)
+                        code.append(.jump(to: -1))
+                        if case .branch(let condition, _) = code[pendingBranch] {
+                            code[pendingBranch] = .branch(condition: condition, otherwise: code.count)
+                        }
+                        if child.name == "elseif" {
+                            pendingBranch = code.count
+                            code.append(.branch(condition: child.attribute("cond") ?? "", otherwise: -1))
+                        } else {
+                            hasElse = true
+                            pendingBranch = -1
+                        }
+                    } else {
+                        segment.append(child)
+                    }
+                }
+                try close(segment, &code)
+                let end = code.count
+                if pendingBranch >= 0, case .branch(let condition, _) = code[pendingBranch] {
+                    code[pendingBranch] = .branch(condition: condition, otherwise: end)
+                }
+                for j in jumps { code[j] = .jump(to: end) }
+            default:
+                // elseif/else outside <if>, assign, script, foreach: nothing the null data model runs.
+                code.append(.unsupported(element: "<\(element.name)>", location: element.location))
+            }
+        }
+    }
+
+    /// A `<send>`'s instruction; attributes that need a data model make it unsupported.
+    private func send(_ element: XMLNode) throws(FlowSpecError) -> FlowSpec.Instruction {
+        for attribute in element.attributes where !["event", "target", "type", "id", "delay"].contains(attribute.name) {
+            return .unsupported(element: "<send \(attribute.name)>", location: attribute.location)
+        }
+        if let child = element.children.first {
+            return .unsupported(element: "<\(child.name)> in <send>", location: child.location)
+        }
+        guard let event = element.attribute("event"), !event.isEmpty else {
+            return .unsupported(element: "<send> without 'event'", location: element.location)
+        }
+        var delay = 0
+        if let text = element.attribute("delay") {
+            guard let ms = FlowSpec.milliseconds(Substring(text)) else {
+                throw error(.invalidValue, "<send delay=\"\(text)\"> is not a duration such as \"2s\" or \"150ms\"",
+                            element.location(of: "delay"))
+            }
+            delay = ms
+        }
+        return .send(FlowSpec.Send(event: event, target: element.attribute("target"), type: element.attribute("type"),
+                                   id: element.attribute("id"), delay: delay, location: element.location))
     }
 }

@@ -25,10 +25,18 @@ public struct FlowSpec: Sendable {
         public var childID: String?
         /// A parallel state (SCXML `<parallel>`): drawn and validated, not simulated.
         public var isParallel = false
-        /// Entry effects.
+        /// Whether the child flow is sent every external event the state's flow receives (SCXML
+        /// `<invoke autoforward="true">`).
+        public var autoforward = false
+        /// Entry effects, as labels (drawn, written to JSON, reported by steps).
         public var entry: [String] = []
-        /// Exit effects.
+        /// Exit effects, as labels.
         public var exit: [String] = []
+        /// SCXML: the `<onentry>` blocks' executable content, one block per element (what
+        /// ``FlowSimulation`` runs; ``entry`` holds their labels). Empty for JSON specs.
+        public var onEntry: [Executable] = []
+        /// SCXML: the `<onexit>` blocks' executable content.
+        public var onExit: [Executable] = []
         /// The state's transitions.
         public var transitions: [Transition] = []
         /// The states it contains.
@@ -48,8 +56,10 @@ public struct FlowSpec: Sendable {
         public var guardName: String?
         /// The target; `nil` for a targetless transition.
         public var target: String?
-        /// Effects.
+        /// Effects, as labels.
         public var effects: [String] = []
+        /// SCXML: the transition's executable content (``effects`` holds its labels). `nil` for JSON specs.
+        public var content: Executable?
         /// Where the transition was written, for files.
         public var location: FlowSourceLocation?
 
@@ -86,6 +96,9 @@ public struct FlowSpec: Sendable {
     public var states: [State]
     /// Where the spec was read from.
     public var location: FlowSourceLocation?
+    /// Child flows the file itself contains (SCXML `<invoke>` with inline `<content>`), by the name
+    /// their state's ``State/child`` gives them.
+    public var documents: [String: FlowSpec] = [:]
 
     /// Creates a spec.
     public init(name: String, initial: String, states: [State]) {

@@ -12,6 +12,9 @@ public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringLiter
     public var name: String
     /// Guard truths for this step, by guard name.
     public var guards: [String: Bool]
+    /// Under SCXML semantics, the class of names the event belongs to (see ``EventClasses``), set by
+    /// ``FlowSimulation`` before the engine sees the event; `nil`: the name itself.
+    var matchKind: String?
 
     /// Creates an event.
     public init(_ name: String, guards: [String: Bool] = [:]) {
@@ -22,8 +25,18 @@ public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringLiter
     /// An event without guard truths.
     public init(stringLiteral name: String) { self.init(name) }
 
-    /// Events are dispatched by name.
-    public var kind: String { name }
+    /// Events are dispatched by name (under SCXML semantics, by the most specific event descriptor of
+    /// the file that matches the name).
+    public var kind: String { matchKind ?? name }
+
+    /// Events are equal when their names and guard truths are.
+    public static func == (lhs: SpecEvent, rhs: SpecEvent) -> Bool { lhs.name == rhs.name && lhs.guards == rhs.guards }
+
+    /// Hashes the name and guard truths.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(guards)
+    }
 
     /// `name`, or `name[g, !h]` with the guards sorted by name.
     public var description: String {

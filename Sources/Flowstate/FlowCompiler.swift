@@ -432,9 +432,9 @@ struct FlowCompiler<F: Flow> {
             let key = SourceEvent(source: raw.source, event: raw.data.event)
             if let first = seen[key] {
                 let on = raw.data.eventLabel.map { "on '\($0)'" } ?? "without an event"
-                report(.nondeterministicTransitions, .error,
-                       "state '\(label(nodes[raw.source].state))' has two unguarded transitions \(on) "
-                           + "(the other at \(raws[first].data.location)): the machine cannot choose",
+                report(.shadowedTransition, .warning,
+                       "state '\(label(nodes[raw.source].state))' has a transition \(on) that is never taken: "
+                           + "the unguarded one at \(raws[first].data.location) comes first",
                        raw.data.location)
             } else {
                 seen[key] = r

@@ -29,8 +29,10 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         public static let deadEnd = Kind("dead-end")
         /// A final state declares outgoing transitions.
         public static let finalStateWithTransitions = Kind("final-state-with-transitions")
-        /// Two unguarded transitions of one state react to the same event.
-        public static let nondeterministicTransitions = Kind("nondeterministic-transitions")
+        /// A transition is never taken: an unguarded transition of the same state for the same event
+        /// comes first in declaration order, and the engine takes the first enabled one (SCXML's
+        /// document order). A warning: the flow runs, the later transition is dead.
+        public static let shadowedTransition = Kind("shadowed-transition")
         /// A state is declared twice.
         public static let duplicateState = Kind("duplicate-state")
         /// A compound state's initial child is not one of its children.

@@ -44,7 +44,7 @@ struct Paths: AsyncParsableCommand {
                 report("\(file): error: no state '\(to)'")
                 throw ExitCode(1)
             }
-            guard let events = paths.shortest[to] ?? paths.transient[to] else {
+            guard let events = paths.shortestPath(to: to) else {
                 report("\(file): error: no event sequence reaches '\(to)'")
                 throw ExitCode(1)
             }
@@ -57,13 +57,11 @@ struct Paths: AsyncParsableCommand {
         switch format {
         case .text:
             let reached = paths.states.count - paths.unreachable.count
-            print("shortest paths (\(reached) of \(paths.states.count) states reached, \(paths.transient.count) only passed through):")
+            print("shortest paths (\(reached) of \(paths.states.count) states reached, \(paths.passedThrough.count) only passed through):")
             for state in paths.states {
-                if let events = paths.shortest[state] {
-                    print("  \(state): " + (events.isEmpty ? "(start)" : line(events)))
-                } else if let events = paths.transient[state] {
-                    print("  \(state): " + (events.isEmpty ? "(start)" : line(events)) + "  (passed through, not settled in)")
-                }
+                guard let events = paths.shortestPath(to: state) else { continue }
+                let note = paths.isPassedThrough(state) ? "  (passed through, not settled in)" : ""
+                print("  \(state): " + (events.isEmpty ? "(start)" : line(events)) + note)
             }
             for state in paths.unreachable { print("  \(state): unreachable") }
             let covered = paths.transitionCount - paths.uncovered.count
@@ -77,12 +75,10 @@ struct Paths: AsyncParsableCommand {
             }
         case .json:
             var out = "{\n  \"flow\": \(Self.quote(flow.spec.name)),\n  \"shortest\": {"
-            let reached = paths.states.filter { paths.shortest[$0] != nil }
-            out += reached.map { "\n    \(Self.quote($0)): \(Self.json(paths.shortest[$0]!))" }.joined(separator: ",")
-            out += reached.isEmpty ? "},\n" : "\n  },\n"
-            let passed = paths.states.filter { paths.transient[$0] != nil }
-            out += "  \"passedThrough\": {" + passed.map { "\n    \(Self.quote($0)): \(Self.json(paths.transient[$0]!))" }.joined(separator: ",")
-            out += passed.isEmpty ? "},\n" : "\n  },\n"
+            out += paths.reached.map { "\n    \(Self.quote($0)): \(Self.json(paths.shortestPath(to: $0)!))" }.joined(separator: ",")
+            out += paths.reached.isEmpty ? "},\n" : "\n  },\n"
+            out += "  \"passedThrough\": {" + paths.passedThrough.map { "\n    \(Self.quote($0)): \(Self.json(paths.shortestPath(to: $0)!))" }.joined(separator: ",")
+            out += paths.passedThrough.isEmpty ? "},\n" : "\n  },\n"
             out += "  \"unreachable\": [\(paths.unreachable.map(Self.quote).joined(separator: ", "))],\n"
             out += "  \"cover\": [" + paths.cover.map { "\n    " + Self.json($0) }.joined(separator: ",") + "\n  ],\n"
             out += "  \"uncovered\": [" + paths.uncovered.map { t in

@@ -83,8 +83,7 @@ struct Simulate: AsyncParsableCommand {
         }
         let simulation: FlowSimulation
         do {
-            simulation = try FlowSimulation(flow.spec, guards: defaults, events: list.map(\.name),
-                                            children: { children[$0] })
+            simulation = try FlowSimulation(flow.spec, guards: defaults, children: { children[$0] })
         } catch {
             report(error.description)
             throw ExitCode(3)
@@ -102,6 +101,9 @@ struct Simulate: AsyncParsableCommand {
                 try simulation.send(event)
                 flush()
             }
+            // Then the delayed events still waiting, on virtual time: each line says when it fired.
+            try simulation.runDelayedEvents()
+            flush()
         } catch {
             flush()
             failure = error
@@ -123,11 +125,14 @@ struct Simulate: AsyncParsableCommand {
             report(failure.description.hasPrefix("error:") ? "\(file): \(failure.description)" : failure.description)
             throw ExitCode(1)
         }
-        let unhandled = simulation.records.filter {
-            if case .unhandled = $0 { return true } else { return false }
-        }
-        if strict, !unhandled.isEmpty {
-            for record in unhandled { report("\(file): error: \(record.description.trimmingCharacters(in: .whitespaces))") }
+        if strict, !simulation.unhandledEvents.isEmpty {
+            for event in simulation.unhandledEvents {
+                // The root's own line for it (`wide ignores nothing`), else what no machine did.
+                let line = simulation.records.last {
+                    if case .unhandled([], _, let name, _) = $0 { name == event.description } else { false }
+                }
+                report("\(file): error: " + (line?.description ?? "no machine took event '\(event)'"))
+            }
             throw ExitCode(1)
         }
     }

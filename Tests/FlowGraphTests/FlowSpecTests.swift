@@ -154,7 +154,7 @@ struct FlowSpecTests {
         let paths = try FlowPaths(spec)
         let simulation = try FlowSimulation(spec)
         try simulation.start()
-        for event in paths.shortest["twoFactor"]! { try simulation.send(event) }
+        for event in paths.shortestPath(to: "twoFactor")! { try simulation.send(event) }
         #expect(simulation.configuration.first == "twoFactor")
     }
 }

@@ -374,9 +374,9 @@ struct DeepDefinitionTests {
         let issues = definition.validate()
         #expect(issues.map(\.kind) == [
             .transitionOutsideState, .duplicateState, .finalStateWithTransitions, .invalidInitialChild,
-            .unknownTarget, .finalStateWithTransitions, .nondeterministicTransitions, .unreachableState,
+            .unknownTarget, .finalStateWithTransitions, .shadowedTransition, .unreachableState,
         ])
-        #expect(issues.map(\.severity) == Array(repeating: .error, count: 7) + [.warning])
+        #expect(issues.map(\.severity) == Array(repeating: .error, count: 6) + [.warning, .warning])
         #expect(issues[0].message == "transition on 'stray' is declared outside of any state")
         #expect(issues[1].message.hasPrefix("state 'a' is declared twice (first at "))
         #expect(issues[2].message == "final state 'c' contains state 'inner'")
@@ -384,7 +384,7 @@ struct DeepDefinitionTests {
         #expect(issues[4].message
             == "transition from 'b' on 'go' targets 'nowhere', which is not a declared state")
         #expect(issues[5].message == "final state 'c' has an outgoing transition")
-        #expect(issues[6].message.hasPrefix("state 'a' has two unguarded transitions on 'go' (the other at "))
+        #expect(issues[6].message.hasPrefix("state 'a' has a transition on 'go' that is never taken: the unguarded one at "))
         #expect(issues[7].message == "state 'lonely' is unreachable from the initial state 'a'")
         #expect(definition.states.map(\.state) == ["a", "b", "c", "lonely"])
         #expect(definition.transitions.map(line) == [

@@ -1,0 +1,557 @@
+import DequeModule
+import FlowGraph
+import Flowstate
+
+/// A flow file compiled once for running: its definition (descriptor matching for SCXML), the map
+/// from declarations to the file's transitions, and its index. Shared by every session of it.
+final class SpecDocument: Sendable {
+    let spec: FlowSpec
+    let definition: FlowDefinition<SpecFlow>
+    let index: SpecIndex
+    let scxml: Bool
+    /// Each state's executable content and invoke, by name (the spec's, looked up once).
+    let states: [String: FlowSpec.State]
+
+    init(_ spec: FlowSpec, guards: [String: Bool], classes: EventClasses) {
+        self.spec = spec
+        scxml = spec.semantics == .scxml
+        var index = SpecIndex(spec)
+        let (definition, map) = spec.compiled(guards: guards, matching: scxml ? .descriptors(classes) : .text)
+        index.specTransitions = map
+        self.definition = definition
+        self.index = index
+        states = index.states
+    }
+
+    /// The states a machine enters when it starts, outermost first, as the definition declares them.
+    var initialEntry: [String] {
+        var chain: [String] = []
+        var state: String? = definition.initial
+        while let s = state {
+            chain.append(s)
+            state = index.parent[s]
+        }
+        chain.reverse()
+        var leaf = definition.initial
+        while let child = definition.declaration(of: leaf)?.initialChild {
+            chain.append(child)
+            leaf = child
+        }
+        return chain
+    }
+}
+
+/// The W3C SCXML algorithm (Appendix D) for the null data model, without `<parallel>` and
+/// `<history>`, around the engine: one interpreter for every flow file, a value that ``FlowSimulation``
+/// drives and ``FlowPaths`` copies to explore.
+///
+/// The engine selects transitions (document order, innermost state first, descriptor matching through
+/// ``EventClasses``), takes eventless transitions after each microstep, and reports which transitions
+/// it took. This driver does the rest from that report, never from labels: it runs the file's
+/// executable content of every state exited and entered and of every transition taken (exit blocks,
+/// then the transition's, then entry blocks, each with the configuration of that moment for `In()`),
+/// keeps each session's internal and external queues, raises `done.state.<id>` on entering a nested
+/// `<final>`, starts `<invoke>`d sessions at the end of the macrostep that entered their state and
+/// cancels them when it is exited, delivers `done.invoke.<id>`, routes `<send>` by target, delivers
+/// delayed events on virtual time, and places `error.execution` and `error.communication` where the
+/// recommendation says.
+struct SpecInterpreter: Sendable {
+    /// Why a run stopped early.
+    struct Stop: Error, Sendable {
+        var message: String
+    }
+
+    /// An event on a queue, with the session that sent it (for invoked sessions' events, which a
+    /// cancelled invocation's parent must no longer see).
+    struct Queued: Sendable {
+        var event: SpecEvent
+        var origin: Int?
+    }
+
+    struct Session: Sendable {
+        var document: SpecDocument
+        var machine: FlowMachine<SpecFlow>
+        /// The child flow names from the root (empty for it).
+        var path: [String]
+        var sessionID: String
+        var parent: Int?
+        /// The invocation's id in the parent (`done.invoke.<id>`, `#_<id>`).
+        var invokeID: String?
+        /// The parent's state that invoked it.
+        var invokingState: String?
+        var autoforward = false
+        var internalQueue: Deque<SpecEvent> = []
+        var externalQueue: Deque<Queued> = []
+        /// Invoked children by invoke id.
+        var children: [String: Int] = [:]
+        /// States with an `<invoke>` entered during the current macrostep, in entry order.
+        var toInvoke: [String] = []
+        var generatedIDs = 0
+    }
+
+    /// A delayed `<send>` waiting for its time.
+    struct Delayed: Sendable {
+        var due: Int
+        var sequence: Int
+        var sender: Int
+        var sendID: String
+        var target: Int
+        var isInternal: Bool
+        var event: SpecEvent
+    }
+
+    /// What happened, for the shell to show.
+    /// What happened, for the shell to show. `path` names the session (its child flow names from the
+    /// root); transitions are the file's, by index in document order.
+    enum Note: Sendable {
+        case started(path: [String], state: String, effects: [String], transitions: [Int])
+        case transitioned(path: [String], from: String, to: String, event: String, internal: Bool, effects: [String],
+                          transitions: [Int])
+        case unhandled(path: [String], state: String, event: String, rejected: Bool)
+        case finished(path: [String], output: String)
+        case cancelled(path: [String])
+        case fired(path: [String], event: String, at: Int)
+    }
+
+    let documents: [String: SpecDocument]
+    let rootName: String
+    let guards: [String: Bool]
+    let classes: EventClasses
+    private(set) var sessions: [Session?] = []
+    /// Virtual time, in milliseconds since the start.
+    private(set) var now = 0
+    private(set) var delayed: [Delayed] = []
+    private var sequence = 0
+    private var sendCounter = 0
+    private(set) var notes: [Note] = []
+    /// Sessions cancelled by their parent: their events still queued are not processed.
+    private var cancelled: Set<Int> = []
+    /// Steps taken so far, all sessions together (the limit on a busy document).
+    private(set) var steps = 0
+    /// Whether the root session has finished.
+    private(set) var rootFinished = false
+    /// The root session's last state (kept after it finishes).
+    private(set) var rootState: String?
+    /// Whether notes are kept (exploration turns them off).
+    var recording = true
+
+    /// The most internal events one macrostep may process before the run stops as a loop.
+    static let internalEventLimit = 10_000
+
+    /// The most steps a run may take in all (events per macrostep are bounded separately).
+    var stepLimit = 1_000_000
+
+    init(documents: [String: SpecDocument], root: String, guards: [String: Bool], classes: EventClasses) {
+        self.documents = documents
+        self.rootName = root
+        self.guards = guards
+        self.classes = classes
+    }
+
+    // MARK: Driving
+
+    /// Starts the root session and runs until nothing is left to do at time 0.
+    mutating func start() throws(Stop) {
+        guard sessions.isEmpty, let document = documents[rootName] else { return }
+        _ = try startSession(document, path: [], parent: nil, invokeID: nil, invokingState: nil, autoforward: false)
+        try settle()
+    }
+
+    /// An external event for the root session, processed with all it causes at the current time.
+    mutating func send(_ event: SpecEvent) throws(Stop) {
+        guard let root = sessions.first, root != nil else { return }
+        sessions[0]!.externalQueue.append(Queued(event: event, origin: nil))
+        try settle()
+    }
+
+    /// The next delayed event's time, if any.
+    var nextDue: Int? { delayed.min { ($0.due, $0.sequence) < ($1.due, $1.sequence) }?.due }
+
+    /// Moves virtual time forward to `time` (never back), delivering every delayed event due by then
+    /// in order of time, then of sending, each with all it causes.
+    mutating func advance(to time: Int) throws(Stop) {
+        while let due = nextDue, due <= time, !rootFinished {
+            now = max(now, due)
+            let i = delayed.indices.min { (delayed[$0].due, delayed[$0].sequence) < (delayed[$1].due, delayed[$1].sequence) }!
+            let item = delayed.remove(at: i)
+            guard sessions.indices.contains(item.target), sessions[item.target] != nil else { continue }
+            note(.fired(path: pathOf(item.target), event: item.event.name, at: now))
+            if item.isInternal {
+                sessions[item.target]!.internalQueue.append(item.event)
+                try macrostep(item.target, external: nil)
+            } else {
+                sessions[item.target]!.externalQueue.append(Queued(event: item.event, origin: item.sender))
+            }
+            try settle()
+        }
+        now = max(now, time)
+    }
+
+    /// Runs every session until all their queues are empty: sessions in the order they were started,
+    /// one external event at a time each, so no session starves another.
+    private mutating func settle() throws(Stop) {
+        var progressed = true
+        while progressed {
+            progressed = false
+            for s in sessions.indices {
+                guard let session = sessions[s], !session.externalQueue.isEmpty else { continue }
+                let item = sessions[s]!.externalQueue.removeFirst()
+                progressed = true
+                // Events from an invocation that was cancelled meanwhile are not processed (a finished
+                // one's completion is: it was queued as the session ended).
+                if let origin = item.origin, cancelled.contains(origin) { continue }
+                try macrostep(s, external: item.event)
+            }
+        }
+    }
+
+    // MARK: Macrosteps
+
+    /// One external event (or none: the internal queue only), then every internal event it causes,
+    /// then the invocations of the states entered and still active.
+    private mutating func macrostep(_ s: Int, external: SpecEvent?) throws(Stop) {
+        if let external {
+            // <invoke autoforward="true">: the child gets a copy of every external event.
+            for (_, child) in sessions[s]!.children.sorted(by: { $0.key < $1.key })
+            where sessions[child]?.autoforward == true {
+                sessions[child]!.externalQueue.append(Queued(event: external, origin: s))
+            }
+            try microstep(s, event: external, isInternal: false)
+        }
+        var count = 0
+        while let session = sessions[s], !session.internalQueue.isEmpty {
+            count += 1
+            guard count <= Self.internalEventLimit else {
+                throw Stop(message: "more than \(Self.internalEventLimit) internal events in one macrostep of '\(session.document.spec.name)': the flow raises events in a loop")
+            }
+            let event = sessions[s]!.internalQueue.removeFirst()
+            try microstep(s, event: event, isInternal: true)
+        }
+        try startInvocations(s)
+    }
+
+    /// Sends one event to a session's machine and runs what the step did.
+    private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool) throws(Stop) {
+        guard var session = sessions[s], !session.machine.isFinished else { return }
+        steps += 1
+        guard steps <= stepLimit else {
+            throw Stop(message: "more than \(stepLimit) steps: the run was stopped (a document that keeps itself busy)")
+        }
+        var classified = event
+        classified.matchKind = session.document.scxml ? classes.kind(of: event.name) : nil
+        let from = session.machine.state
+        let step: FlowStep<SpecFlow>
+        do {
+            step = try session.machine.send(classified)
+        } catch {
+            throw Stop(message: "\(session.document.spec.name): \(error.message)")
+        }
+        sessions[s] = session
+        session = sessions[s]!
+        switch step {
+        case .ignored, .rejected:
+            let rejected: Bool
+            if case .rejected = step { rejected = true } else { rejected = false }
+            note(.unhandled(path: pathOf(s), state: from, event: event.description, rejected: rejected))
+            return
+        case .started:
+            return
+        case .transitioned, .finished:
+            let taken = step.transitions.map { session.document.index.specTransitions[$0.position] }
+            note(.transitioned(path: pathOf(s), from: from, to: step.state, event: event.name, internal: isInternal,
+                               effects: Array(step.effects), transitions: taken))
+            if s == 0 { rootState = step.state }
+            try run(step.transitions, from: from, in: s, event: event)
+            if case .finished(_, _, _, _, let output, _) = step { try finish(s, output: output, event: event) }
+        }
+    }
+
+    /// Runs the executable content of transitions the engine took, from `leaf`: exit blocks of each
+    /// state exited (innermost first), the transition's block, entry blocks of each state entered
+    /// (outermost first).
+    private mutating func run(_ taken: FlowTransitions, from leaf: String, in s: Int, event: SpecEvent?) throws(Stop) {
+        var leaf = leaf
+        let document = sessions[s]!.document
+        var active = Set([leaf] + document.index.ancestors(of: leaf))
+        for id in taken {
+            let (exited, entered) = document.definition.configurationChange(from: leaf, taking: FlowTransitions([id]))
+            for state in exited {
+                for block in document.states[state]?.onExit ?? [] { try execute(block, in: s, active: active, event: event) }
+                cancelInvocation(of: state, in: s)
+                active.remove(state)
+            }
+            let specIndex = document.index.specTransitions[id.position]
+            if let block = document.index.transitions[specIndex].transition.content {
+                try execute(block, in: s, active: active, event: event)
+            }
+            for state in entered {
+                active.insert(state)
+                try enter(state, in: s, active: active, event: event)
+            }
+            if let last = entered.last { leaf = last }
+        }
+    }
+
+    /// Entering one state: its entry blocks; its invocation is due at the end of the macrostep; a
+    /// nested final raises `done.state.<parent>`.
+    private mutating func enter(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) throws(Stop) {
+        let document = sessions[s]!.document
+        guard let declared = document.states[state] else { return }
+        for block in declared.onEntry { try execute(block, in: s, active: active, event: event) }
+        if declared.child != nil { sessions[s]?.toInvoke.append(state) }
+        if declared.isFinal, document.scxml, let parent = document.index.parent[state] {
+            sessions[s]?.internalQueue.append(SpecEvent("done.state.\(parent)"))
+        }
+    }
+
+    // MARK: Sessions
+
+    /// Starts a session: its machine's start, the content of the states entered, then its first
+    /// macrostep. Returns the session's slot.
+    private mutating func startSession(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
+                                       invokingState: String?, autoforward: Bool) throws(Stop) -> Int {
+        var machine: FlowMachine<SpecFlow>
+        do {
+            machine = try FlowMachine(document.definition)
+        } catch {
+            throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
+        }
+        let s = sessions.count
+        sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
+                                invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
+        let step: FlowStep<SpecFlow>
+        do {
+            step = try machine.start()
+        } catch {
+            sessions[s] = nil
+            throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
+        }
+        sessions[s]!.machine = machine
+        let initial = document.initialEntry
+        let taken = step.transitions.map { document.index.specTransitions[$0.position] }
+        note(.started(path: pathOf(s), state: step.state, effects: Array(step.effects), transitions: taken))
+        if s == 0 { rootState = step.state }
+        var active = Set<String>()
+        for state in initial {
+            active.insert(state)
+            try enter(state, in: s, active: active, event: nil)
+        }
+        if let leaf = initial.last { try run(step.transitions, from: leaf, in: s, event: nil) }
+        if case .finished(_, _, _, _, let output, _) = step { try finish(s, output: output, event: nil) }
+        try macrostep(s, external: nil)
+        return s
+    }
+
+    /// Starts the invocations of the states entered during the macrostep that are still active.
+    private mutating func startInvocations(_ s: Int) throws(Stop) {
+        guard let session = sessions[s], !session.toInvoke.isEmpty else { return }
+        sessions[s]!.toInvoke = []
+        let configuration = Set(session.machine.isFinished ? [] : session.machine.configuration)
+        for state in session.toInvoke where configuration.contains(state) {
+            guard let declared = session.document.states[state], let child = declared.child,
+                  let document = documents[child] else { continue }
+            let id: String
+            if let given = declared.childID {
+                id = given
+            } else {
+                sessions[s]!.generatedIDs += 1
+                id = "\(state).\(sessions[s]!.generatedIDs)"
+            }
+            // A JSON flow spec's child flow gets every external event its parent gets.
+            let started = try startSession(document, path: session.path + [document.spec.name], parent: s, invokeID: id,
+                                           invokingState: state,
+                                           autoforward: declared.autoforward || !session.document.scxml)
+            if sessions[s] != nil, sessions[started] != nil { sessions[s]!.children[id] = started }
+        }
+    }
+
+    /// A session reached its top-level final state: its remaining states are exited (their exit
+    /// blocks run), its invocations cancelled, and its parent gets `done.invoke.<id>`.
+    private mutating func finish(_ s: Int, output: String, event: SpecEvent?) throws(Stop) {
+        guard let session = sessions[s] else { return }
+        note(.finished(path: pathOf(s), output: output))
+        if s == 0 { rootFinished = true }
+        let configuration = session.machine.configuration
+        var active = Set(configuration)
+        for state in configuration {  // innermost first
+            for block in session.document.states[state]?.onExit ?? [] {
+                try? execute(block, in: s, active: active, event: event)
+            }
+            active.remove(state)
+        }
+        for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key }) { cancel(child) }
+        if let parent = session.parent, sessions[parent] != nil, let id = session.invokeID {
+            // SCXML: done.invoke.<id>. A JSON flow spec's child flow: its output is the parent's event.
+            let done = sessions[parent]!.document.scxml ? "done.invoke.\(id)" : output
+            sessions[parent]!.externalQueue.append(Queued(event: SpecEvent(done), origin: s))
+            sessions[parent]!.children[id] = nil
+        }
+        end(s)
+    }
+
+    /// Exiting a state cancels the session it invoked.
+    private mutating func cancelInvocation(of state: String, in s: Int) {
+        sessions[s]?.toInvoke.removeAll { $0 == state }
+        guard let session = sessions[s] else { return }
+        for (id, child) in session.children where sessions[child]?.invokingState == state {
+            sessions[s]!.children[id] = nil
+            cancel(child)
+        }
+    }
+
+    /// Cancels a session and everything it invoked, children first, deepest first, each running the
+    /// exit blocks of its active states. Iterative: invocation chains may be deep.
+    private mutating func cancel(_ root: Int) {
+        var order: [Int] = []
+        var stack = [root]
+        while let s = stack.popLast() {
+            guard let session = sessions[s] else { continue }
+            order.append(s)
+            stack.append(contentsOf: session.children.values.sorted())
+        }
+        for s in order.reversed() {
+            guard let session = sessions[s] else { continue }
+            let configuration = session.machine.isFinished ? [] : session.machine.configuration
+            var active = Set(configuration)
+            for state in configuration {
+                for block in session.document.states[state]?.onExit ?? [] {
+                    try? execute(block, in: s, active: active, event: nil)
+                }
+                active.remove(state)
+            }
+            note(.cancelled(path: pathOf(s)))
+            cancelled.insert(s)
+            end(s)
+        }
+    }
+
+    private mutating func end(_ s: Int) {
+        sessions[s] = nil
+        delayed.removeAll { $0.sender == s || $0.target == s }
+    }
+
+    // MARK: Executable content
+
+    /// Runs one block. An instruction that fails places its error event on the internal queue and
+    /// abandons the rest of the block (the recommendation's rule).
+    private mutating func execute(_ block: FlowSpec.Executable, in s: Int, active: Set<String>,
+                                  event: SpecEvent?) throws(Stop) {
+        let code = block.instructions
+        var pc = 0
+        var executed = 0
+        while pc < code.count {
+            executed += 1
+            guard executed <= code.count * 2 + 16 else { return }  // jumps only go forward; a guard all the same
+            switch code[pc] {
+            case .raise(let name):
+                sessions[s]?.internalQueue.append(SpecEvent(name))
+            case .log:
+                break  // its label is the step's effect; the null data model evaluates no `expr`
+            case .branch(let condition, let otherwise):
+                guard let value = evaluate(condition, in: s, active: active, event: event) else {
+                    raiseError("error.execution", in: s)
+                    return
+                }
+                if !value {
+                    pc = otherwise
+                    continue
+                }
+            case .jump(let to):
+                pc = to
+                continue
+            case .cancel(let id):
+                delayed.removeAll { $0.sender == s && $0.sendID == id }
+            case .unsupported:
+                raiseError("error.execution", in: s)
+                return
+            case .send(let send):
+                guard dispatch(send, from: s) else { return }
+            }
+            pc += 1
+        }
+    }
+
+    /// A condition of `<if>`/`<elseif>`: `true`, `false`, `In('id')`, or a guard by name (the event's
+    /// truths, then the run's defaults, then true, as for transitions). `nil` when empty.
+    private func evaluate(_ condition: String, in s: Int, active: Set<String>, event: SpecEvent?) -> Bool? {
+        let text = condition.trimmingSpaces
+        if text.isEmpty { return nil }
+        if text == "true" { return true }
+        if text == "false" { return false }
+        if let state = FlowSpec.inPredicate(text) { return active.contains(state) }
+        return event?.guards[condition] ?? guards[condition] ?? true
+    }
+
+    private mutating func raiseError(_ name: String, in s: Int) {
+        sessions[s]?.internalQueue.append(SpecEvent(name))
+    }
+
+    /// Routes a `<send>`; false when it failed (its error is already queued).
+    private mutating func dispatch(_ send: FlowSpec.Send, from s: Int) -> Bool {
+        if let type = send.type, type != FlowSpec.Send.scxmlType, type != "scxml" {
+            raiseError("error.execution", in: s)
+            return false
+        }
+        let id: String
+        if let given = send.id {
+            id = given
+        } else {
+            sendCounter += 1
+            id = "send.\(sendCounter)"
+        }
+        let target: Int
+        var isInternal = false
+        switch send.target {
+        case nil:
+            target = s
+        case "#_internal"?:
+            target = s
+            isInternal = true
+        case "#_parent"?:
+            guard let parent = sessions[s]?.parent, sessions[parent] != nil else {
+                raiseError("error.communication", in: s)
+                return false
+            }
+            target = parent
+        case let value? where value.hasPrefix("#_scxml_"):
+            let sessionID = String(value.dropFirst("#_scxml_".count))
+            guard let found = sessions.firstIndex(where: { $0?.sessionID == sessionID }) else {
+                raiseError("error.communication", in: s)
+                return false
+            }
+            target = found
+        case let value? where value.hasPrefix("#_"):
+            guard let child = sessions[s]?.children[String(value.dropFirst(2))], sessions[child] != nil else {
+                raiseError("error.communication", in: s)
+                return false
+            }
+            target = child
+        case _?:
+            raiseError("error.execution", in: s)
+            return false
+        }
+        let event = SpecEvent(send.event)
+        if send.delay > 0 {
+            sequence += 1
+            delayed.append(Delayed(due: now + send.delay, sequence: sequence, sender: s, sendID: id, target: target,
+                                   isInternal: isInternal, event: event))
+        } else if isInternal {
+            sessions[target]?.internalQueue.append(event)
+        } else {
+            sessions[target]?.externalQueue.append(Queued(event: event, origin: s))
+        }
+        return true
+    }
+
+    private func pathOf(_ s: Int) -> [String] { sessions[s]?.path ?? [] }
+
+    private mutating func note(_ note: Note) {
+        if recording { notes.append(note) }
+    }
+
+    /// Takes the notes written so far.
+    mutating func takeNotes() -> [Note] {
+        defer { notes = [] }
+        return notes
+    }
+}

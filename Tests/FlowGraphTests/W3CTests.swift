@@ -1,0 +1,45 @@
+import FlowGraph
+@testable import FlowSpec
+import Foundation
+import Testing
+
+/// The W3C SCXML conformance tests (the IRP suite) that need only the null data model and no
+/// `<parallel>` or `<history>`, converted by `W3C/convert.py` (see `W3C/README.md` for their
+/// origin, license and the list of tests left out, each with its reason).
+enum W3CSuite {
+    static var folder: URL? { Bundle.module.url(forResource: "W3C/null", withExtension: nil) }
+
+    /// The top-level tests (sub-documents such as `test226sub1.scxml` are the children they invoke).
+    static func tests() -> [String] {
+        guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.filter { $0.hasPrefix("test") && $0.hasSuffix(".scxml") && !$0.contains("sub") }.sorted()
+    }
+
+    /// A child document by its `<invoke src>`: `file:` and plain paths, relative to the test's folder.
+    static func child(_ src: String) -> FlowSpec? {
+        guard let folder else { return nil }
+        let path = src.hasPrefix("file:") ? String(src.dropFirst(5)) : src
+        let url = folder.appendingPathComponent(path)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? FlowSpec.parseSCXML(Array(data), file: url.lastPathComponent)
+    }
+}
+
+@Suite("W3C SCXML conformance tests (null data model)")
+struct W3CTests {
+    @Test("The converted suite is there")
+    func present() {
+        #expect(W3CSuite.tests().count >= 15, "\(W3CSuite.tests())")
+    }
+
+    @Test("Each test ends in 'pass'", arguments: W3CSuite.tests())
+    func passes(_ name: String) throws {
+        let url = try #require(W3CSuite.folder?.appendingPathComponent(name))
+        let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: url)), file: name)
+        let simulation = try FlowSimulation(spec, children: W3CSuite.child)
+        try simulation.start()
+        try simulation.runDelayedEvents()
+        #expect(simulation.configuration == ["pass"], "\(name):\n\(simulation.records.map(\.description).joined(separator: "\n"))")
+        #expect(simulation.isFinished)
+    }
+}
