@@ -435,7 +435,7 @@ struct FlowCompiler<F: Flow> {
                 report(.shadowedTransition, .warning,
                        "state '\(label(nodes[raw.source].state))' has a transition \(on) that is never taken: "
                            + "the unguarded one at \(raws[first].data.location) comes first",
-                       raw.data.location)
+                       raw.data.location, transition: FlowTransitionID(position: r))
             } else {
                 seen[key] = r
             }
@@ -521,7 +521,8 @@ struct FlowCompiler<F: Flow> {
     private func label(_ state: F.State) -> String { String(describing: state) }
 
     private mutating func report(_ kind: ValidationIssue.Kind, _ severity: ValidationIssue.Severity,
-                                 _ message: String, _ location: FlowSourceLocation?) {
-        issues.append(ValidationIssue(kind: kind, severity: severity, message: message, location: location))
+                                 _ message: String, _ location: FlowSourceLocation?, transition: FlowTransitionID? = nil) {
+        issues.append(ValidationIssue(kind: kind, severity: severity, message: message, location: location,
+                                      transition: transition))
     }
 }

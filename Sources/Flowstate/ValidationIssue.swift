@@ -54,12 +54,18 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     public var location: FlowSourceLocation?
 
     /// Creates an issue.
-    public init(kind: Kind, severity: Severity, message: String, location: FlowSourceLocation?) {
+    public init(kind: Kind, severity: Severity, message: String, location: FlowSourceLocation?,
+                transition: FlowTransitionID? = nil) {
         self.kind = kind
         self.severity = severity
         self.message = message
         self.location = location
+        self.transition = transition
     }
+
+    /// The transition the issue is about, for ``Kind/shadowedTransition`` (the transition never
+    /// taken): `definition[transition]` gives its declaration.
+    public var transition: FlowTransitionID?
 
     /// `file:line:column: error: message`, the form compilers print.
     public var description: String {

@@ -40,7 +40,7 @@ struct FlowFile {
 
     /// Reports the flow's validation errors, one line each, and exits with `status` if there are any.
     func requireValid(orExit status: Int32) throws {
-        let errors = spec.definition().validate().filter { $0.severity == .error }
+        let errors = spec.validate().filter { $0.severity == .error }
         guard errors.isEmpty else {
             errors.forEach { report($0.description) }
             throw ExitCode(status)

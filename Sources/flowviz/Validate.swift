@@ -45,7 +45,7 @@ struct Validate: AsyncParsableCommand {
                 report(error.line)
                 continue
             }
-            for issue in file.spec.definition().validate() {
+            for issue in file.spec.validate() {
                 if issue.severity == .error || strict { failed = true }
                 switch format {
                 case .text:

@@ -9,10 +9,17 @@ import Testing
 enum W3CSuite {
     static var folder: URL? { Bundle.module.url(forResource: "W3C/null", withExtension: nil) }
 
-    /// The top-level tests (sub-documents such as `test226sub1.scxml` are the children they invoke).
+    /// Tests that qualify by their constructs but check an optional feature the simulation does not
+    /// have, each with the reason.
+    static let optional: [String: String] = [
+        "test577.scxml": "optional: expects the BasicHTTP event I/O processor's error.communication; without that processor the recommendation prescribes error.execution",
+    ]
+
+    /// The top-level tests (sub-documents such as `test239sub1.scxml` are the children they invoke).
     static func tests() -> [String] {
         guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return names.filter { $0.hasPrefix("test") && $0.hasSuffix(".scxml") && !$0.contains("sub") }.sorted()
+        return names.filter { $0.hasPrefix("test") && $0.hasSuffix(".scxml") && !$0.contains("sub") && optional[$0] == nil }
+            .sorted()
     }
 
     /// A child document by its `<invoke src>`: `file:` and plain paths, relative to the test's folder.
@@ -29,7 +36,7 @@ enum W3CSuite {
 struct W3CTests {
     @Test("The converted suite is there")
     func present() {
-        #expect(W3CSuite.tests().count >= 15, "\(W3CSuite.tests())")
+        #expect(W3CSuite.tests().count == 29, "\(W3CSuite.tests())")
     }
 
     @Test("Each test ends in 'pass'", arguments: W3CSuite.tests())

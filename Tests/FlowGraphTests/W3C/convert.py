@@ -16,7 +16,10 @@ A test qualifies only if
   * it has no expression attribute (expr, cond, location, namelist, ...)
     other than cond="In('id')";
   * it has no <parallel> and no <history>;
-  * it has a <conf:pass/> (manual tests have none);
+  * no <scxml> in it names a datamodel other than "null" in a plain
+    datamodel="..." attribute (such tests are written for one datamodel,
+    e.g. datamodel="xpath", instead of using conf:datamodel);
+  * it has a <conf:pass/> (manual tests have none; sub-documents need none);
   * every sub-document it loads with <invoke src="file:...">
     also qualifies (it is then converted next to it).
 
@@ -56,8 +59,12 @@ def local(tag):
     return tag.split("}", 1)[1] if "}" in tag else tag
 
 
-def first_problem(root, txml_dir):
-    """Return a description of the first disqualifying construct in document order, or None."""
+def first_problem(root, txml_dir, is_sub=False):
+    """Return a description of the first disqualifying construct in document order, or None.
+
+    is_sub: root is a sub-document loaded by <invoke src="file:...">; those end in
+    their own <final> and need no <conf:pass/>.
+    """
     has_pass = False
     for el in root.iter():
         if not isinstance(el.tag, str):
@@ -70,6 +77,8 @@ def first_problem(root, txml_dir):
                 has_pass = True
         elif name in FORBIDDEN_ELEMS:
             return "uses <%s>" % name
+        if name == "scxml" and el.attrib.get("datamodel", "null") != "null":
+            return "fixed datamodel=\"%s\"" % el.attrib["datamodel"]
         for attr, value in el.attrib.items():
             aname = local(attr)
             if attr.startswith(CONF):
@@ -89,10 +98,10 @@ def first_problem(root, txml_dir):
             sub_path = os.path.join(txml_dir, sub)
             if not os.path.exists(sub_path):
                 return "needs sub-document %s, not obtained" % sub
-            problem = first_problem(parse(sub_path), txml_dir)
+            problem = first_problem(parse(sub_path), txml_dir, is_sub=True)
             if problem:
                 return "sub-document %s: %s" % (sub, problem)
-    if root.tag == SCXML + "scxml" and not has_pass and root is not None:
+    if root.tag == SCXML + "scxml" and not has_pass and not is_sub:
         return "no <conf:pass/> (manual test)"
     return None
 

@@ -1,0 +1,215 @@
+import FlowGraph
+@testable import FlowSpec
+import Flowstate
+import Testing
+
+/// The SCXML driver against the W3C recommendation's rules, one regression test per problem the
+/// flow files issue listed.
+@Suite("SCXML driver: queues, time, targets, conditions, limits")
+struct SCXMLDriverTests {
+    func simulate(_ text: String, events: [SpecEvent] = []) throws -> FlowSimulation {
+        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(text, file: "t.scxml"))
+        try simulation.start()
+        for event in events { try simulation.send(event) }
+        return simulation
+    }
+
+    @Test("'*' beside a specific transition: document order selects, validation warns (shadowed), simulate runs")
+    func documentOrder() throws {
+        let text = """
+        <scxml initial="a">
+          <state id="a">
+            <transition event="*" target="any"/>
+            <transition event="go" target="specific"/>
+          </state>
+          <state id="b">
+            <transition event="go" target="specific"/>
+            <transition event="*" target="any"/>
+          </state>
+          <final id="any"/><final id="specific"/>
+        </scxml>
+        """
+        let spec = try FlowSpec.parseSCXML(text, file: "t.scxml")
+        let issues = spec.validate()
+        #expect(issues.allSatisfy { $0.severity == .warning }, "\(issues)")
+        #expect(issues.filter { $0.kind == .shadowedTransition }.map { $0.location?.line } == [4],
+                "only 'go' after '*' is dead; '*' after 'go' still takes other events")
+        #expect(try simulate(text, events: ["go"]).configuration == ["any"])
+    }
+
+    @Test("Events a document sends itself while starting are processed, before later events")
+    func sendsAtStart() throws {
+        let simulation = try simulate("""
+        <scxml initial="a">
+          <state id="a">
+            <onentry><send event="ready"/></onentry>
+            <transition event="ready" target="b"/>
+            <transition event="later" target="wrong"/>
+          </state>
+          <state id="b"><transition event="later" target="done"/></state>
+          <final id="done"/><final id="wrong"/>
+        </scxml>
+        """, events: ["later"])
+        #expect(simulation.configuration == ["done"])
+    }
+
+    @Test("Delayed events wait on virtual time, in due order; <cancel> drops one; simulate says when each fired")
+    func delayedAndCancelled() throws {
+        let simulation = try simulate("""
+        <scxml initial="a">
+          <state id="a">
+            <onentry>
+              <send event="slow" delay="2s"/>
+              <send event="fast" delay="500ms"/>
+              <send event="never" delay="1s" id="doomed"/>
+              <cancel sendid="doomed"/>
+            </onentry>
+            <transition event="fast" target="b"/>
+            <transition event="never" target="wrong"/>
+          </state>
+          <state id="b"><transition event="slow" target="done"/><transition event="never" target="wrong"/></state>
+          <final id="done"/><final id="wrong"/>
+        </scxml>
+        """)
+        #expect(simulation.configuration == ["a"], "nothing fires before time moves")
+        #expect(simulation.nextDelayedEvent == 500)
+        try simulation.advance(by: 499)
+        #expect(simulation.configuration == ["a"])
+        try simulation.advance(by: 1)
+        #expect(simulation.configuration == ["b"])
+        try simulation.runDelayedEvents()
+        #expect(simulation.configuration == ["done"])
+        #expect(simulation.now == 2000)
+        let fired = simulation.records.compactMap { record -> String? in
+            if case .fired = record { record.description } else { nil }
+        }
+        #expect(fired == ["at 500ms: fast (delayed)", "at 2s: slow (delayed)"])
+    }
+
+    @Test("A clock can drive delayed events (here a test clock that never sleeps)")
+    func clock() async throws {
+        let simulation = try simulate("""
+        <scxml initial="a">
+          <state id="a"><onentry><send event="tick" delay="1.5s"/></onentry><transition event="tick" target="done"/></state>
+          <final id="done"/>
+        </scxml>
+        """)
+        let clock = TestClock()
+        try await simulation.run(on: clock)
+        #expect(simulation.isFinished)
+        #expect(clock.slept == [.milliseconds(1500)])
+    }
+
+    @Test("<if>/<elseif>/<else> run the first branch whose condition holds; In() sees the configuration")
+    func conditions() throws {
+        let simulation = try simulate("""
+        <scxml initial="p">
+          <state id="p">
+            <state id="a">
+              <onentry>
+                <if cond="In('b')"><raise event="wrong"/>
+                <elseif cond="In('p')"/><raise event="right"/>
+                <else/><raise event="wrong"/>
+                </if>
+              </onentry>
+              <transition event="right" target="done"/>
+              <transition event="wrong" target="fail"/>
+            </state>
+          </state>
+          <final id="done"/><final id="fail"/>
+        </scxml>
+        """)
+        #expect(simulation.configuration == ["done"])
+    }
+
+    @Test("A failing instruction raises error.execution and abandons the rest of its block")
+    func errorExecution() throws {
+        let simulation = try simulate("""
+        <scxml initial="a">
+          <state id="a">
+            <onentry><send event="x" target="http://nowhere"/><raise event="notReached"/></onentry>
+            <transition event="error.execution" target="done"/>
+            <transition event="notReached" target="fail"/>
+          </state>
+          <final id="done"/><final id="fail"/>
+        </scxml>
+        """)
+        #expect(simulation.configuration == ["done"])
+    }
+
+    @Test("A document that keeps itself busy stops at the step limit with one line, never a hang")
+    func busy() throws {
+        let spec = try FlowSpec.parseSCXML("""
+        <scxml initial="a">
+          <state id="a"><onentry><send event="again"/></onentry><transition event="again" target="a"/></state>
+        </scxml>
+        """, file: "busy.scxml")
+        let simulation = try FlowSimulation(spec)
+        simulation.stepLimit = 1_000
+        let problem = #expect(throws: FlowSimulation.Problem.self) { try simulation.start() }
+        #expect(problem?.description.contains("more than 1000 steps") == true)
+        let raising = try FlowSimulation(try FlowSpec.parseSCXML("""
+        <scxml initial="a">
+          <state id="a"><onentry><raise event="again"/></onentry><transition event="again" target="a"/></state>
+        </scxml>
+        """, file: "raise.scxml"))
+        let loop = #expect(throws: FlowSimulation.Problem.self) { try raising.start() }
+        #expect(loop?.description.contains("internal events") == true)
+    }
+
+    @Test("An eventless loop reached through an event is reported as an eventless loop")
+    func eventlessLoop() throws {
+        let simulation = try simulate("""
+        <scxml initial="a">
+          <state id="a"><transition event="go" target="b"/></state>
+          <state id="b"><transition target="c"/></state>
+          <state id="c"><transition target="b"/></state>
+        </scxml>
+        """)
+        let problem = #expect(throws: FlowSimulation.Problem.self) { try simulation.send("go") }
+        #expect(problem?.description.contains("eventless") == true, "\(String(describing: problem))")
+    }
+
+    @Test("Control characters and any Unicode in names are carried, never a crash")
+    func controlCharacters() throws {
+        let simulation = try simulate("""
+        <scxml initial="a&#1;">
+          <state id="a&#1;"><transition event="g&#1;o.😀" target="b&#x202E;"/></state>
+          <final id="b&#x202E;"/>
+        </scxml>
+        """, events: [SpecEvent("g\u{1}o.😀.x")])
+        #expect(simulation.configuration == ["b\u{202E}"])
+    }
+
+    @Test("Paths explore a 100,000-state chain; each path is computed on demand")
+    func longChain() throws {
+        let n = 100_000
+        let states = (0..<n).map { i -> FlowSpec.State in
+            var state = FlowSpec.State(name: "s\(i)")
+            if i + 1 < n { state.transitions = [FlowSpec.Transition(event: "next", target: "s\(i + 1)")] }
+            state.isFinal = i + 1 == n
+            return state
+        }
+        let paths = try FlowPaths(FlowSpec(name: "chain", initial: "s0", states: states))
+        #expect(paths.reached.count == n)
+        #expect(paths.shortestPath(to: "s\(n - 1)")?.count == n - 1)
+        #expect(paths.uncovered.isEmpty)
+    }
+}
+
+/// A clock that records the instants it is asked to sleep until and returns at once.
+final class TestClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+    private(set) var now = Instant(offset: .zero)
+    private(set) var slept: [Duration] = []
+    var minimumResolution: Duration { .zero }
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        slept.append(deadline.offset)
+        now = deadline
+    }
+}
