@@ -9,8 +9,8 @@ all: build
 # System dependencies (Debian packages): Graphviz's C library and the `dot` binary (the exporter links
 # libgvc), and fonts for every script a label may use: DejaVu Sans (Latin, Greek, Cyrillic, Arabic,
 # Hebrew, combining marks), WenQuanYi Micro Hei (Chinese, Japanese, Korean; 1.6 MB download) and
-# Symbola (emoji and symbols; 1.3 MB).
-DEB_PACKAGES := graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola
+# Symbola (emoji and symbols; 1.3 MB). Chromium runs the interactive viewer's tests (headless).
+DEB_PACKAGES := graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola chromium
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \

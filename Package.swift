@@ -47,7 +47,7 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        .target(name: "FlowGraphviz", dependencies: ["FlowGraph", "CGraphviz"]),
+        .target(name: "FlowGraphviz", dependencies: ["Flowstate", "FlowGraph", "CGraphviz"]),
         .executableTarget(
             name: "flowviz",
             dependencies: [

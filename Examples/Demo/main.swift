@@ -93,6 +93,13 @@ do {
 } catch {
     print("error: \(error)")
 }
+// The same session as one interactive page (FlowViewer): step through it in a browser with ← →.
+do {
+    try FlowViewer(SignUp.definition, trace: FlowTrace(steps)).write(to: "docs/flows/sign-up-viewer.html")
+    print("  docs/flows/sign-up-viewer.html (interactive)")
+} catch {
+    print("error: \(error)")
+}
 
 /// The app's Swift flows reach `flowviz` as files: one call writes the spec of a definition, or of
 /// every flow alive in a supervisor's tree (each child flow in its own file, named as the parent's

@@ -58,7 +58,11 @@ extension FlowGraph {
     }
 }
 
-/// A recorded run, as state and event labels: what ``FlowGraph/overlay(_:lastPathLength:)`` draws.
+/// A recorded run, as state and event labels: what ``FlowGraph/overlay(_:lastPathLength:)`` draws and
+/// what `FlowViewer` (in `FlowGraphviz`) steps through.
+///
+/// Record one from a machine's steps (`FlowTrace(steps)`, ``append(_:)``), from a supervisor's tree
+/// events (``init(_:machine:)``), or while a runtime or supervisor runs (``FlowTraceRecorder``).
 public struct FlowTrace: Hashable, Sendable, Codable {
     /// One step: `from` is `nil` for the start.
     public struct Step: Hashable, Sendable, Codable {
@@ -71,13 +75,18 @@ public struct FlowTrace: Hashable, Sendable, Codable {
         /// The transitions the engine took, by position in the flow's declarations
         /// (`FlowTransitionID.position`), in order: the event's, then eventless ones.
         public var transitions: [Int]
+        /// The effects the step performed, in order (exits, the transitions', entries), as labels;
+        /// `nil` when the run was recorded without them (an empty list: recorded, and there were none).
+        /// Traces encoded before this property existed decode with `nil`.
+        public var effects: [String]?
 
         /// Creates a step.
-        public init(from: String?, to: String, event: String?, transitions: [Int] = []) {
+        public init(from: String?, to: String, event: String?, transitions: [Int] = [], effects: [String]? = nil) {
             self.from = from
             self.to = to
             self.event = event
             self.transitions = transitions
+            self.effects = effects
         }
     }
 
@@ -87,7 +96,8 @@ public struct FlowTrace: Hashable, Sendable, Codable {
     /// Creates a trace.
     public init(steps: [Step]) { self.steps = steps }
 
-    /// The trace of one machine of a supervisor's tree, from its recorded tree events.
+    /// The trace of one machine of a supervisor's tree, from its recorded tree events. Tree events
+    /// carry no effects, so its steps' ``Step/effects`` are `nil`; ``FlowTraceRecorder`` records them.
     public init(_ events: [TreeEvent], machine: MachineID) {
         self.steps = events.compactMap { event in
             switch event {
@@ -100,20 +110,35 @@ public struct FlowTrace: Hashable, Sendable, Codable {
         }
     }
 
-    /// The trace of a machine's steps. Ignored and rejected events are left out: they move nothing.
+    /// The trace of a machine's steps, with their effects. Ignored and rejected events are left
+    /// out: they move nothing.
     public init<F: Flow>(_ steps: [FlowStep<F>]) {
-        self.steps = steps.compactMap { step in
-            switch step {
-            case .started(let state, _, let taken):
-                Step(from: nil, to: "\(state)", event: nil, transitions: taken.map(\.position))
-            case .transitioned(let from, let to, let event, _, let taken):
-                Step(from: "\(from)", to: "\(to)", event: "\(event.kind)", transitions: taken.map(\.position))
-            case .finished(let from, let to, let event, _, _, let taken):
-                Step(from: from.map { "\($0)" }, to: "\(to)", event: event.map { "\($0.kind)" },
-                     transitions: taken.map(\.position))
-            case .ignored, .rejected:
-                nil
-            }
+        self.steps = []
+        for step in steps { append(step) }
+    }
+
+    /// Appends a machine's step (what `FlowMachine.send(_:)` or `FlowRuntime`'s observers report),
+    /// with the transitions the engine took and the effects it asked for, described as labels.
+    /// Ignored and rejected events are left out: they move nothing.
+    ///
+    /// ```swift
+    /// var trace = FlowTrace(steps: [])
+    /// trace.append(try machine.start())
+    /// trace.append(try machine.send(.submit))
+    /// ```
+    public mutating func append<F: Flow>(_ step: FlowStep<F>) {
+        let effects = step.effects.map { "\($0)" }
+        switch step {
+        case .started(let state, _, let taken):
+            steps.append(Step(from: nil, to: "\(state)", event: nil, transitions: taken.map(\.position), effects: effects))
+        case .transitioned(let from, let to, let event, _, let taken):
+            steps.append(Step(from: "\(from)", to: "\(to)", event: "\(event.kind)", transitions: taken.map(\.position),
+                              effects: effects))
+        case .finished(let from, let to, let event, _, _, let taken):
+            steps.append(Step(from: from.map { "\($0)" }, to: "\(to)", event: event.map { "\($0.kind)" },
+                              transitions: taken.map(\.position), effects: effects))
+        case .ignored, .rejected:
+            break
         }
     }
 }

@@ -97,7 +97,7 @@ public final class FlowSimulation {
     /// Everything that happened so far, in order.
     public private(set) var records: [Record] = []
     /// The root machine's steps as a trace for ``FlowGraph/overlay(_:lastPathLength:)`` (event labels
-    /// as the file writes them, so the taken edges are found).
+    /// as the file writes them, the file's transitions the engine took, and each step's effects).
     public private(set) var trace = FlowTrace(steps: [])
     /// The root flow's transitions taken so far, by their index in document order (for tests).
     private(set) var takenTransitions: [Int] = []
@@ -242,7 +242,7 @@ public final class FlowSimulation {
                 records.append(.started(machine: path, state: state, effects: effects))
                 if path.isEmpty {
                     takenTransitions += transitions
-                    trace.steps.append(.init(from: nil, to: state, event: nil, transitions: transitions))
+                    trace.steps.append(.init(from: nil, to: state, event: nil, transitions: transitions, effects: effects))
                 }
             case .transitioned(let path, let from, let to, let event, let isInternal, let effects, let transitions):
                 records.append(.transitioned(machine: path, from: from, to: to, event: event, internal: isInternal,
@@ -250,7 +250,7 @@ public final class FlowSimulation {
                 if path.isEmpty {
                     takenTransitions += transitions
                     let label = transitions.first.flatMap { rootIndex.transitions[$0].transition.event } ?? event
-                    trace.steps.append(.init(from: from, to: to, event: label, transitions: transitions))
+                    trace.steps.append(.init(from: from, to: to, event: label, transitions: transitions, effects: effects))
                 }
             case .unhandled(let path, let state, let event, let rejected):
                 records.append(.unhandled(machine: path, state: state, event: event, rejected: rejected))

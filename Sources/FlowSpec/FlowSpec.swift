@@ -100,6 +100,19 @@ public struct FlowSpec: Sendable {
     /// their state's ``State/child`` gives them.
     public var documents: [String: FlowSpec] = [:]
 
+    /// Every transition with the name of the state that declares it, in document order (a state's
+    /// transitions, then its children's): the numbering the graph of a file (`FlowGraph(spec)`),
+    /// traces (``FlowTrace/Step/transitions``) and ``FlowPaths`` use for the file's transitions.
+    public var transitionsInDocumentOrder: [(state: String, transition: Transition)] {
+        SpecIndex(self).transitions.map { ($0.source, $0.transition) }
+    }
+
+    /// Every state, in document order (pre-order), each once.
+    public var statesInDocumentOrder: [State] {
+        let index = SpecIndex(self)
+        return index.order.compactMap { index.states[$0] }
+    }
+
     /// Creates a spec.
     public init(name: String, initial: String, states: [State]) {
         self.name = name

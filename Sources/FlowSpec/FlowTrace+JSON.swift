@@ -2,7 +2,8 @@ import FlowGraph
 import Flowstate
 
 extension FlowTrace {
-    /// The trace as JSON (`{"flowtrace": 1, "steps": [{"from", "event", "to", "transitions"}]}`), what
+    /// The trace as JSON (`{"flowtrace": 1, "steps": [{"from", "event", "to", "transitions", "effects"}]}`,
+    /// `effects` only when the step recorded them), what
     /// `flowviz simulate --trace-out` writes and `flowviz render --trace` reads.
     public func json() -> String {
         let items = steps.map { step -> String in
@@ -12,6 +13,9 @@ extension FlowTrace {
             parts.append("\"to\": \(FlowSpec.quote(step.to))")
             if !step.transitions.isEmpty {
                 parts.append("\"transitions\": [" + step.transitions.map(String.init).joined(separator: ", ") + "]")
+            }
+            if let effects = step.effects {
+                parts.append("\"effects\": [" + effects.map(FlowSpec.quote).joined(separator: ", ") + "]")
             }
             return "    { " + parts.joined(separator: ", ") + " }"
         }
@@ -32,10 +36,11 @@ extension FlowTrace {
         var steps: [Step] = []
         for item in try reader.array("steps") {
             var step = Reader(item, what: "a step")
-            try step.only(["from", "event", "to", "transitions"])
+            try step.only(["from", "event", "to", "transitions", "effects"])
             steps.append(Step(from: try step.optionalString("from"), to: try step.string("to"),
                               event: try step.optionalString("event"),
-                              transitions: try step.optionalIntegers("transitions")))
+                              transitions: try step.optionalIntegers("transitions"),
+                              effects: step.fields["effects"] == nil ? nil : try step.strings("effects")))
         }
         return FlowTrace(steps: steps)
     }

@@ -2,7 +2,8 @@ import Flowstate
 import PropertyBased
 
 /// Generators of inputs for property-based tests of flows, for swift-property-based's
-/// `propertyCheck`: event sequences for a definition, and small random definitions.
+/// `propertyCheck`: event sequences for a definition, command sequences on a supervisor tree
+/// (``supervisorCommands(for:length:)``), and small random definitions.
 ///
 /// ```swift
 /// await propertyCheck(input: FlowGen.events(for: SignUp.definition, samples: samples)) { events in
@@ -13,8 +14,8 @@ import PropertyBased
 /// ```
 ///
 /// Every generator shrinks: a failing event sequence shrinks to a short one (chunks removed, events
-/// replaced by the first sample of their kind), a failing definition to one with fewer states,
-/// transitions and guards.
+/// replaced by the first sample of their kind), a failing command sequence to a few commands with
+/// small numbers, a failing definition to one with fewer states, transitions and guards.
 public enum FlowGen {
     /// Event sequences for a definition, biased towards events the current state handles.
     ///

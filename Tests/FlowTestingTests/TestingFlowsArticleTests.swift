@@ -1,3 +1,5 @@
+import CoordinatorExamples
+import FlowNavigation
 import Flowstate
 import FlowstateExamples
 import FlowTesting
@@ -125,6 +127,118 @@ struct TestingFlowsArticleTests {
         }
     }
 
+    static var universe: SupervisorUniverse {
+        let samples = Self.samples
+        let universe = SupervisorUniverse(root: FirstLaunch.definition)
+            .adding(SignUp.definition, samples: samples, output: { _ in FirstLaunch.Event.accountCancelled })
+        return universe
+    }
+
+    @Test("Supervisor trees: an invariant after every command")
+    func treeInvariant() {
+        let universe = Self.universe
+        SupervisorCheck.everyCommand(of: universe) { supervisor, _ in
+            let machines = supervisor.machines
+            return machines.allSatisfy { machine in
+                machine.slot == nil || machines.contains { $0.id == machine.parent && $0.state == "creatingAccount" }
+            }
+        }
+    }
+
+    @Test("Supervisor trees: counterexamples")
+    func treeCounterexample() {
+        let universe = Self.universe
+        let counterexample = SupervisorCheck.counterexample(of: universe, seed: 1) { supervisor, _ in
+            supervisor.liveCount <= 2
+        }
+        print(counterexample?.swiftCode() ?? "no counterexample")
+
+        // What the article says it prints:
+        #expect(counterexample?.swiftCode() == """
+            try SupervisorCheck.run(universe, commands: [
+                .send(machine: 0, event: 0),  // send .createAccount to #1 'first-launch' in welcome
+                .spawn(flow: 0, under: 0, policy: 0),  // spawn 'first-launch' #3 under #1 'first-launch' with escalate
+            ]) { supervisor, events in
+                // the invariant
+            }
+            """)
+    }
+
+    @Test("The printed tree counterexample runs as a regression test")
+    func pastedTreeCounterexample() throws {
+        let universe = Self.universe
+        var sizes: [Int] = []
+        try SupervisorCheck.run(universe, commands: [
+            .send(machine: 0, event: 0),  // send .createAccount to #1 'first-launch' in welcome
+            .spawn(flow: 0, under: 0, policy: 0),  // spawn 'first-launch' #3 under #1 'first-launch' with escalate
+        ]) { supervisor, events in
+            sizes.append(supervisor.liveCount)
+        }
+        #expect(sizes == [2, 3])
+    }
+
+    @Test("Supervisor trees: with swift-property-based")
+    func treeProperty() async {
+        let universe = Self.universe
+        await propertyCheck(input: FlowGen.supervisorCommands(for: universe)) { commands in
+            try SupervisorCheck.run(universe, commands: commands) { supervisor, events in
+                #expect(supervisor.machines.filter { $0.parent == nil }.count <= 1)
+            }
+        }
+    }
+
+    @Test("Every step of a tree stated")
+    func treeTester() throws {
+        let supervisor = Supervisor()
+        let tester = FlowTreeTester(supervisor)
+        let root = try tester.step {
+            try supervisor.start(FirstLaunch.definition, handler: tester.recording())
+        } expect: {
+            let root = $0.spawned(FirstLaunch.definition, in: .welcome)
+            $0.effects(root, [.showWelcome])
+        }
+        var signUp: MachineHandle<SignUp>!
+        try tester.send(.createAccount, to: root) {
+            $0.transition(root, to: .creatingAccount)
+            signUp = $0.spawned(SignUp.definition, in: .email, under: root)
+            $0.effects(root, [.signUp(.present(.email))])
+        }
+        try tester.send(.cancel, to: signUp) {
+            $0.transition(signUp, to: .cancelled)
+            $0.completed(signUp, output: .cancelled)
+            $0.tornDown(signUp, .completed)
+            $0.transition(root, to: .welcome)
+            $0.effects(root, [.signUp(.dismiss), .showWelcome])
+        }
+        tester.stop(root) {
+            $0.tornDown(root, .stopped)
+        }
+        tester.finish()
+    }
+
+    @Test("Coordinators, screen by screen")
+    func coordinatorTester() throws {
+        let navigator = HeadlessNavigator<KhanlouPhotos.Screen>()
+        let host = try KhanlouPhotos.Host(navigator: navigator)
+        let tester = FlowTreeTester(host.coordinator.supervisor, navigator: navigator)
+        let app: MachineHandle<KhanlouPhotos.App> = host.app
+        try tester.step { try host.newPhoto() } expect: {
+            $0.transition(app, to: .creatingPhoto)
+            $0.spawned(KhanlouPhotos.photo, in: .picking, under: app)
+            $0.navigation([.present(.picker)])
+        }
+        let photo = try #require(host.photoFlow)
+        try tester.send(.picked, to: photo) {
+            $0.transition(photo, to: .editing)
+            $0.navigation([.push(.editor)])
+        }
+        tester.step { navigator.swipeDown() } expect: {
+            $0.tornDown(photo, .ownerReleased)
+            $0.transition(app, to: .browsing)
+        }
+        tester.finish(running: [app.id])
+    }
+
     // MARK: The article and this file agree
 
     /// The lines of each ```swift block of a Markdown text, without their indentation.
@@ -155,7 +269,7 @@ struct TestingFlowsArticleTests {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let snippets = Self.snippets(in: article)
-        #expect(snippets.count == 10)
+        #expect(snippets.count == 17)
         for snippet in snippets {
             let found = source.indices.contains { start in
                 start + snippet.count <= source.count && Array(source[start..<start + snippet.count]) == snippet

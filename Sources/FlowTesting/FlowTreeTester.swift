@@ -1,0 +1,605 @@
+@_spi(Testing) import Flowstate
+import FlowNavigation
+import Testing
+
+/// An exhaustive tester for a `Supervisor` tree, and for coordinators driven by a
+/// `HeadlessNavigator`: after each command the test states what happened in the tree (machines
+/// spawned, transitions, effects, outputs, failures, restarts, teardowns in order) and, with a
+/// navigator, the screens pushed, popped, presented, dismissed and the tabs switched. Anything that
+/// happened and was not stated, or was stated and did not happen, fails the test at the command's line
+/// with a readable difference; so does anything still running at the end.
+///
+/// ```swift
+/// let supervisor = Supervisor()
+/// let tester = FlowTreeTester(supervisor)
+/// let root = try tester.step {
+///     try supervisor.start(Parent.definition, handler: tester.recording())
+/// } expect: {
+///     let root = $0.spawned(Parent.definition, in: .idle)
+///     $0.effects(root, [.showIdle])
+/// }
+/// try tester.send(.go, to: root) {
+///     $0.transition(root, to: .working)
+///     $0.spawned(Worker.definition, in: .busy, under: root)   // a declared child
+///     $0.effects(root, [.showWorking, .startWork])            // the child's, mapped, are the root's
+/// }
+/// tester.finish(running: [root.id])
+/// ```
+///
+/// Statements name machines by handle. ``FlowTreeExpectation/spawned(_:in:under:)`` returns the handle
+/// of the machine it matched, so a machine started by the step (a root, a declared child) can be named
+/// in the same step and driven later. Effects are checked for machines whose handler was wrapped by
+/// ``recording(_:)`` (the effects a declared child maps to its parent's are performed, and recorded, by
+/// the parent's handler). Navigation is checked when the tester was made with a navigator
+/// (``init(_:navigator:sourceLocation:)``); the navigator's problems (a pop on a stack's root, a
+/// dismiss with no modal) always fail the test.
+///
+/// What happens outside a tester's command (an async effect's result, a call the test made directly)
+/// is stated with ``receive(sourceLocation:_:)`` before the next command; ``settle(timeout:isolation:)``
+/// waits for async effects to deliver their results. ``finish(running:sourceLocation:)``
+/// (or, failing that, the tester's deinitialization) reports what was never stated, machines still
+/// running that the test did not list, and async effects still in flight.
+///
+/// `Screen` is the screen type of the navigator (`Never` for a tree without screens, made with
+/// ``init(_:sourceLocation:)``).
+public final class FlowTreeTester<Screen: Hashable & Sendable> {
+    /// The supervisor the tester observes.
+    public let supervisor: Supervisor
+
+    private var observation: FlowObservation?
+    private let navigation: NavigationReader?
+    /// What happened since the last statement, in order.
+    private var events: [TreeEvent] = []
+    private var effects: [RecordedEffect] = []
+    private var finished = false
+    private let location: SourceLocation
+
+    /// A tester of the tree `supervisor` runs, without screens. Machines already running are known to
+    /// it; everything that happens from now on must be stated.
+    /// - Parameters:
+    ///   - supervisor: The supervisor; the tester observes its tree events.
+    ///   - sourceLocation: Where problems found at deinitialization are reported.
+    public init(_ supervisor: Supervisor, sourceLocation: SourceLocation = #_sourceLocation) where Screen == Never {
+        self.supervisor = supervisor
+        navigation = nil
+        location = sourceLocation
+        observe()
+    }
+
+    /// A tester of coordinator flows: the tree `supervisor` runs (a `Coordinator`'s) and the commands
+    /// `navigator` performs. Commands it performed before are not reported.
+    /// - Parameters:
+    ///   - supervisor: The coordinator's supervisor.
+    ///   - navigator: The navigator the coordinator drives.
+    ///   - sourceLocation: Where problems found at deinitialization are reported.
+    public init(_ supervisor: Supervisor, navigator: HeadlessNavigator<Screen>,
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+        self.supervisor = supervisor
+        navigation = NavigationReader(navigator)
+        location = sourceLocation
+        observe()
+    }
+
+    private func observe() {
+        observation = supervisor.observe { [weak self] event in self?.events.append(event) }
+    }
+
+    deinit {
+        if !finished { check(running: [], at: location) }
+    }
+
+    /// An effect handler that records every effect it performs for the tester (as performed by the
+    /// machine whose handler it is), then performs it with `perform`. Give it to `Supervisor.start`,
+    /// `spawn` or `restore`.
+    /// - Parameter perform: Performs the effect; it may throw (a failure of the machine).
+    /// - Returns: The handler.
+    public func recording<F: Flow>(_ perform: @escaping EffectHandler<F> = { _, _ in }) -> EffectHandler<F> {
+        { [weak self] effect, context in
+            self?.effects.append(RecordedEffect(performer: context.machine.id, value: effect, label: "\(effect)"))
+            try perform(effect, context)
+        }
+    }
+
+    /// Runs a command on the tree (any calls to the supervisor, the coordinator or the navigator) and
+    /// checks what it caused against what `expect` states.
+    /// - Parameters:
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    ///   - command: The command.
+    ///   - expect: States what happened; without it, nothing must have happened.
+    /// - Returns: What `command` returned.
+    /// - Throws: What `command` throws (what it caused is still checked).
+    @discardableResult
+    public func step<T, E: Error>(sourceLocation: SourceLocation = #_sourceLocation, _ command: () throws(E) -> T,
+                                  expect: (inout FlowTreeExpectation<Screen>) -> Void = { _ in }) throws(E) -> T {
+        reportUnstated(at: sourceLocation)
+        do throws(E) {
+            let result = try command()
+            check(taking(), what: "The command", at: sourceLocation, expect)
+            return result
+        } catch {
+            check(taking(), what: "The command (which threw \(error))", at: sourceLocation, expect)
+            throw error
+        }
+    }
+
+    /// Sends an event to a machine and checks what it caused (``step(sourceLocation:_:expect:)``).
+    /// - Throws: What `Supervisor.send(_:to:)` throws.
+    public func send<F: Flow>(_ event: F.Event, to machine: MachineHandle<F>, sourceLocation: SourceLocation = #_sourceLocation,
+                              _ expect: (inout FlowTreeExpectation<Screen>) -> Void = { _ in }) throws(SupervisorError) {
+        reportUnstated(at: sourceLocation)
+        do throws(SupervisorError) {
+            try supervisor.send(event, to: machine)
+        } catch {
+            check(taking(), what: "Sending \(event) to \(machine) (which threw: \(error))", at: sourceLocation, expect)
+            throw error
+        }
+        check(taking(), what: "Sending \(event) to \(machine)", at: sourceLocation, expect)
+    }
+
+    /// Stops a machine and its subtree and checks what it caused (``step(sourceLocation:_:expect:)``).
+    /// - Returns: The teardown record.
+    @discardableResult
+    public func stop<F: Flow>(_ machine: MachineHandle<F>, sourceLocation: SourceLocation = #_sourceLocation,
+                     _ expect: (inout FlowTreeExpectation<Screen>) -> Void = { _ in }) -> TeardownRecord {
+        reportUnstated(at: sourceLocation)
+        let record = supervisor.stop(machine)
+        check(taking(), what: "Stopping \(machine)", at: sourceLocation, expect)
+        return record
+    }
+
+    /// States what happened outside the tester's commands since the last statement: results of async
+    /// effects, calls the test made to the supervisor directly.
+    /// - Parameters:
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    ///   - expect: States what happened.
+    public func receive(sourceLocation: SourceLocation = #_sourceLocation, _ expect: (inout FlowTreeExpectation<Screen>) -> Void) {
+        check(taking(), what: "What happened since the last command", at: sourceLocation, expect)
+    }
+
+    /// Waits until every async effect (`EffectContext.run(_:)`) has delivered its result through the
+    /// supervisor's queue, or until `timeout`. What the results caused is then stated with
+    /// ``receive(sourceLocation:_:)``. Call it from the supervisor's isolation (the main actor, for
+    /// example): the results are delivered there while it waits.
+    /// - Parameters:
+    ///   - timeout: The longest wait.
+    ///   - isolation: The caller's isolation, where the supervisor lives.
+    /// - Returns: Whether no async effect is in flight any more.
+    @discardableResult
+    public func settle(timeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while supervisor.tasksInFlight > 0 {
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
+    /// Ends the test: reports what happened and was never stated, every live machine not in
+    /// `running`, every machine in `running` that is gone, and async effects still in flight. Stops
+    /// observing the supervisor.
+    /// - Parameters:
+    ///   - running: The machines the test leaves running on purpose (a coordinator's root, for example).
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    public func finish(running: [MachineID] = [], sourceLocation: SourceLocation = #_sourceLocation) {
+        finished = true
+        check(running: running, at: sourceLocation)
+    }
+
+    // MARK: Checking
+
+    /// What happened since the last call, after the supervisor tore down the machines whose owner
+    /// was released (as any call that observes the tree does).
+    private func taking() -> TreeStepRecord {
+        _ = supervisor.liveCount
+        var record = TreeStepRecord(events: events, effects: effects)
+        events.removeAll()
+        effects.removeAll()
+        if let navigation {
+            (record.navigation, record.navigatorProblems) = navigation.take()
+        }
+        return record
+    }
+
+    private func reportUnstated(at sourceLocation: SourceLocation) {
+        let record = taking()
+        guard !record.isEmpty else { return }
+        check(record, what: "What happened since the last command (state it with receive())", at: sourceLocation) { _ in }
+    }
+
+    private func check(_ record: TreeStepRecord, what: String, at sourceLocation: SourceLocation,
+                       _ expect: (inout FlowTreeExpectation<Screen>) -> Void) {
+        var expectation = FlowTreeExpectation<Screen>(record, supervisor: supervisor)
+        expect(&expectation)
+        let problems = expectation.problems()
+        guard !problems.isEmpty else { return }
+        let text = "\(what) does not match the test:\n" + problems.map { "  - " + $0 }.joined(separator: "\n")
+        Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
+    }
+
+    private func check(running: [MachineID], at sourceLocation: SourceLocation) {
+        let record = taking()
+        observation?.cancel()
+        if !record.isEmpty {
+            check(record, what: "What happened after the last command (state it with receive())", at: sourceLocation) { _ in }
+        }
+        var problems: [String] = []
+        let expected = Set(running)
+        let live = supervisor.machines
+        for machine in live where !expected.contains(machine.id) {
+            problems.append("still running: \(machine.id) '\(machine.flow)' in \(machine.state) "
+                + "(stop it, or list it in finish(running:))")
+        }
+        let liveIDs = Set(live.map(\.id))
+        for id in running where !liveIDs.contains(id) {
+            problems.append("expected \(id) to be running at the end, but it is gone")
+        }
+        let tasks = supervisor.tasksInFlight
+        if tasks > 0 {
+            problems.append("\(tasks) async effect\(tasks == 1 ? " is" : "s are") still in flight")
+        }
+        guard !problems.isEmpty else { return }
+        Issue.record(Comment(rawValue: "At the end of the test:\n" + problems.map { "  - " + $0 }.joined(separator: "\n")),
+                     sourceLocation: sourceLocation)
+    }
+}
+
+/// One effect a recording handler performed.
+struct RecordedEffect {
+    var performer: MachineID
+    var value: Any
+    var label: String
+}
+
+/// Everything one command caused.
+struct TreeStepRecord {
+    var events: [TreeEvent]
+    var effects: [RecordedEffect]
+    var navigation: [(value: AnyHashable, label: String)] = []
+    var navigatorProblems: [String] = []
+
+    var isEmpty: Bool { events.isEmpty && effects.isEmpty && navigation.isEmpty && navigatorProblems.isEmpty }
+}
+
+/// Reads the commands and problems a headless navigator logged since the last read.
+final class NavigationReader {
+    private let read: () -> (commands: [(AnyHashable, String)], problems: [String])
+    private var commandsSeen: Int
+    private var problemsSeen: Int
+
+    init<Screen>(_ navigator: HeadlessNavigator<Screen>) {
+        read = { (navigator.log.map { (AnyHashable($0), NavigationReader.label($0)) }, navigator.problems) }
+        commandsSeen = navigator.log.count
+        problemsSeen = navigator.problems.count
+    }
+
+    func take() -> ([(value: AnyHashable, label: String)], [String]) {
+        let (commands, problems) = read()
+        defer {
+            commandsSeen = commands.count
+            problemsSeen = problems.count
+        }
+        return (commands.dropFirst(commandsSeen).map { (value: $0.0, label: $0.1) }, Array(problems.dropFirst(problemsSeen)))
+    }
+
+    /// `push(editor)`, `alert(Discard?: Keep, Discard)`, `tabs(feed, profile)`...
+    static func label<Screen>(_ command: NavigatorCommand<Screen>) -> String {
+        switch command {
+        case .push(let screen): "push(\(screen))"
+        case .pop: "pop"
+        case .popToRoot: "popToRoot"
+        case .present(let screen): "present(\(screen))"
+        case .dismiss: "dismiss"
+        case .alert(let title, let choices): "alert(\(title): \(choices.joined(separator: ", ")))"
+        case .tabs(let screens): "tabs(\(screens.map { "\($0)" }.joined(separator: ", ")))"
+        case .selectTab(let screen): "selectTab(\(screen))"
+        }
+    }
+}
+
+/// What a test states about one command of a ``FlowTreeTester``: everything stated is checked, and
+/// everything that happened but was not stated is reported.
+///
+/// Tree events are matched to statements by kind: ``spawned(_:in:under:)``, ``transition(_:to:)``
+/// (in order, per machine), ``completed(_:output:)``, ``failed(_:)``, ``restarted(_:)``,
+/// ``tornDown(_:_:)`` (in teardown order: children before their parent, siblings in reverse spawn
+/// order), and ``event(_:)`` for any event stated exactly (a `dropped` or `refused` one, say).
+/// Effects are stated per performing machine (``effects(_:_:)``), navigation as the navigator's
+/// commands (``navigation(_:)``).
+public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
+    private let record: TreeStepRecord
+    private let supervisor: Supervisor
+    /// Which of the record's events a statement matched.
+    private var stated: [Bool]
+    private var problems_: [String] = []
+    /// Transitions stated per machine, in the order machines were first named.
+    private var transitions: [(id: MachineID, states: [String])] = []
+    private var effectChecks: [(id: MachineID, check: ([RecordedEffect]) -> String?)] = []
+    private var outputs: [(id: MachineID, output: String)] = []
+    private var failures: [MachineID] = []
+    private var teardowns: [(id: MachineID, reason: TeardownReason)] = []
+    private var navigationStated: [(value: AnyHashable, label: String)]?
+
+    init(_ record: TreeStepRecord, supervisor: Supervisor) {
+        self.record = record
+        self.supervisor = supervisor
+        stated = Array(repeating: false, count: record.events.count)
+    }
+
+    // MARK: Statements
+
+    /// A root machine of `definition` started in `state` (after its start's eventless transitions);
+    /// a restored root is spawned alike.
+    /// - Returns: The machine's handle (a handle that names no machine when no such spawn happened:
+    ///   the test then fails).
+    @discardableResult
+    public mutating func spawned<F: Flow>(_ definition: FlowDefinition<F>, in state: F.State) -> MachineHandle<F> {
+        spawned(definition, in: state, parent: nil)
+    }
+
+    /// A machine of `definition` started in `state` (after its start's eventless transitions) under
+    /// `parent`: a declared child, a dynamic child, a restarted machine's replacement and a restored
+    /// child are spawned alike.
+    /// - Returns: The machine's handle, to state what it does in this step and to drive it later (a
+    ///   handle that names no machine when no such spawn happened: the test then fails).
+    @discardableResult
+    public mutating func spawned<F: Flow, P: Flow>(_ definition: FlowDefinition<F>, in state: F.State,
+                                                   under parent: MachineHandle<P>) -> MachineHandle<F> {
+        spawned(definition, in: state, parent: parent.id)
+    }
+
+    private mutating func spawned<F: Flow>(_ definition: FlowDefinition<F>, in state: F.State,
+                                           parent: MachineID?) -> MachineHandle<F> {
+        let label = "\(state)"
+        for (i, event) in record.events.enumerated() where !stated[i] {
+            guard case .spawned(let id, let flow, let actualParent, let actualState, _) = event,
+                  flow == definition.name, actualParent == parent, actualState == label else { continue }
+            stated[i] = true
+            return handle(id)
+        }
+        problems_.append("expected '\(definition.name)' to be spawned in \(label)"
+            + (parent.map { " under \($0)" } ?? " as a root") + ", but it was not")
+        return handle(MachineID(rawValue: 0))
+    }
+
+    /// A typed handle to a machine the tree events name: the supervisor's when the machine is alive;
+    /// otherwise one made from the identity, so that the test can name a machine that is already gone.
+    private func handle<F: Flow>(_ id: MachineID) -> MachineHandle<F> {
+        if let handle = supervisor.handle(id, as: F.self) { return handle }
+        // `MachineHandle` is a struct whose only stored property is its `MachineID` (its flow is a
+        // phantom type), and its initializer is not public: rebuild it from the identity.
+        precondition(MemoryLayout<MachineHandle<F>>.size == MemoryLayout<MachineID>.size)
+        return unsafeBitCast(id, to: MachineHandle<F>.self)
+    }
+
+    /// The machine took a transition to `state` (a leaf state). State each transition of a machine,
+    /// in order; a targetless transition is stated as a transition to the state the machine stays in
+    /// (the tree event reports it so).
+    public mutating func transition<F: Flow>(_ machine: MachineHandle<F>, to state: F.State) {
+        if let i = transitions.firstIndex(where: { $0.id == machine.id }) {
+            transitions[i].states.append("\(state)")
+        } else {
+            transitions.append((machine.id, ["\(state)"]))
+        }
+    }
+
+    /// The handler of `machine` (wrapped by ``FlowTreeTester/recording(_:)``) performed exactly these
+    /// effects, in order: its own, and those its declared children mapped to it.
+    public mutating func effects<F: Flow>(_ machine: MachineHandle<F>, _ effects: [F.Effect]) where F.Effect: Equatable {
+        effectChecks.append((machine.id, { recorded in
+            let actual = recorded.map { $0.value as? F.Effect }
+            if actual.count == effects.count && zip(actual, effects).allSatisfy({ $0 == $1 }) { return nil }
+            let labels = recorded.map(\.label)
+            let expected = effects.map { "\($0)" }
+            let shared = zip(expected, labels).prefix { $0 == $1 }.count
+            func item(_ list: [String], _ i: Int) -> String { i < list.count ? list[i] : "nothing" }
+            return """
+                effects of \(machine.id) differ at position \(shared): expected \(item(expected, shared)), \
+                actual \(item(labels, shared))
+                      expected: [\(expected.joined(separator: ", "))]
+                        actual: [\(labels.joined(separator: ", "))]
+                """
+        }))
+    }
+
+    /// The machine reached a final state with `output` (compared by description, as the tree event
+    /// reports it).
+    public mutating func completed<F: Flow>(_ machine: MachineHandle<F>, output: F.Output) {
+        outputs.append((machine.id, "\(output)"))
+    }
+
+    /// The machine's handler threw (a `TreeEvent.failed`), once per statement.
+    public mutating func failed<F: Flow>(_ machine: MachineHandle<F>) { failures.append(machine.id) }
+
+    /// The machine was restarted by its failure policy.
+    /// - Returns: The replacement's handle (its start is stated with ``spawned(_:in:under:)``), or a
+    ///   handle that names no machine when there was no such restart.
+    @discardableResult
+    public mutating func restarted<F: Flow>(_ machine: MachineHandle<F>) -> MachineHandle<F> {
+        for (i, event) in record.events.enumerated() where !stated[i] {
+            guard case .restarted(let old, let replacement) = event, old == machine.id else { continue }
+            stated[i] = true
+            return handle(replacement)
+        }
+        problems_.append("expected \(machine) to be restarted, but it was not")
+        return handle(MachineID(rawValue: 0))
+    }
+
+    /// The machine was torn down for `reason`. State the teardowns in the order they happen: the
+    /// order is checked.
+    public mutating func tornDown<F: Flow>(_ machine: MachineHandle<F>, _ reason: TeardownReason) {
+        teardowns.append((machine.id, reason))
+    }
+
+    /// This exact tree event happened (any kind: a `dropped` or `refused` event, for example).
+    public mutating func event(_ event: TreeEvent) {
+        if let i = record.events.indices.first(where: { !stated[$0] && record.events[$0] == event }) {
+            stated[i] = true
+        } else {
+            problems_.append("expected \(event), but it did not happen")
+        }
+    }
+
+    /// The navigator performed exactly these commands, in order (a tester made with a navigator).
+    public mutating func navigation(_ commands: [NavigatorCommand<Screen>]) {
+        navigationStated = commands.map { (AnyHashable($0), NavigationReader.label($0)) }
+    }
+
+    // MARK: Comparing
+
+    mutating func problems() -> [String] {
+        var problems = problems_
+        checkTransitions(&problems)
+        checkOutputs(&problems)
+        checkFailures(&problems)
+        checkTeardowns(&problems)
+        checkEffects(&problems)
+        checkNavigation(&problems)
+        for (i, event) in record.events.enumerated() where !stated[i] {
+            problems.append("unstated: \(event) (state it with \(Self.hint(for: event)))")
+        }
+        return problems
+    }
+
+    private mutating func checkTransitions(_ problems: inout [String]) {
+        var actual: [(id: MachineID, states: [String], indices: [Int])] = []
+        for (i, event) in record.events.enumerated() where !stated[i] {
+            guard case .transitioned(let id, _, let to, _, _) = event else { continue }
+            if let k = actual.firstIndex(where: { $0.id == id }) {
+                actual[k].states.append(to)
+                actual[k].indices.append(i)
+            } else {
+                actual.append((id, [to], [i]))
+            }
+        }
+        for (id, states) in transitions {
+            let found = actual.first { $0.id == id }
+            for i in found?.indices ?? [] { stated[i] = true }
+            let actualStates = found?.states ?? []
+            if actualStates != states {
+                problems.append("transitions of \(id): expected [\(states.joined(separator: ", "))], "
+                    + "actual [\(actualStates.joined(separator: ", "))]")
+            }
+        }
+    }
+
+    private mutating func checkOutputs(_ problems: inout [String]) {
+        for (id, output) in outputs {
+            if let i = record.events.indices.first(where: { !stated[$0] && record.events[$0].isCompletion(of: id) }) {
+                stated[i] = true
+                if case .completed(_, let actual) = record.events[i], actual != output {
+                    problems.append("output of \(id): expected \(output), actual \(actual)")
+                }
+            } else {
+                problems.append("expected \(id) to complete with \(output), but it did not complete")
+            }
+        }
+    }
+
+    private mutating func checkFailures(_ problems: inout [String]) {
+        for id in failures {
+            if let i = record.events.indices.first(where: { !stated[$0] && record.events[$0].isFailure(of: id) }) {
+                stated[i] = true
+            } else {
+                problems.append("expected \(id) to fail, but it did not")
+            }
+        }
+    }
+
+    private mutating func checkTeardowns(_ problems: inout [String]) {
+        guard !teardowns.isEmpty else { return }
+        let ids = Set(teardowns.map(\.id))
+        var actual: [(id: MachineID, reason: TeardownReason)] = []
+        for (i, event) in record.events.enumerated() where !stated[i] {
+            guard case .tornDown(let id, let reason) = event, ids.contains(id) else { continue }
+            stated[i] = true
+            actual.append((id, reason))
+        }
+        let actualIDs = Set(actual.map(\.id))
+        for (id, reason) in teardowns {
+            guard let found = actual.first(where: { $0.id == id }) else {
+                problems.append("expected \(id) to be torn down (\(reason)), but it was not")
+                continue
+            }
+            if found.reason != reason {
+                problems.append("teardown of \(id): expected reason '\(reason)', actual '\(found.reason)'")
+            }
+        }
+        let expectedOrder = teardowns.map(\.id).filter { actualIDs.contains($0) }
+        let actualOrder = actual.map(\.id)
+        if expectedOrder != actualOrder {
+            problems.append("teardown order: expected \(expectedOrder), actual \(actualOrder)")
+        }
+    }
+
+    private func checkEffects(_ problems: inout [String]) {
+        var performers: [MachineID] = []
+        for effect in record.effects where !performers.contains(effect.performer) { performers.append(effect.performer) }
+        let statedIDs = Set(effectChecks.map(\.id))
+        for (id, check) in effectChecks {
+            if let problem = check(record.effects.filter { $0.performer == id }) { problems.append(problem) }
+        }
+        for id in performers where !statedIDs.contains(id) {
+            let labels = record.effects.filter { $0.performer == id }.map(\.label)
+            problems.append("unstated effects of \(id): [\(labels.joined(separator: ", "))] "
+                + "(state them with $0.effects(handle, [...]))")
+        }
+    }
+
+    private func checkNavigation(_ problems: inout [String]) {
+        for problem in record.navigatorProblems { problems.append("navigator problem: \(problem)") }
+        let actual = record.navigation
+        guard let expected = navigationStated else {
+            if !actual.isEmpty {
+                problems.append("unstated navigation: [\(actual.map(\.label).joined(separator: ", "))] "
+                    + "(state it with $0.navigation([...]))")
+            }
+            return
+        }
+        guard expected.map(\.value) != actual.map(\.value) else { return }
+        let shared = zip(expected, actual).prefix { $0.value == $1.value }.count
+        func item(_ list: [(value: AnyHashable, label: String)], _ i: Int) -> String { i < list.count ? list[i].label : "nothing" }
+        problems.append("""
+            navigation differs at position \(shared): expected \(item(expected, shared)), actual \(item(actual, shared))
+                  expected: [\(expected.map(\.label).joined(separator: ", "))]
+                    actual: [\(actual.map(\.label).joined(separator: ", "))]
+            """)
+    }
+
+    private static func hint(for event: TreeEvent) -> String {
+        switch event {
+        case .spawned(_, _, let parent, let state, _):
+            "$0.spawned(definition, in: .\(state)\(parent.map { ", under: \($0)" } ?? ""))"
+        case .transitioned(_, _, let to, _, _): "$0.transition(handle, to: .\(to))"
+        case .completed(_, let output): "$0.completed(handle, output: \(output))"
+        case .failed: "$0.failed(handle)"
+        case .restarted: "$0.restarted(handle)"
+        case .tornDown(_, let reason): "$0.tornDown(handle, .\(reason.caseName))"
+        case .dropped, .refused: "$0.event(...)"
+        }
+    }
+}
+
+extension TreeEvent {
+    fileprivate func isCompletion(of machine: MachineID) -> Bool {
+        if case .completed(let id, _) = self { id == machine } else { false }
+    }
+
+    fileprivate func isFailure(of machine: MachineID) -> Bool {
+        if case .failed(let id, _) = self { id == machine } else { false }
+    }
+}
+
+extension TeardownReason {
+    /// The case's name, as a test writes it.
+    var caseName: String {
+        switch self {
+        case .parentLeftState: "parentLeftState"
+        case .parentTornDown: "parentTornDown"
+        case .completed: "completed"
+        case .stopped: "stopped"
+        case .ownerReleased: "ownerReleased"
+        case .failed: "failed"
+        }
+    }
+}

@@ -1,0 +1,321 @@
+@_spi(Testing) import Flowstate
+import PropertyBased
+
+/// One command on a `Supervisor` tree, as ``FlowGen/supervisorCommands(for:length:)`` generates it
+/// and ``SupervisorCheck`` runs it.
+///
+/// Numbers pick among what exists when the command runs, so that a sequence stays meaningful while
+/// it shrinks: `machine` is a position among the live machines (depth first, as
+/// `Supervisor.machines` lists them), taken modulo their count; `event` a sample among those the
+/// machine's state reacts to; `flow` a flow of the ``SupervisorUniverse``; `owner` one of the owner
+/// lifetimes of the machines spawned so far. Zero is the simplest value of each.
+public enum SupervisorCommand: Hashable, Sendable, CustomStringConvertible {
+    /// Send a machine a sample event its state reacts to (any sample when it reacts to none).
+    case send(machine: Int, event: Int)
+    /// Stop a machine and its subtree.
+    case stop(machine: Int)
+    /// Spawn a machine of a universe flow under a machine, bound to a new owner lifetime, with the
+    /// failure policy `policy` picks: `.escalate`, `.stop` or `.restart(maxRestarts: 2, within: .seconds(60))`.
+    case spawn(flow: Int, under: Int, policy: Int)
+    /// Release (deallocate) the owner lifetime of a spawned machine: its subtree goes before the next
+    /// call observes the tree.
+    case releaseOwner(Int)
+    /// Make the machine's handler throw after it performs the machine's next effect (a failure, which
+    /// applies the machine's policy: escalation, stop or restart; during a teardown it is reported only).
+    case fail(machine: Int)
+    /// Tear down the machines whose owner was released (`Supervisor.sweep()`).
+    case sweep
+    /// Take a snapshot, restore it on a new supervisor and go on there, as an app killed and launched
+    /// again: the old tree goes without a teardown, and dynamic children are not restored (their owners
+    /// belonged to the previous launch). A snapshot that the supervisor documents as not restorable (a
+    /// declared child stopped while its state is active) leaves the old tree running.
+    case snapshotRestore
+
+    /// The failure policies ``spawn(flow:under:policy:)`` picks from.
+    public static let policies: [FailurePolicy] = [.escalate, .stop, .restart(maxRestarts: 2, within: .seconds(60))]
+
+    /// The command as Swift, for example `.spawn(flow: 1, under: 0, policy: 2)`.
+    public var description: String {
+        switch self {
+        case .send(let machine, let event): ".send(machine: \(machine), event: \(event))"
+        case .stop(let machine): ".stop(machine: \(machine))"
+        case .spawn(let flow, let under, let policy): ".spawn(flow: \(flow), under: \(under), policy: \(policy))"
+        case .releaseOwner(let owner): ".releaseOwner(\(owner))"
+        case .fail(let machine): ".fail(machine: \(machine))"
+        case .sweep: ".sweep"
+        case .snapshotRestore: ".snapshotRestore"
+        }
+    }
+
+    /// Simpler commands: each number set to zero, halved, or one less.
+    var simpler: [SupervisorCommand] {
+        func smaller(_ n: Int) -> [Int] { n <= 0 ? [] : Array(Set([0, n / 2, n - 1])).sorted() }
+        switch self {
+        case .send(let machine, let event):
+            return smaller(machine).map { .send(machine: $0, event: event) } + smaller(event).map { .send(machine: machine, event: $0) }
+        case .stop(let machine): return smaller(machine).map { .stop(machine: $0) }
+        case .spawn(let flow, let under, let policy):
+            return smaller(flow).map { .spawn(flow: $0, under: under, policy: policy) }
+                + smaller(under).map { .spawn(flow: flow, under: $0, policy: policy) }
+                + smaller(policy).map { .spawn(flow: flow, under: under, policy: $0) }
+        case .releaseOwner(let owner): return smaller(owner).map { .releaseOwner($0) }
+        case .fail(let machine): return smaller(machine).map { .fail(machine: $0) }
+        case .sweep, .snapshotRestore: return []
+        }
+    }
+
+    /// Smaller sequences, most shrunk first: empty, chunks of halving sizes removed, then one command
+    /// made simpler. Each is shorter, or as long with a smaller number, so shrinking ends.
+    static func shrinks(of commands: [SupervisorCommand]) -> [[SupervisorCommand]] {
+        let n = commands.count
+        guard n > 0 else { return [] }
+        var result: [[SupervisorCommand]] = [[]]
+        var size = n / 2
+        while size >= 1 {
+            var start = 0
+            while start < n {
+                var candidate = commands
+                candidate.removeSubrange(start..<min(n, start + size))
+                if !candidate.isEmpty { result.append(candidate) }
+                start += size
+            }
+            size /= 2
+        }
+        for i in 0..<n {
+            for simpler in commands[i].simpler {
+                var candidate = commands
+                candidate[i] = simpler
+                result.append(candidate)
+            }
+        }
+        return result
+    }
+
+    /// A random command: mostly sends, then spawns, failures, stops, owner releases, sweeps and
+    /// snapshots.
+    static func random<R: RandomNumberGenerator>(flows: Int, using rng: inout R) -> SupervisorCommand {
+        let machine = Int.random(in: 0..<8, using: &rng)
+        switch Int.random(in: 0..<100, using: &rng) {
+        case 0..<45: return .send(machine: machine, event: Int.random(in: 0..<8, using: &rng))
+        case 45..<62:
+            return .spawn(flow: Int.random(in: 0..<max(1, flows), using: &rng), under: machine,
+                          policy: Int.random(in: 0..<policies.count, using: &rng))
+        case 62..<72: return .fail(machine: machine)
+        case 72..<80: return .stop(machine: machine)
+        case 80..<90: return .releaseOwner(Int.random(in: 0..<8, using: &rng))
+        case 90..<95: return .sweep
+        default: return .snapshotRestore
+        }
+    }
+}
+
+extension FlowGen {
+    /// Sequences of commands on a supervisor tree running `universe`'s flows: sends, spawns under any
+    /// machine (with every failure policy), stops, owner releases, injected failures (which restart
+    /// machines spawned with `.restart`), sweeps, and snapshot/restore. Run them with
+    /// ``SupervisorCheck/run(_:commands:each:)`` inside `propertyCheck`.
+    ///
+    /// Sequences shrink by removing chunks of commands, then by moving each command's numbers towards
+    /// zero, so a failure is reported as a few commands.
+    /// - Parameters:
+    ///   - universe: The flows; only their number is read.
+    ///   - length: The range each sequence's length is drawn from.
+    /// - Returns: A generator of command sequences.
+    public static func supervisorCommands(for universe: SupervisorUniverse, length: ClosedRange<Int> = 1...30)
+        -> Generator<[SupervisorCommand], [[SupervisorCommand]]>
+    {
+        let flows = universe.flows.count
+        let lengths = max(0, length.lowerBound)...max(0, length.upperBound)
+        return Generator<[SupervisorCommand], [[SupervisorCommand]]>(
+            run: { rng in
+                let count = Int.random(in: lengths, using: &rng)
+                return (0..<count).map { _ in SupervisorCommand.random(flows: flows, using: &rng) }
+            },
+            shrink: { SupervisorCommand.shrinks(of: $0) }
+        )
+    }
+}
+
+/// Runs commands on a supervisor tree of a universe's flows: the engine behind ``SupervisorCheck``.
+final class SupervisorRun {
+    let universe: SupervisorUniverse
+    private(set) var supervisor: Supervisor
+    private let failures = FailureSwitch()
+    /// The owner lifetimes of spawned machines, in spawn order, with the machine each owns.
+    private var owners: [(lifetime: FlowLifetime, machine: MachineID)] = []
+    private var observation: FlowObservation?
+    /// The tree events since the last command.
+    private var events: [TreeEvent] = []
+    /// The last command run, with each number replaced by what it picked (the position among the
+    /// machines, samples, flows, policies or owners): the same command, with the smallest numbers.
+    private(set) var normalized: SupervisorCommand = .sweep
+
+    /// A law of the kit or a problem of the run: the message of a violation.
+    struct Violation: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts the root. Throws a violation when it cannot start.
+    init(_ universe: SupervisorUniverse) throws(Violation) {
+        self.universe = universe
+        supervisor = Supervisor(now: { .zero })
+        observe()
+        _ = try startRoot()
+    }
+
+    deinit { observation?.cancel() }
+
+    private func observe() {
+        observation?.cancel()
+        observation = supervisor.observe { [weak self] in self?.events.append($0) }
+    }
+
+    /// The tree events since the last call.
+    func takeEvents() -> [TreeEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    private func startRoot() throws(Violation) -> String {
+        guard let root = universe.flows.first else { throw Violation(description: "the universe has no flow") }
+        do throws(SupervisorError) {
+            let id = try root.start(in: supervisor, failures: failures)
+            return "started a root '\(root.name)' \(id)"
+        } catch {
+            throw Violation(description: "the root '\(root.name)' cannot start: \(error)")
+        }
+    }
+
+    /// Runs one command (starting a root first when the tree is empty), checks the tree's invariants,
+    /// and says what the command did.
+    func run(_ command: SupervisorCommand) throws(Violation) -> String {
+        var done: [String] = []
+        if supervisor.liveCount == 0 { done.append(try startRoot()) }
+        done.append(try perform(command))
+        _ = supervisor.liveCount  // sweeps what released owners left, as any observing call does
+        let problems = supervisor.checkInvariants()
+        if !problems.isEmpty {
+            throw Violation(description: "the tree's invariants do not hold: " + problems.joined(separator: "; "))
+        }
+        return done.joined(separator: "; ")
+    }
+
+    private func machine(_ n: Int) -> (info: MachineInfo, position: Int)? {
+        let machines = supervisor.machines
+        return machines.isEmpty ? nil : (machines[n % machines.count], n % machines.count)
+    }
+
+    private func perform(_ command: SupervisorCommand) throws(Violation) -> String {
+        normalized = command
+        switch command {
+        case .send(let n, let pick):
+            guard let (target, position) = machine(n) else { return "no machine" }
+            normalized = .send(machine: position, event: pick)
+            guard let flow = universe.flow(named: target.flow),
+                  let sent = flow.send(pick, to: target.id, in: supervisor) else {
+                return "\(target.id) '\(target.flow)' is not a flow of the universe: nothing sent"
+            }
+            normalized = .send(machine: position, event: sent.pick)
+            let what = "send \(sent.event) to \(target.id) '\(target.flow)' in \(target.state)"
+            return sent.error.map { "\(what) (refused: \($0))" } ?? what
+        case .stop(let n):
+            guard let (target, position) = machine(n) else { return "no machine" }
+            normalized = .stop(machine: position)
+            let record = supervisor.stop(target.id)
+            return "stop \(target.id) '\(target.flow)' (torn down: \(record.ids.map(\.description).joined(separator: ", ")))"
+        case .spawn(let f, let n, let p):
+            guard let (parent, position) = machine(n) else { return "no machine" }
+            let child = universe.flows[f % universe.flows.count]
+            let policy = SupervisorCommand.policies[p % SupervisorCommand.policies.count]
+            normalized = .spawn(flow: f % universe.flows.count, under: position, policy: p % SupervisorCommand.policies.count)
+            guard let parentFlow = universe.flow(named: parent.flow) else {
+                return "\(parent.id) '\(parent.flow)' is not a flow of the universe: nothing spawned"
+            }
+            let owner = FlowLifetime()
+            do throws(SupervisorError) {
+                guard let id = try parentFlow.spawn(child, under: parent.id, in: supervisor, owner: owner,
+                                                    policy: policy, failures: failures) else {
+                    return "\(parent.id) is gone: nothing spawned"
+                }
+                owners.append((owner, id))
+                return "spawn '\(child.name)' \(id) under \(parent.id) '\(parent.flow)' with \(policy)"
+            } catch {
+                return "spawn '\(child.name)' under \(parent.id) refused: \(error)"
+            }
+        case .releaseOwner(let n):
+            guard !owners.isEmpty else { return "no owner" }
+            normalized = .releaseOwner(n % owners.count)
+            let released = owners.remove(at: n % owners.count)
+            return "release the owner of \(released.machine)"
+        case .fail(let n):
+            guard let (target, position) = machine(n) else { return "no machine" }
+            normalized = .fail(machine: position)
+            failures.armed.insert(target.id)
+            return "\(target.id) '\(target.flow)' will fail at its next effect"
+        case .sweep:
+            let record = supervisor.sweep()
+            return "sweep (torn down: \(record.ids.map(\.description).joined(separator: ", ")))"
+        case .snapshotRestore:
+            return try snapshotRestore()
+        }
+    }
+
+    /// Snapshots the tree, restores its roots on a new supervisor, and checks that the new tree's
+    /// snapshot is the old one without its dynamic children.
+    private func snapshotRestore() throws(Violation) -> String {
+        let snapshot: TreeSnapshot
+        do throws(SupervisorError) {
+            snapshot = try supervisor.snapshot()
+        } catch {
+            throw Violation(description: "snapshot() failed: \(error)")
+        }
+        let old = supervisor
+        supervisor = Supervisor(now: { .zero })
+        observe()  // the restored machines' spawns are the command's events
+        for root in snapshot.roots {
+            guard let flow = universe.flow(named: root.flow) else {
+                throw Violation(description: "the snapshot has a root of '\(root.flow)', not a flow of the universe")
+            }
+            do throws(SupervisorError) {
+                _ = try flow.restore(root, in: supervisor, failures: failures)
+            } catch {
+                supervisor = old
+                observe()
+                events.removeAll()
+                // Documented: a snapshot whose declared child is gone (stopped, or failed under `.stop`)
+                // while its state is active does not restore. The run goes on with the old tree.
+                if error.code == .snapshotMismatch && error.message.hasSuffix("which the snapshot does not have") {
+                    return "snapshot not restorable (\(error.message)): the run goes on with the old tree"
+                }
+                throw Violation(description: "restore refused the supervisor's own snapshot: \(error)")
+            }
+        }
+        // The old tree goes as an app that is killed goes: no teardown, no exit effect.
+        owners.removeAll()
+        failures.armed.removeAll()
+        let expected = Self.declaredOnly(snapshot)
+        let restored: TreeSnapshot
+        do throws(SupervisorError) {
+            restored = try supervisor.snapshot()
+        } catch {
+            throw Violation(description: "snapshot() failed after restore: \(error)")
+        }
+        let actual = Self.declaredOnly(restored)
+        guard actual == expected else {
+            throw Violation(description: "the restored tree is not the snapshot's: expected \(expected), actual \(actual)")
+        }
+        return "snapshot and restore \(actual.count) machine\(actual.count == 1 ? "" : "s") on a new supervisor"
+    }
+
+    /// A snapshot's machines in preorder, as `depth flow state slot` lines, without dynamic children
+    /// and what runs under them. Iterative.
+    static func declaredOnly(_ snapshot: TreeSnapshot) -> [String] {
+        var lines: [String] = []
+        var stack: [(MachineSnapshot, Int)] = snapshot.roots.reversed().map { ($0, 0) }
+        while let (machine, depth) = stack.popLast() {
+            lines.append("\(depth) \(machine.flow) in \(machine.state)" + (machine.slot.map { " (runs in \($0))" } ?? ""))
+            for child in machine.children.reversed() where child.slot != nil { stack.append((child, depth + 1)) }
+        }
+        return lines
+    }
+}
