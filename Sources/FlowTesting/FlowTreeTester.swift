@@ -365,11 +365,8 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
     /// A typed handle to a machine the tree events name: the supervisor's when the machine is alive;
     /// otherwise one made from the identity, so that the test can name a machine that is already gone.
     private func handle<F: Flow>(_ id: MachineID) -> MachineHandle<F> {
-        if let handle = supervisor.handle(id, as: F.self) { return handle }
-        // `MachineHandle` is a struct whose only stored property is its `MachineID` (its flow is a
-        // phantom type), and its initializer is not public: rebuild it from the identity.
-        precondition(MemoryLayout<MachineHandle<F>>.size == MemoryLayout<MachineID>.size)
-        return unsafeBitCast(id, to: MachineHandle<F>.self)
+        // A machine already gone still has its identity: name it by that.
+        supervisor.handle(id, as: F.self) ?? .naming(id)
     }
 
     /// The machine took a transition to `state` (a leaf state). State each transition of a machine,

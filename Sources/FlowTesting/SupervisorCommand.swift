@@ -27,8 +27,7 @@ public enum SupervisorCommand: Hashable, Sendable, CustomStringConvertible {
     case sweep
     /// Take a snapshot, restore it on a new supervisor and go on there, as an app killed and launched
     /// again: the old tree goes without a teardown, and dynamic children are not restored (their owners
-    /// belonged to the previous launch). A snapshot that the supervisor documents as not restorable (a
-    /// declared child stopped while its state is active) leaves the old tree running.
+    /// belonged to the previous launch). Any snapshot the supervisor takes must restore.
     case snapshotRestore
 
     /// The failure policies ``spawn(flow:under:policy:)`` picks from.
@@ -282,11 +281,6 @@ final class SupervisorRun {
                 supervisor = old
                 observe()
                 events.removeAll()
-                // Documented: a snapshot whose declared child is gone (stopped, or failed under `.stop`)
-                // while its state is active does not restore. The run goes on with the old tree.
-                if error.code == .snapshotMismatch && error.message.hasSuffix("which the snapshot does not have") {
-                    return "snapshot not restorable (\(error.message)): the run goes on with the old tree"
-                }
                 throw Violation(description: "restore refused the supervisor's own snapshot: \(error)")
             }
         }

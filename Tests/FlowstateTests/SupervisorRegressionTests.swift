@@ -321,6 +321,31 @@ struct SupervisorRegressionTests {
         for machine in supervisor.machines { supervisor.stop(machine.id) }  // the handler captures the supervisor
     }
 
+    @Test("A declared child stopped while its state stays active: the snapshot says so and restores as it was")
+    func stoppedDeclaredChildRestores() throws {
+        let log = EffectLog()
+        let supervisor = Supervisor()
+        _ = try SupervisorTests.threeLevels(log, supervisor: supervisor)
+        let leaf = try #require(supervisor.machines.first { $0.flow == "leaf" })
+        supervisor.stop(leaf.id)
+        #expect(supervisor.machines.map(\.flow) == ["top", "mid"], "mid stays in 'running' without its child")
+        let snapshot = try supervisor.snapshot()
+        #expect(snapshot.roots[0].children[0].stoppedChildren == ["running"])
+        let target = Supervisor()
+        try target.restore(snapshot.roots[0], definition: Top.definition(), handler: log.handler())
+        #expect(target.machines.map(\.flow) == ["top", "mid"])
+        #expect(try target.snapshot() == snapshot, "restores to the tree it pictured")
+        // Without the mark, a declared child missing is still a mismatch.
+        var corrupt = snapshot.roots[0]
+        corrupt.children[0].stoppedChildren = []
+        let error = #expect(throws: SupervisorError.self) {
+            try Supervisor().restore(corrupt, definition: Top.definition(), handler: log.handler())
+        }
+        #expect(error?.message.contains("does not have") == true)
+        let json = try JSONEncoder().encode(snapshot)
+        #expect(try JSONDecoder().decode(TreeSnapshot.self, from: json) == snapshot)
+    }
+
     @Test("restore refuses impossible snapshots and leaves the supervisor unchanged")
     func restoreValidates() throws {
         let log = EffectLog()

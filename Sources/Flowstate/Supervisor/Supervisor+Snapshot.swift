@@ -12,6 +12,10 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// For a declared child: the label of the parent state that runs it. `nil` for a root, or a child
     /// spawned dynamically (which is not restored: its owner is an object of the previous launch).
     public var slot: String?
+    /// Labels of the machine's active states whose declared child was stopped while the state stayed
+    /// active (innermost first): restoring leaves them without it, as they were. Any other active
+    /// state that declares a child must have it in ``children``.
+    public var stoppedChildren: [String] = []
     /// The machines under it, in spawn order.
     public var children: [MachineSnapshot] {
         get { storage.items }
@@ -33,7 +37,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, slot, children }
+    private enum CodingKeys: String, CodingKey { case flow, state, slot, stoppedChildren, children }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
@@ -42,6 +46,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
                   state: try container.decode(String.self, forKey: .state),
                   slot: try container.decodeIfPresent(String.self, forKey: .slot),
                   children: try container.decode([MachineSnapshot].self, forKey: .children))
+        stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
     }
 
     /// Encodes a snapshot.
@@ -50,6 +55,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         try container.encode(flow, forKey: .flow)
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(slot, forKey: .slot)
+        if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
         try container.encode(children, forKey: .children)
     }
 
@@ -57,7 +63,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     public static func == (lhs: MachineSnapshot, rhs: MachineSnapshot) -> Bool {
         var pairs = [(lhs, rhs)]
         while let (a, b) = pairs.popLast() {
-            guard a.flow == b.flow, a.state == b.state, a.slot == b.slot,
+            guard a.flow == b.flow, a.state == b.state, a.slot == b.slot, a.stoppedChildren == b.stoppedChildren,
                   a.storage.items.count == b.storage.items.count else { return false }
             if a.storage === b.storage { continue }
             pairs.append(contentsOf: zip(a.storage.items, b.storage.items))
@@ -72,6 +78,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
             hasher.combine(node.flow)
             hasher.combine(node.state)
             hasher.combine(node.slot)
+            hasher.combine(node.stoppedChildren)
             hasher.combine(node.storage.items.count)
             pending.append(contentsOf: node.storage.items.reversed())
         }
@@ -138,8 +145,20 @@ extension Supervisor {
             let box = box(slot)
             let node = core[slot]
             let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).label(ofState: Int(node.stateSlot)) : nil
-            let children = core.children(of: slot).compactMap { built.removeValue(forKey: $0) }
-            built[slot] = MachineSnapshot(flow: box.flowName, state: box.stateLabel, slot: slotLabel, children: children)
+            let childSlots = core.children(of: slot)
+            let children = childSlots.compactMap { built.removeValue(forKey: $0) }
+            var snapshot = MachineSnapshot(flow: box.flowName, state: box.stateLabel, slot: slotLabel, children: children)
+            // Active states whose declared child is not running: it was stopped, and stays so.
+            let running = Set(childSlots.map { core[$0].stateSlot })
+            let parents = box.stateParents
+            var s = Int(box.leaf)
+            while s >= 0 {
+                if box.childFlow(at: s) != nil, !running.contains(Int32(s)) {
+                    snapshot.stoppedChildren.append(box.label(ofState: s))
+                }
+                s = parents[s]
+            }
+            built[slot] = snapshot
         }
         return TreeSnapshot(roots: core.roots.compactMap { built[$0] })
     }
@@ -242,8 +261,9 @@ extension Supervisor {
             // Every active state that declares a child must have it.
             let parents = box.stateParents
             var s = Int(box.leaf)
+            let stopped = Set(machine.stoppedChildren)
             while s >= 0 {
-                if taken[s] == nil, let spec = box.childFlow(at: s) {
+                if taken[s] == nil, let spec = box.childFlow(at: s), !stopped.contains(box.label(ofState: s)) {
                     throw SupervisorError(code: .snapshotMismatch,
                                           message: "state '\(box.label(ofState: s))' of flow '\(box.flowName)' runs "
                                               + "'\(spec.name)', which the snapshot does not have")
