@@ -125,8 +125,20 @@ public final class FlowSimulation {
         var work: [(spec: FlowSpec, chain: [String])] = [(spec, [spec.name])]
         while let (current, chain) = work.popLast() {
             let index = SpecIndex(current)
+            // The null data model runs no data: a document that needs it is refused, naming where.
+            if let at = current.dataElements.first {
+                throw Problem(description: "\(at): error: the document declares data or a script: simulate runs SCXML's null data model (structure, events, In())")
+            }
+            func refuseData(_ block: FlowSpec.Executable) throws(Problem) {
+                for case .unsupported(let element, let location) in block.instructions {
+                    let at = location.map { "\($0): " } ?? ""
+                    throw Problem(description: "\(at)error: \(element) needs a data model: simulate runs SCXML's null data model (structure, events, In())")
+                }
+            }
+            for (_, t) in index.transitions { if let content = t.content { try refuseData(content) } }
             for name in index.order {
                 let state = index.states[name]!
+                for block in state.onEntry + state.onExit { try refuseData(block) }
                 if state.isParallel {
                     let at = state.location.map { "\($0): " } ?? ""
                     throw Problem(description: "\(at)error: state '\(name)' is a <parallel> state: parallel states are drawn and validated, not simulated")

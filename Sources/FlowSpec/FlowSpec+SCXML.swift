@@ -33,6 +33,7 @@ extension FlowSpec {
         spec.semantics = .scxml
         spec.location = root.location
         spec.documents = reader.documents
+        spec.dataElements = reader.dataElements
         return spec
     }
 
@@ -129,6 +130,8 @@ private struct SCXMLReader {
     var anonymous = 0
     /// Documents given inline by `<invoke><content>`, by the name their state's `child` uses.
     var documents: [String: FlowSpec] = [:]
+    /// Where the document declares data or scripts.
+    var dataElements: [FlowSourceLocation] = []
 
     init(file: String) { self.file = file }
 
@@ -146,8 +149,11 @@ private struct SCXMLReader {
             switch child.name {
             case "state", "parallel", "final":
                 states.append(try state(child))
-            case "transition", "onentry", "onexit", "initial", "invoke", "datamodel", "script", "donedata":
-                continue  // read by `state`, or data the structure does not need
+            case "transition", "onentry", "onexit", "initial", "invoke", "donedata":
+                continue  // read by `state`
+            case "datamodel", "script":
+                // Data the structure does not need; a simulation refuses to run it (null data model).
+                if child.name == "script" || !child.children.isEmpty { dataElements.append(child.location) }
             case "history":
                 throw error(.unsupported, "<history> is not supported: flowviz reads SCXML's structure without history states", child.location)
             default:

@@ -96,6 +96,10 @@ public struct FlowSpec: Sendable {
     public var states: [State]
     /// Where the spec was read from.
     public var location: FlowSourceLocation?
+    /// SCXML: where the document declares data (`<datamodel>` with `<data>`) or a `<script>`. Drawing
+    /// and validation do not need them; ``FlowSimulation``, which runs SCXML's null data model,
+    /// refuses them.
+    public var dataElements: [FlowSourceLocation] = []
     /// Child flows the file itself contains (SCXML `<invoke>` with inline `<content>`), by the name
     /// their state's ``State/child`` gives them.
     public var documents: [String: FlowSpec] = [:]

@@ -126,7 +126,12 @@ struct FlowFile {
         while let (file, _) = pending.popLast() {
             let folder = URL(fileURLWithPath: file.path).deletingLastPathComponent()
             for name in file.spec.childNames where found[name] == nil {
-                let candidates = [name, name + ".json", name + ".scxml", name + ".xml"].map {
+                // SCXML's `src` may be a `file:` URI (`file:child.scxml`, `file:///abs/child.scxml`),
+                // relative to the document.
+                var path = name
+                if path.hasPrefix("file://") { path = String(path.dropFirst("file://".count)) }
+                else if path.hasPrefix("file:") { path = String(path.dropFirst("file:".count)) }
+                let candidates = [path, path + ".json", path + ".scxml", path + ".xml"].map {
                     $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path
                 }
                 guard let childPath = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { continue }
@@ -142,12 +147,16 @@ struct FlowFile {
 extension FlowSpec {
     /// The names of the child flows the spec's states run.
     var childNames: [String] {
+        // Documents the file holds inline (`<invoke><content>`) are found without a file; the files
+        // they name are looked for too.
         var names: [String] = []
-        func visit(_ state: State) {
-            if let child = state.child { names.append(child) }
-            state.states.forEach(visit)
+        var pending = [self]
+        while let spec = pending.popLast() {
+            for state in spec.statesInDocumentOrder {
+                guard let child = state.child else { continue }
+                if let inline = spec.documents[child] { pending.append(inline) } else { names.append(child) }
+            }
         }
-        states.forEach(visit)
         return names
     }
 }
