@@ -213,3 +213,43 @@ final class TestClock: Clock, @unchecked Sendable {
         now = deadline
     }
 }
+
+extension SCXMLDriverTests {
+    @Test("Data is refused by simulate in one line naming the element; drawing and validation still read the file")
+    func dataRefused() throws {
+        for (text, words) in [
+            ("<scxml><datamodel><data id='x'/></datamodel><state id='a'/></scxml>", "declares data or a script"),
+            ("<scxml><state id='a'><onentry><assign location='x' expr='1'/></onentry></state></scxml>", "<assign> needs a data model"),
+            ("<scxml><state id='a'><onentry><send eventexpr='x'/></onentry></state></scxml>", "<send eventexpr> needs a data model"),
+        ] {
+            let spec = try FlowSpec.parseSCXML(text, file: "data.scxml")
+            #expect(!spec.validate().contains { $0.severity == .error })
+            let problem = #expect(throws: FlowSimulation.Problem.self) { try FlowSimulation(spec) }
+            #expect(problem?.description.contains(words) == true, "\(String(describing: problem))")
+            #expect(problem?.description.hasPrefix("data.scxml:1:") == true)
+        }
+    }
+
+    @Test("An invoked child: started when the macrostep ends, cancelled on exit with its exit blocks run, its late events dropped")
+    func invokeLifecycle() throws {
+        let simulation = try simulate("""
+        <scxml initial="a">
+          <state id="a">
+            <invoke id="kid"><content>
+              <scxml initial="k"><state id="k">
+                <onentry><send event="hello" target="#_parent"/></onentry>
+                <onexit><send event="late" target="#_parent"/></onexit>
+              </state></scxml>
+            </content></invoke>
+            <transition event="hello" target="b"/>
+          </state>
+          <state id="b"><transition event="late" target="fail"/><transition event="go" target="done"/></state>
+          <final id="done"/><final id="fail"/>
+        </scxml>
+        """, events: ["go"])
+        #expect(simulation.configuration == ["done"], "\(simulation.records)")
+        #expect(simulation.records.contains {
+            if case .stopped(let machine, let reason) = $0 { machine.count == 1 && reason.hasPrefix("cancelled") } else { false }
+        }, "the child was cancelled when 'a' was exited; its 'late' event, sent by its exit block, was dropped")
+    }
+}

@@ -49,6 +49,15 @@ struct SCXMLTests {
         ("<scxml></scxml>", "1:1", "<scxml> contains no <state>"),
         ("   ", "1:4", "the file is empty"),
         ("<scxml><state id='a'><invoke type='scxml'/></state></scxml>", "1:22", "an <invoke> needs one of 'src' or an inline <content>"),
+        ("<scxml><state id='a'><transition event='e' type='internal' target='a'/></state></scxml>", "1:44",
+         "<transition type=\"internal\"> is not supported"),
+        ("<scxml><state id='a'><invoke srcexpr='x'/></state></scxml>", "1:30", "<invoke srcexpr> is not supported"),
+        ("<scxml><state id='a'><invoke src='c.scxml'><param name='x'/></invoke></state></scxml>", "1:44",
+         "<param> in <invoke> is not supported"),
+        ("<scxml><state id='a'><invoke><content>text</content></invoke></state></scxml>", "1:30",
+         "an <invoke>'s <content> must hold an <scxml> document"),
+        ("<scxml><state id='a'><onentry><send event='e' delay='soon'/></onentry></state></scxml>", "1:47",
+         "<send delay=\"soon\"> is not a duration"),
     ])
     func errors(text: String, place: String, message: String) {
         do {
