@@ -10,7 +10,7 @@ all: build
 # libgvc), and fonts for every script a label may use: DejaVu Sans (Latin, Greek, Cyrillic, Arabic,
 # Hebrew, combining marks), WenQuanYi Micro Hei (Chinese, Japanese, Korean; 1.6 MB download) and
 # Symbola (emoji and symbols; 1.3 MB). Chromium runs the interactive viewer's tests (headless).
-DEB_PACKAGES := graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola chromium
+DEB_PACKAGES := graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola fonts-noto-color-emoji chromium
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -40,16 +40,19 @@ bench: deps
 		"cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --target ExporterBench"
 	cd Benchmarks && python3 check-ratios.py --swift "$(SWIFT)"
 
-# libFuzzer on the JSON flow spec reader and the SCXML reader, each for FUZZ_SECONDS, from the seed
-# corpus in Fuzz/Corpus (new inputs go to Fuzz/.corpus, crashes to Fuzz/crashes/).
+# libFuzzer on the JSON flow spec reader, the SCXML reader and (structure-aware) the SCXML simulation,
+# each for FUZZ_SECONDS, from the seed corpus in Fuzz/Corpus (new inputs go to Fuzz/.corpus, crashes
+# and inputs that run over 10 s, a hang, to Fuzz/crashes/).
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c release --scratch-path Fuzz/.build-fuzz -Xswiftc -sanitize=fuzzer,address
 fuzz:
 	$(FUZZ_BUILD) --product FuzzSpec
 	$(FUZZ_BUILD) --product FuzzSCXML
-	mkdir -p Fuzz/.corpus/spec Fuzz/.corpus/scxml Fuzz/crashes
+	$(FUZZ_BUILD) --product FuzzSimulate
+	mkdir -p Fuzz/.corpus/spec Fuzz/.corpus/scxml Fuzz/.corpus/simulate Fuzz/crashes
 	Fuzz/.build-fuzz/release/FuzzSpec -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/spec- Fuzz/.corpus/spec Fuzz/Corpus/spec
 	Fuzz/.build-fuzz/release/FuzzSCXML -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/scxml- Fuzz/.corpus/scxml Fuzz/Corpus/scxml
+	Fuzz/.build-fuzz/release/FuzzSimulate -max_total_time=$(FUZZ_SECONDS) -timeout=10 -artifact_prefix=Fuzz/crashes/simulate- Fuzz/.corpus/simulate Fuzz/Corpus/simulate
 
 # DocC for every library, with warnings as errors (swift-docc-plugin).
 docs:

@@ -31,7 +31,11 @@ let package = Package(
         .target(name: "FlowGraph", dependencies: ["Flowstate"]),
         .target(
             name: "FlowSpec",
-            dependencies: ["Flowstate", "FlowGraph", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: [
+                "Flowstate", "FlowGraph",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
         ),
         .target(name: "FlowNavigation", dependencies: ["Flowstate"]),
         .target(

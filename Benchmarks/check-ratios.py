@@ -33,10 +33,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, ".build", "ratios")
 TARGETS = "^(Engine|SupervisorBench|ExporterBench)$"
-GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "render": "Big"}  # --only: benchmark name prefixes
+GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "render": "Big", "spec": "Spec"}  # --only: name prefixes
 # Rendering big flows in-process (wall clock, ms): the absolute targets, with `dot` on the
 # same DOT in the same run shown beside them.
 RENDER_LIMITS = {200: 1_000.0, 400: 5_000.0}
+SPEC_VALIDATE = "Spec: parse, build and validate 10,000 states and 50,000 transitions"
+SPEC_PATHS = "Spec: paths (shortest paths and transition cover) of 10,000 states and 50,000 transitions"
+SPEC_BFS = "Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)"
+SPEC_LIMIT_MS = 1_000.0
 
 EVENTS = 1_000_000  # events per iteration of every "Send:" benchmark
 
@@ -189,7 +193,23 @@ def evaluate(checker, groups):
         evaluate_owner(checker, clock)
     if "render" in groups:
         evaluate_render(checker)
+    if "spec" in groups:
+        evaluate_spec(checker)
     return per_machine
+
+
+def evaluate_spec(checker):
+    # validate + paths of a 10,000-state flow file under one second (wall), the hand-written BFS beside.
+    validate = checker.get(SPEC_VALIDATE, METRICS["wall"])
+    paths = checker.get(SPEC_PATHS, METRICS["wall"])
+    bfs = checker.get(SPEC_BFS, METRICS["wall"], required=False)
+    if validate is None or paths is None:
+        return
+    ms = (validate + paths) / 1e6
+    checker.check("flow file of 10,000 states: parse + validate + paths (wall ms; hand-written BFS beside)",
+                  ms, bfs / 1e6 if bfs else None, ms / SPEC_LIMIT_MS, 1.0,
+                  ratio_text=f"{ms / (bfs / 1e6):.0f}x BFS" if bfs else "-",
+                  threshold_text=f"< {SPEC_LIMIT_MS:,.0f} ms")
 
 
 def evaluate_render(checker):

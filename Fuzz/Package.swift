@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [.package(path: "../")],
     targets: [
         .executableTarget(name: "FuzzSpec", dependencies: [.product(name: "FlowGraph", package: rootIdentity), .product(name: "FlowSpec", package: rootIdentity)]),
+        .executableTarget(name: "FuzzSimulate", dependencies: [.product(name: "FlowGraph", package: rootIdentity), .product(name: "FlowSpec", package: rootIdentity)]),
         .executableTarget(name: "FuzzSCXML", dependencies: [.product(name: "FlowGraph", package: rootIdentity), .product(name: "FlowSpec", package: rootIdentity)]),
     ],
     swiftLanguageModes: [.v6]

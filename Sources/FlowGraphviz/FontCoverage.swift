@@ -19,6 +19,20 @@ public enum FontCoverage {
         Graphviz.locked { lockedFamily(for: scalar, fontName: fontName) }
     }
 
+    /// The family of the installed font Graphviz's text layout (Pango) draws a character with in PNG
+    /// and PDF: for a character Unicode presents as an emoji by default (its `Emoji_Presentation`
+    /// property, for example 🚀 or 🫠), Pango asks fontconfig for the generic family `emoji` before
+    /// the label's font list, and fontconfig gives the color emoji font when one is installed
+    /// (Debian: fonts-noto-color-emoji, whose Noto Color Emoji covers Unicode 15 and draws in color
+    /// through cairo); for any other character, the same as ``family(for:fontName:)``. `nil` when
+    /// no installed font has it.
+    public static func drawingFamily(for scalar: Unicode.Scalar, fontName: String = DOTWriter.defaultFontName) -> String? {
+        Graphviz.locked {
+            if scalar.properties.isEmojiPresentation, let emoji = lockedFamily(for: scalar, fontName: "emoji") { return emoji }
+            return lockedFamily(for: scalar, fontName: fontName)
+        }
+    }
+
     /// Whether fontconfig, which Graphviz's text layout uses to find fonts, can be loaded to answer.
     /// Without it, ``family(for:fontName:)`` knows no font and ``missingCharacters(in:fontName:)``
     /// reports nothing.

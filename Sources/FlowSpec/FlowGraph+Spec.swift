@@ -6,7 +6,7 @@ extension FlowGraph {
     /// (the child flows its states run, SCXML's nested final states, parallel states as dashed clusters).
     ///
     /// Edges name the file's transitions by their index in document order (a state's transitions,
-    /// then its children's), the numbering traces of flow files use (``FlowTrace/Step/transitions``).
+    /// then its children's), the numbering traces of flow files use (`FlowTrace.Step.transitions`).
     public init(_ spec: FlowSpec, mergeParallelEdges: Bool = false) {
         let (definition, specTransitions) = spec.compiled(guards: [:], matching: .text)
         self.init(definition, mergeParallelEdges: mergeParallelEdges)

@@ -11,7 +11,8 @@ extension FlowSpec {
     /// ``FlowSimulation`` runs them, `FlowGraph.init(_:mergeParallelEdges:)` draws them.
     ///
     /// Transitions match their event text exactly (what drawing needs). ``FlowSimulation`` runs a
-    /// definition compiled for SCXML's descriptor matching instead (see ``EventClasses``).
+    /// definition compiled for SCXML's descriptor matching instead (a descriptor matches every event
+    /// whose dotted name starts with its tokens).
     public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<SpecFlow> {
         compiled(guards: guards, matching: .text).definition
     }

@@ -6,7 +6,7 @@ extension FlowSpec {
     /// descriptor matching), so a file without errors starts.
     ///
     /// A transition that earlier unguarded transitions of its state always win over, for every event
-    /// it matches, is a ``ValidationIssue/Kind/shadowedTransition`` warning: SCXML selects by document
+    /// it matches, is a `ValidationIssue.Kind.shadowedTransition` warning: SCXML selects by document
     /// order, and so does the engine. (`*` after `error`: not shadowed, it still takes other events;
     /// `error` after `*`: shadowed.)
     public func validate() -> [ValidationIssue] {

@@ -1,5 +1,6 @@
 import DequeModule
 import FlowGraph
+import HeapModule
 import Flowstate
 
 /// A flow file compiled once for running: its definition (descriptor matching for SCXML), the map
@@ -89,8 +90,10 @@ struct SpecInterpreter: Sendable {
         var generatedIDs = 0
     }
 
-    /// A delayed `<send>` waiting for its time.
-    struct Delayed: Sendable {
+    /// A delayed `<send>` waiting for its time, ordered by due time, then by sending.
+    struct Delayed: Sendable, Comparable {
+        static func < (a: Delayed, b: Delayed) -> Bool { (a.due, a.sequence) < (b.due, b.sequence) }
+        static func == (a: Delayed, b: Delayed) -> Bool { a.sequence == b.sequence }
         var due: Int
         var sequence: Int
         var sender: Int
@@ -120,7 +123,17 @@ struct SpecInterpreter: Sendable {
     private(set) var sessions: [Session?] = []
     /// Virtual time, in milliseconds since the start.
     private(set) var now = 0
-    private(set) var delayed: [Delayed] = []
+    /// Delayed events by due time: a heap, so a document with many timers costs log n per event.
+    /// Cancelled ones (and those of ended sessions) are dropped when they come up.
+    private var delayed = Heap<Delayed>()
+    /// Sequences of delayed events `<cancel>` dropped.
+    private var cancelledSends: Set<Int> = []
+    /// The pending delayed events' sequences by sender and send id, for `<cancel>`.
+    private var sendsByID: [SendKey: [Int]] = [:]
+    private struct SendKey: Hashable, Sendable {
+        var sender: Int
+        var id: String
+    }
     private var sequence = 0
     private var sendCounter = 0
     private(set) var notes: [Note] = []
@@ -165,16 +178,26 @@ struct SpecInterpreter: Sendable {
     }
 
     /// The next delayed event's time, if any.
-    var nextDue: Int? { delayed.min { ($0.due, $0.sequence) < ($1.due, $1.sequence) }?.due }
+    var nextDue: Int? {
+        mutating get {
+            while let first = delayed.min, !isLive(first) { _ = delayed.popMin() }
+            return delayed.min?.due
+        }
+    }
+
+    /// Whether a delayed event will still be delivered: not cancelled, its sender and target alive.
+    private func isLive(_ item: Delayed) -> Bool {
+        !cancelledSends.contains(item.sequence) && sessions.indices.contains(item.target) && sessions[item.target] != nil
+            && sessions[item.sender] != nil
+    }
 
     /// Moves virtual time forward to `time` (never back), delivering every delayed event due by then
     /// in order of time, then of sending, each with all it causes.
     mutating func advance(to time: Int) throws(Stop) {
         while let due = nextDue, due <= time, !rootFinished {
             now = max(now, due)
-            let i = delayed.indices.min { (delayed[$0].due, delayed[$0].sequence) < (delayed[$1].due, delayed[$1].sequence) }!
-            let item = delayed.remove(at: i)
-            guard sessions.indices.contains(item.target), sessions[item.target] != nil else { continue }
+            let item = delayed.removeMin()
+            sendsByID[SendKey(sender: item.sender, id: item.sendID)]?.removeAll { $0 == item.sequence }
             note(.fired(path: pathOf(item.target), event: item.event.name, at: now))
             if item.isInternal {
                 sessions[item.target]!.internalQueue.append(item.event)
@@ -427,7 +450,7 @@ struct SpecInterpreter: Sendable {
 
     private mutating func end(_ s: Int) {
         sessions[s] = nil
-        delayed.removeAll { $0.sender == s || $0.target == s }
+        // Its delayed events, sent or awaited, are dropped as they come up (`isLive`).
     }
 
     // MARK: Executable content
@@ -460,7 +483,9 @@ struct SpecInterpreter: Sendable {
                 pc = to
                 continue
             case .cancel(let id):
-                delayed.removeAll { $0.sender == s && $0.sendID == id }
+                for sequence in sendsByID.removeValue(forKey: SendKey(sender: s, id: id)) ?? [] {
+                    cancelledSends.insert(sequence)
+                }
             case .unsupported:
                 raiseError("error.execution", in: s)
                 return
@@ -533,7 +558,8 @@ struct SpecInterpreter: Sendable {
         let event = SpecEvent(send.event)
         if send.delay > 0 {
             sequence += 1
-            delayed.append(Delayed(due: now + send.delay, sequence: sequence, sender: s, sendID: id, target: target,
+            sendsByID[SendKey(sender: s, id: id), default: []].append(sequence)
+            delayed.insert(Delayed(due: now + send.delay, sequence: sequence, sender: s, sendID: id, target: target,
                                    isInternal: isInternal, event: event))
         } else if isInternal {
             sessions[target]?.internalQueue.append(event)

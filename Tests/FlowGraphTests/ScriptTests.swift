@@ -54,6 +54,132 @@ func scriptGraph(_ labels: [String]) -> FlowGraph {
     return FlowGraph(name: "scripts", initial: "s0", nodes: nodes, edges: edges)
 }
 
+/// zlib's `uncompress`, loaded at run time from the library cairo itself links (no headers or link
+/// flags): enough to read the pixels of a PNG and the images of a PDF.
+enum Zlib {
+    typealias Uncompress = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?,
+                                           UnsafePointer<UInt8>?, UInt) -> Int32
+
+    static func inflate(_ data: [UInt8], size: Int) -> [UInt8]? {
+        var function: Uncompress?
+        for name in ["libz.so.1", "libz.so", "libz.dylib"] {
+            if let handle = dlopen(name, RTLD_NOW), let symbol = dlsym(handle, "uncompress") {
+                function = unsafeBitCast(symbol, to: Uncompress.self)
+                break
+            }
+        }
+        guard let uncompress = function, size > 0 else { return nil }
+        var out = [UInt8](repeating: 0, count: size)
+        var length = UInt(size)
+        let status = out.withUnsafeMutableBufferPointer { target in
+            data.withUnsafeBufferPointer { source in uncompress(target.baseAddress, &length, source.baseAddress, UInt(source.count)) }
+        }
+        return status == 0 ? Array(out.prefix(Int(length))) : nil
+    }
+}
+
+/// Pixels as red, green, blue (and alpha) bytes, `channels` a pixel.
+struct Pixels {
+    var width: Int
+    var height: Int
+    var channels: Int
+    var data: [UInt8]
+
+    /// How many opaque pixels are strongly colored (their channels far apart): black text, gray
+    /// antialiasing and white paper have none.
+    var coloredCount: Int {
+        var count = 0
+        var i = 0
+        while i + 2 < data.count {
+            let (r, g, b) = (Int(data[i]), Int(data[i + 1]), Int(data[i + 2]))
+            let opaque = channels < 4 || data[i + 3] > 128
+            if opaque && max(r, g, b) - min(r, g, b) > 96 { count += 1 }
+            i += channels
+        }
+        return count
+    }
+
+    /// A PNG's pixels (8-bit RGB or RGBA, not interlaced, as cairo writes them), or `nil`.
+    static func png(_ bytes: [UInt8]) -> Pixels? {
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+        func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var (width, height, channels) = (0, 0, 0)
+        var compressed: [UInt8] = []
+        var i = 8
+        while i + 8 <= bytes.count {
+            let length = be32(i), body = i + 8
+            guard length >= 0, body + length + 4 <= bytes.count else { return nil }
+            switch String(decoding: bytes[i + 4..<body], as: UTF8.self) {
+            case "IHDR":
+                guard bytes[body + 8] == 8, bytes[body + 12] == 0 else { return nil }
+                (width, height) = (be32(body), be32(body + 4))
+                channels = [2: 3, 6: 4][Int(bytes[body + 9])] ?? 0
+            case "IDAT":
+                compressed += bytes[body..<body + length]
+            default:
+                break
+            }
+            i = body + length + 4
+        }
+        let stride = width * channels
+        guard channels > 0, width > 0, height > 0,
+              let raw = Zlib.inflate(compressed, size: height * (stride + 1)), raw.count == height * (stride + 1) else { return nil }
+        var out = [UInt8](repeating: 0, count: height * stride)
+        for y in 0..<height {
+            let filter = raw[y * (stride + 1)]
+            for x in 0..<stride {
+                let a = x >= channels ? Int(out[y * stride + x - channels]) : 0
+                let b = y > 0 ? Int(out[(y - 1) * stride + x]) : 0
+                let c = x >= channels && y > 0 ? Int(out[(y - 1) * stride + x - channels]) : 0
+                let predicted: Int
+                switch filter {
+                case 0: predicted = 0
+                case 1: predicted = a
+                case 2: predicted = b
+                case 3: predicted = (a + b) / 2
+                case 4:
+                    let p = a + b - c
+                    let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+                    predicted = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                default: return nil
+                }
+                out[y * stride + x] = UInt8((Int(raw[y * (stride + 1) + 1 + x]) + predicted) & 0xFF)
+            }
+        }
+        return Pixels(width: width, height: height, channels: channels, data: out)
+    }
+
+    /// The RGB images of a PDF (as cairo writes them: Flate-compressed image XObjects).
+    static func pdfImages(_ bytes: [UInt8]) -> [Pixels] {
+        let text = String(decoding: bytes.map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)  // byte offsets kept
+        var images: [Pixels] = []
+        var searchFrom = text.startIndex
+        while let marker = text.range(of: "/ColorSpace /DeviceRGB", range: searchFrom..<text.endIndex) {
+            searchFrom = marker.upperBound
+            guard let start = text.range(of: "<<", options: .backwards, range: text.startIndex..<marker.lowerBound),
+                  let streamStart = text.range(of: "stream", range: marker.upperBound..<text.endIndex),
+                  let end = text.range(of: "endstream", range: streamStart.upperBound..<text.endIndex) else { continue }
+            let dictionary = String(text[start.lowerBound..<streamStart.lowerBound])
+            func number(_ key: String) -> Int? {
+                guard let range = dictionary.range(of: key + " ") else { return nil }
+                return Int(dictionary[range.upperBound...].prefix { $0.isNumber })
+            }
+            guard dictionary.contains("/Subtype /Image"), dictionary.contains("/FlateDecode"),
+                  let width = number("/Width"), let height = number("/Height") else { continue }
+            var first = text.utf8.distance(from: text.startIndex, to: streamStart.upperBound)
+            while first < bytes.count, bytes[first] == 0x0D || bytes[first] == 0x0A { first += 1 }
+            let last = text.utf8.distance(from: text.startIndex, to: end.lowerBound)
+            guard first < last, let data = Zlib.inflate(Array(bytes[first..<last]), size: width * height * 3) else { continue }
+            images.append(Pixels(width: width, height: height, channels: 3, data: data))
+        }
+        return images
+    }
+}
+
+/// Emoji of recent Unicode versions: U+1FAE0 melting face and U+1F979 face holding back tears
+/// (Unicode 14), U+1FAE8 shaking face (Unicode 15). Symbola (Unicode 9) has none of them.
+let recentEmoji = "\u{1FAE0} \u{1F979} \u{1FAE8}"
+
 @Suite("FlowGraphviz: every script")
 struct ScriptTests {
     /// The families of the default font list.
@@ -97,11 +223,13 @@ struct ScriptTests {
         var families: Set<String> = []
         for (_, text) in scriptSamples {
             for scalar in text.unicodeScalars where !scalar.properties.isWhitespace {
-                if let family = FontCoverage.family(for: scalar) { families.insert(family) }
+                if let family = FontCoverage.drawingFamily(for: scalar) { families.insert(family) }
             }
         }
         #expect(families.contains("WenQuanYi Micro Hei") && families.contains("DejaVu Sans"))
-        for family in families {
+        // A color emoji font's glyphs are bitmaps: cairo draws them as images, not as an embedded
+        // font (`colorEmoji` checks those images).
+        for family in families where family != "Noto Color Emoji" {
             // Cairo embeds a subset of each font it draws with, named `/FontName /ABCDEF+PostScriptName`.
             let postScript = family.replacingOccurrences(of: " ", with: "")
             #expect(pdf.contains("+\(postScript)"), "the PDF draws with \(family)")
@@ -112,6 +240,37 @@ struct ScriptTests {
                 "the state's label and the label of the edge into it")
         #expect(problems.first?.description.contains("U+10FFFD") == true)
         #expect(try GraphvizRenderer.shared.legibility(of: graph) == [], "every script is drawn, without overlaps")
+    }
+
+    @Test("Emoji of recent Unicode versions are found in the color emoji font, and PNG and PDF draw them in color")
+    func colorEmoji() throws {
+        for scalar in recentEmoji.unicodeScalars where !scalar.properties.isWhitespace {
+            let hex = "U+" + String(scalar.value, radix: 16, uppercase: true)
+            #expect(FontCoverage.drawingFamily(for: scalar) == "Noto Color Emoji", "\(hex) (make deps installs fonts-noto-color-emoji)")
+            #expect(FontCoverage.family(for: scalar) != nil && FontCoverage.family(for: scalar) != "Symbola", "\(hex)")
+        }
+        #expect(FontCoverage.missingCharacters(in: recentEmoji) == [])
+        #expect(FontCoverage.unknownGlyphCount(in: recentEmoji) == 0, "Pango finds a glyph for each")
+        // Older emoji are drawn in color too; a character without emoji presentation keeps the list's font.
+        #expect(FontCoverage.drawingFamily(for: "🚀") == "Noto Color Emoji")
+        #expect(FontCoverage.drawingFamily(for: "✓") == FontCoverage.family(for: "✓") && FontCoverage.drawingFamily(for: "✓") != "Noto Color Emoji")
+        #expect(FontCoverage.drawingFamily(for: missingCharacter) == nil)
+
+        // PNG: the emoji's pixels are colored; the same picture with text alone has none.
+        let emoji = scriptGraph([recentEmoji, "🚀 go"])
+        let plain = scriptGraph(["melting face", "go"])
+        let colored = try #require(Pixels.png(try GraphvizRenderer.shared.render(emoji, format: .png)), "a PNG")
+        let uncolored = try #require(Pixels.png(try GraphvizRenderer.shared.render(plain, format: .png)))
+        #expect(colored.coloredCount > 200, "\(colored.coloredCount) colored pixels")
+        #expect(uncolored.coloredCount == 0, "black text on white: \(uncolored.coloredCount)")
+        // PDF: cairo draws each color glyph as an RGB image with colored pixels; text alone has none.
+        let images = Pixels.pdfImages(try GraphvizRenderer.shared.render(emoji, format: .pdf))
+        #expect(images.count >= 3 && images.allSatisfy { $0.coloredCount > 20 }, "\(images.map(\.coloredCount))")
+        #expect(Pixels.pdfImages(try GraphvizRenderer.shared.render(plain, format: .pdf)).isEmpty)
+        // SVG keeps the characters; the viewer draws them with its fonts.
+        let svg = try #require(SVGTextCollector.collect(try GraphvizRenderer.shared.render(emoji, format: .svg)))
+        #expect(svg.texts.contains(recentEmoji))
+        #expect(try GraphvizRenderer.shared.legibility(of: emoji) == [])
     }
 
     @Test("SVG keeps every script's text exactly, with the font list for the viewer")

@@ -1,0 +1,92 @@
+extension Supervisor {
+    /// Starts `definition` as a root machine and waits for its typed output.
+    ///
+    /// ```swift
+    /// let supervisor = Supervisor()
+    /// let account = try await supervisor.run(FirstLaunch.definition) { effect, context in
+    ///     navigator.perform(effect)
+    /// }
+    /// ```
+    ///
+    /// The machine is an ordinary root of the tree while it runs: find it in ``machines`` (its
+    /// handle through ``handle(_:as:)``), send it events, snapshot it; its handler sends events to it
+    /// through its `EffectContext`. A root restarted by its failure policy is followed to its
+    /// replacement.
+    ///
+    /// **Cancellation.** When the awaiting task is cancelled, the machine is stopped with its normal
+    /// teardown (children first, exit effects once, reason `.stopped`) on the supervisor's isolation,
+    /// and `CancellationError` is thrown.
+    ///
+    /// **Re-entrancy.** Like ``start(_:policy:onTeardown:output:handler:)``; it cannot be called from
+    /// inside a handler, which is synchronous.
+    /// - Returns: The output of the final state the root reached.
+    /// - Throws: What `start` throws; ``SupervisorError/Code/machineGone`` when the root is torn down
+    ///   before it finishes (stopped, failed, its owner released); `CancellationError`.
+    public func run<F: Flow>(
+        _ definition: FlowDefinition<F>,
+        policy: FailurePolicy = .escalate,
+        isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping EffectHandler<F>
+    ) async throws -> F.Output {
+        let (endings, continuation) = AsyncStream<RootEnding<F.Output>>.makeStream()
+        var current: MachineID?
+        // Tree events say which incarnation is the root now, and when one is torn down unfinished. A
+        // restart tears the old incarnation down, then starts its replacement in the same turn: the
+        // teardown is judged once the turn is over, when the replacement is known.
+        let observation = observe { event in
+            switch event {
+            case .restarted(let old, let replacement) where old == current:
+                current = replacement
+            case .tornDown(let id, let reason) where id == current && reason != .completed:
+                continuation.yield(.tornDown(reason))
+            default:
+                break
+            }
+        }
+        defer { observation.cancel() }
+        let handle = try start(definition, policy: policy, output: { output in
+            continuation.yield(.output(output))
+            continuation.finish()
+        }, handler: handler)
+        if current == nil, contains(handle.id) { current = handle.id }
+        for await ending in endings {
+            switch ending {
+            case .output(let output):
+                return output
+            case .tornDown(let reason):
+                if let current, contains(current) { continue }  // restarted: wait for the replacement
+                throw SupervisorError(code: .machineGone,
+                                      message: "'\(definition.name)' was torn down (\(reason)) before it finished")
+            }
+        }
+        // The stream ends without a result only when the awaiting task is cancelled.
+        if let current, contains(current) { stop(current) }
+        throw CancellationError()
+    }
+
+    /// The live machine that `parent` runs in its state `state` (a child declared with
+    /// `StateNode(_:runs:)`), typed; `nil` when the state is not active, its child was stopped, or the
+    /// child runs another flow.
+    ///
+    /// A handle names one incarnation: after the child is restarted by its failure policy, or spawned
+    /// again when the state is entered again, this handle is gone (calls through it throw
+    /// ``SupervisorError/Code/machineGone``, and ``contains(_:)`` is false); ask again for the
+    /// current one.
+    public func declaredChild<P: Flow, C: Flow>(
+        of parent: MachineHandle<P>, in state: P.State, as flow: C.Type = C.self
+    ) -> MachineHandle<C>? {
+        guard let parentSlot = slot(of: parent.id),
+              let stateIndex = box(parentSlot).stateIndex(labelled: String(describing: state)) else { return nil }
+        for child in core.children(of: parentSlot) where core[child].stateSlot == Int32(stateIndex) {
+            guard box(child) is MachineBox<C> else { return nil }
+            return MachineHandle(id: core.id(of: child))
+        }
+        return nil
+    }
+}
+
+/// How a root that ``Supervisor/run(_:policy:isolation:handler:)`` waits for ended.
+enum RootEnding<Output: Sendable>: Sendable {
+    case output(Output)
+    case tornDown(TeardownReason)
+}

@@ -1,0 +1,88 @@
+@_spi(Testing) import Flowstate
+import Testing
+
+@Suite("Supervisor: async API (run, cancellation, declared children's handles)")
+@MainActor
+struct SupervisorRunTests {
+    /// Waits until the supervisor has a live machine (the awaiting task has started it).
+    func started(_ supervisor: Supervisor) async {
+        while supervisor.liveCount == 0 { await Task.yield() }
+    }
+
+    @Test("run returns the root's typed output, once it finishes")
+    func output() async throws {
+        let supervisor = Supervisor()
+        let output = try await supervisor.run(Leaf.definition) { effect, context in
+            // Each state's entry asks for the next step, delivered later as an event.
+            if effect.hasPrefix("enter") { try context.run { .next } }
+        }
+        #expect(output == "leaf output")
+        #expect(supervisor.liveCount == 0)
+    }
+
+    @Test("Cancelling the awaiting task stops the machine with its normal teardown, and throws CancellationError")
+    func cancellation() async throws {
+        let supervisor = Supervisor()
+        let log = EffectLog()
+        let task = Task { @MainActor in try await supervisor.run(Leaf.definition, handler: log.handler()) }
+        await started(supervisor)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(supervisor.liveCount == 0)
+        #expect(log.effects == ["enter leaf.a", "exit leaf.a"], "exit effects once, as any stop")
+        #expect(supervisor.checkInvariants().isEmpty)
+    }
+
+    @Test("A root torn down before it finishes ends the wait with machineGone")
+    func stoppedRoot() async throws {
+        let supervisor = Supervisor()
+        let log = EffectLog()
+        let task = Task { @MainActor in try await supervisor.run(Leaf.definition, handler: log.handler()) }
+        await started(supervisor)
+        supervisor.stop(supervisor.machines[0].id)
+        let error = await #expect(throws: SupervisorError.self) { try await task.value }
+        #expect(error?.code == .machineGone)
+        #expect(error?.message.contains("stopped") == true)
+    }
+
+    @Test("A root restarted by its policy is followed: the replacement's output is returned")
+    func restartedRoot() async throws {
+        let supervisor = Supervisor()
+        let log = EffectLog()
+        let task = Task { @MainActor in
+            try await supervisor.run(Leaf.definition, policy: .restart(maxRestarts: 3, within: .seconds(60)),
+                                     handler: log.handler())
+        }
+        await started(supervisor)
+        let first = try #require(supervisor.handle(supervisor.machines[0].id, as: Leaf.self))
+        try supervisor.send(.fail, to: first)  // its handler throws: restarted
+        #expect(!supervisor.contains(first.id))
+        let second = try #require(supervisor.handle(supervisor.machines[0].id, as: Leaf.self))
+        try supervisor.send(.next, to: second)
+        try supervisor.send(.next, to: second)
+        #expect(try await task.value == "leaf output")
+    }
+
+    @Test("A declared child is reachable through a typed handle; after a restart that handle is gone and a new one is given")
+    func declaredChildren() throws {
+        let supervisor = Supervisor()
+        let log = EffectLog()
+        let mid = try supervisor.start(Mid.definition(policy: .restart(maxRestarts: 3, within: .seconds(60))),
+                                       handler: log.handler())
+        #expect(supervisor.declaredChild(of: mid, in: .running, as: Leaf.self) == nil, "the state is not active")
+        try supervisor.send(.go, to: mid)
+        let leaf = try #require(supervisor.declaredChild(of: mid, in: .running, as: Leaf.self))
+        #expect(supervisor.declaredChild(of: mid, in: .running, as: Mid.self) == nil, "another flow")
+        #expect(supervisor.declaredChild(of: mid, in: .idle, as: Leaf.self) == nil)
+        try supervisor.send(.next, to: leaf)
+        #expect(supervisor.state(of: leaf) == .b)
+        try supervisor.send(.fail, to: leaf)  // restarted: a new incarnation in the same place
+        #expect(!supervisor.contains(leaf.id))
+        #expect(throws: SupervisorError.self) { try supervisor.send(.next, to: leaf) }
+        let replacement = try #require(supervisor.declaredChild(of: mid, in: .running, as: Leaf.self))
+        #expect(replacement != leaf)
+        #expect(supervisor.state(of: replacement) == .a)
+        supervisor.stop(replacement)
+        #expect(supervisor.declaredChild(of: mid, in: .running, as: Leaf.self) == nil, "stopped: none")
+    }
+}
