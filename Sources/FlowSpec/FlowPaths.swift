@@ -37,16 +37,15 @@ public struct FlowPaths: Sendable {
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
     /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
-        var index = SpecIndex(spec)
+        let scxml = spec.semantics == .scxml
+        // The driver FlowSimulation runs, without child flows: their completion is an event like any other.
+        let classes = EventClasses(scxml ? [spec] : [])  // JSON specs match exactly: no classes
+        let document = SpecDocument(spec, guards: guards, classes: classes)
+        let index = document.index
         for name in index.order where index.states[name]!.isParallel {
             let at = index.states[name]!.location.map { "\($0): " } ?? ""
             throw FlowSimulation.Problem(description: "\(at)error: state '\(name)' is a <parallel> state: parallel states are drawn and validated, not explored")
         }
-        let scxml = spec.semantics == .scxml
-        // The driver FlowSimulation runs, without child flows: their completion is an event like any other.
-        let classes = EventClasses([spec])
-        let document = SpecDocument(spec, guards: guards, classes: classes)
-        index.specTransitions = document.index.specTransitions
         var initial = SpecInterpreter(documents: [spec.name: document], root: spec.name, guards: guards, classes: classes)
         /// Runs a step on a copy and returns the file's transitions the root took.
         func taken(_ interpreter: inout SpecInterpreter) -> [Int] {

@@ -12,6 +12,9 @@ final class SpecDocument: Sendable {
     let scxml: Bool
     /// Each state's executable content and invoke, by name (the spec's, looked up once).
     let states: [String: FlowSpec.State]
+    /// Whether a step can have anything for the driver to do besides the engine's work: executable
+    /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has none).
+    let hasContent: Bool
 
     init(_ spec: FlowSpec, guards: [String: Bool], classes: EventClasses) {
         self.spec = spec
@@ -22,6 +25,11 @@ final class SpecDocument: Sendable {
         self.definition = definition
         self.index = index
         states = index.states
+        let scxml = self.scxml
+        hasContent = index.states.values.contains { state in
+            !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil
+                || (scxml && state.isFinal && index.parent[state.name] != nil)
+        } || index.transitions.contains { $0.transition.content?.instructions.isEmpty == false }
     }
 
     /// The states a machine enters when it starts, outermost first, as the definition declares them.
@@ -295,6 +303,7 @@ struct SpecInterpreter: Sendable {
     private mutating func run(_ taken: FlowTransitions, from leaf: String, in s: Int, event: SpecEvent?) throws(Stop) {
         var leaf = leaf
         let document = sessions[s]!.document
+        guard document.hasContent else { return }
         var active = Set([leaf] + document.index.ancestors(of: leaf))
         for id in taken {
             let (exited, entered) = document.definition.configurationChange(from: leaf, taking: FlowTransitions([id]))

@@ -112,15 +112,9 @@ extension FlowDefinition {
             guard let targetState = declaration.target, let target = table.index[targetState],
                   let source = table.index[declaration.source] else { continue }
             // The domain: the nearest proper ancestor of the source that contains the target as a
-            // proper descendant (so a transition to an ancestor of its source exits and re-enters it).
-            var containsTarget = Set<Int>()
-            var t = parents[target]
-            while t >= 0 {
-                containsTarget.insert(t)
-                t = parents[t]
-            }
-            var domain = parents[source]
-            while domain >= 0 && !containsTarget.contains(domain) { domain = parents[domain] }
+            // proper descendant (so a transition to an ancestor of its source exits and re-enters it):
+            // the nearest common ancestor of their parents, found by depth, without allocating.
+            let domain = Self.commonAncestor(parents[source], parents[target], parents)
             var s = leaf
             while s >= 0 && s != domain {
                 exited.append(table.states[s])
@@ -141,5 +135,34 @@ extension FlowDefinition {
             leaf = settled
         }
         return (exited, entered)
+    }
+
+    /// The nearest state that is `a` or an ancestor of it and `b` or an ancestor of it; -1 (the root)
+    /// when either is -1 or they share none. O(depth), no allocation.
+    private static func commonAncestor(_ a: Int, _ b: Int, _ parents: [Int]) -> Int {
+        func depth(_ s: Int) -> Int {
+            var d = 0
+            var s = s
+            while s >= 0 {
+                d += 1
+                s = parents[s]
+            }
+            return d
+        }
+        var (a, b) = (a, b)
+        var (da, db) = (depth(a), depth(b))
+        while da > db {
+            a = parents[a]
+            da -= 1
+        }
+        while db > da {
+            b = parents[b]
+            db -= 1
+        }
+        while a != b {
+            a = parents[a]
+            b = parents[b]
+        }
+        return a
     }
 }

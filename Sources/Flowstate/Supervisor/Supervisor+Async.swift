@@ -38,7 +38,7 @@ extension Supervisor {
             case .restarted(let old, let replacement) where old == current:
                 current = replacement
             case .tornDown(let id, let reason) where id == current && reason != .completed:
-                continuation.yield(.tornDown(reason))
+                continuation.yield(.tornDown(id, reason))
             default:
                 break
             }
@@ -53,8 +53,8 @@ extension Supervisor {
             switch ending {
             case .output(let output):
                 return output
-            case .tornDown(let reason):
-                if let current, contains(current) { continue }  // restarted: wait for the replacement
+            case .tornDown(let id, let reason):
+                if id != current { continue }  // an incarnation since replaced by a restart
                 throw SupervisorError(code: .machineGone,
                                       message: "'\(definition.name)' was torn down (\(reason)) before it finished")
             }
@@ -88,5 +88,5 @@ extension Supervisor {
 /// How a root that ``Supervisor/run(_:policy:isolation:handler:)`` waits for ended.
 enum RootEnding<Output: Sendable>: Sendable {
     case output(Output)
-    case tornDown(TeardownReason)
+    case tornDown(MachineID, TeardownReason)
 }
