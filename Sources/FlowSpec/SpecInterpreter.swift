@@ -129,6 +129,9 @@ struct SpecInterpreter: Sendable {
     let guards: [String: Bool]
     let classes: EventClasses
     private(set) var sessions: [Session?] = []
+    /// The sessions alive, in the order they started: what a pass of the run serves (ended sessions
+    /// keep their slot, so a document that invokes in a loop does not slow every pass down).
+    private var live: [Int] = []
     /// Virtual time, in milliseconds since the start.
     private(set) var now = 0
     /// Delayed events by due time: a heap, so a document with many timers costs log n per event.
@@ -224,8 +227,10 @@ struct SpecInterpreter: Sendable {
         var progressed = true
         while progressed {
             progressed = false
-            for s in sessions.indices {
-                guard let session = sessions[s], !session.externalQueue.isEmpty else { continue }
+            for s in live {
+                // Checked in place: a copy of the session would share its queues, and the removal
+                // below would then copy a whole queue (quadratic in a flood of events).
+                guard sessions[s]?.externalQueue.isEmpty == false else { continue }
                 let item = sessions[s]!.externalQueue.removeFirst()
                 progressed = true
                 // Events from an invocation that was cancelled meanwhile are not processed (a finished
@@ -250,10 +255,10 @@ struct SpecInterpreter: Sendable {
             try microstep(s, event: external, isInternal: false)
         }
         var count = 0
-        while let session = sessions[s], !session.internalQueue.isEmpty {
+        while sessions[s]?.internalQueue.isEmpty == false {
             count += 1
             guard count <= Self.internalEventLimit else {
-                throw Stop(message: "more than \(Self.internalEventLimit) internal events in one macrostep of '\(session.document.spec.name)': the flow raises events in a loop")
+                throw Stop(message: "more than \(Self.internalEventLimit) internal events in one macrostep of '\(sessions[s]!.document.spec.name)': the flow raises events in a loop")
             }
             let event = sessions[s]!.internalQueue.removeFirst()
             try microstep(s, event: event, isInternal: true)
@@ -263,22 +268,25 @@ struct SpecInterpreter: Sendable {
 
     /// Sends one event to a session's machine and runs what the step did.
     private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool) throws(Stop) {
-        guard var session = sessions[s], !session.machine.isFinished else { return }
+        // The machine alone is taken out and put back: holding the whole session would share its
+        // queues with the array's copy, and every event queued during the step would copy a queue.
+        guard sessions[s]?.machine.isFinished == false else { return }
+        let document = sessions[s]!.document
+        var machine = sessions[s]!.machine
         steps += 1
         guard steps <= stepLimit else {
             throw Stop(message: "more than \(stepLimit) steps: the run was stopped (a document that keeps itself busy)")
         }
         var classified = event
-        classified.matchKind = session.document.scxml ? classes.kind(of: event.name) : nil
-        let from = session.machine.state
+        classified.matchKind = document.scxml ? classes.kind(of: event.name) : nil
+        let from = machine.state
         let step: FlowStep<SpecFlow>
         do {
-            step = try session.machine.send(classified)
+            step = try machine.send(classified)
         } catch {
-            throw Stop(message: "\(session.document.spec.name): \(error.message)")
+            throw Stop(message: "\(document.spec.name): \(error.message)")
         }
-        sessions[s] = session
-        session = sessions[s]!
+        sessions[s]!.machine = machine
         switch step {
         case .ignored, .rejected:
             let rejected: Bool
@@ -288,7 +296,7 @@ struct SpecInterpreter: Sendable {
         case .started:
             return
         case .transitioned, .finished:
-            let taken = step.transitions.map { session.document.index.specTransitions[$0.position] }
+            let taken = step.transitions.map { document.index.specTransitions[$0.position] }
             note(.transitioned(path: pathOf(s), from: from, to: step.state, event: event.name, internal: isInternal,
                                effects: Array(step.effects), transitions: taken))
             if s == 0 { rootState = step.state }
@@ -349,6 +357,7 @@ struct SpecInterpreter: Sendable {
             throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
         }
         let s = sessions.count
+        live.append(s)
         sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
                                 invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
         let step: FlowStep<SpecFlow>
@@ -376,11 +385,16 @@ struct SpecInterpreter: Sendable {
 
     /// Starts the invocations of the states entered during the macrostep that are still active.
     private mutating func startInvocations(_ s: Int) throws(Stop) {
-        guard let session = sessions[s], !session.toInvoke.isEmpty else { return }
+        guard sessions[s]?.toInvoke.isEmpty == false else { return }
+        // Fields, not the session: a copy of it would share its queues (see `microstep`).
+        let toInvoke = sessions[s]!.toInvoke
         sessions[s]!.toInvoke = []
-        let configuration = Set(session.machine.isFinished ? [] : session.machine.configuration)
-        for state in session.toInvoke where configuration.contains(state) {
-            guard let declared = session.document.states[state], let child = declared.child,
+        let machine = sessions[s]!.machine
+        let parentDocument = sessions[s]!.document
+        let parentPath = sessions[s]!.path
+        let configuration = Set(machine.isFinished ? [] : machine.configuration)
+        for state in toInvoke where configuration.contains(state) {
+            guard let declared = parentDocument.states[state], let child = declared.child,
                   let document = documents[child] else { continue }
             let id: String
             if let given = declared.childID {
@@ -390,9 +404,9 @@ struct SpecInterpreter: Sendable {
                 id = "\(state).\(sessions[s]!.generatedIDs)"
             }
             // A JSON flow spec's child flow gets every external event its parent gets.
-            let started = try startSession(document, path: session.path + [document.spec.name], parent: s, invokeID: id,
+            let started = try startSession(document, path: parentPath + [document.spec.name], parent: s, invokeID: id,
                                            invokingState: state,
-                                           autoforward: declared.autoforward || !session.document.scxml)
+                                           autoforward: declared.autoforward || !parentDocument.scxml)
             if sessions[s] != nil, sessions[started] != nil { sessions[s]!.children[id] = started }
         }
     }
@@ -458,6 +472,7 @@ struct SpecInterpreter: Sendable {
     }
 
     private mutating func end(_ s: Int) {
+        live.removeAll { $0 == s }
         sessions[s] = nil
         // Its delayed events, sent or awaited, are dropped as they come up (`isLive`).
     }
@@ -549,7 +564,7 @@ struct SpecInterpreter: Sendable {
             target = parent
         case let value? where value.hasPrefix("#_scxml_"):
             let sessionID = String(value.dropFirst("#_scxml_".count))
-            guard let found = sessions.firstIndex(where: { $0?.sessionID == sessionID }) else {
+            guard let found = Int(sessionID), sessions.indices.contains(found), sessions[found] != nil else {
                 raiseError("error.communication", in: s)
                 return false
             }

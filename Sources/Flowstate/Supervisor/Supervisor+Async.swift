@@ -3,8 +3,8 @@ extension Supervisor {
     ///
     /// ```swift
     /// let supervisor = Supervisor()
-    /// let account = try await supervisor.run(FirstLaunch.definition) { effect, context in
-    ///     navigator.perform(effect)
+    /// let output = try await supervisor.run(Leaf.definition) { effect, context in
+    ///     print(effect)  // perform it: show a screen, call a service, send context an event
     /// }
     /// ```
     ///
