@@ -57,7 +57,7 @@ fuzz:
 # DocC for every library, with warnings as errors (swift-docc-plugin).
 docs:
 	$(SWIFT) package --scratch-path .build-docs generate-documentation \
-		--target Flowstate --target FlowGraph --target FlowSpec --target FlowGraphviz --target FlowNavigation --target FlowTesting --warnings-as-errors
+		--target Flowstate --target FlowGraph --target FlowSpec --target FlowGraphviz --target FlowNavigation --target FlowTesting --target FlowstateMacros --warnings-as-errors
 	@echo "Documentation archives: .build-docs/plugins/Swift-DocC/outputs/*.doccarchive"
 
 # Mutation check: each deliberate mistake in Tests/Mutations/mutate.py (engine and supervisor) is applied

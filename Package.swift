@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -12,6 +13,10 @@ let package = Package(
         .library(name: "FlowNavigation", targets: ["FlowNavigation"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .executable(name: "flowviz", targets: ["flowviz"]),
+        .library(name: "FlowstateExamples", targets: ["FlowstateExamples"]),
+        .library(name: "CoordinatorExamples", targets: ["CoordinatorExamples"]),
+        .executable(name: "flowstate-examples", targets: ["flowstate-examples"]),
+        .library(name: "FlowstateMacros", targets: ["FlowstateMacros"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -19,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         .target(
@@ -62,6 +68,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `@FlowEvent` (docs/PERFORMANCE.md has the clean-build cost of swift-syntax): only this
+        // product and its tests build swift-syntax; no other target depends on it.
+        .macro(
+            name: "FlowstateMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "FlowstateMacros", dependencies: ["Flowstate", "FlowstateMacrosPlugin"]),
+        // The sign-up example with `@FlowEvent`, apart from `FlowstateExamples` so that the examples,
+        // the demo and the tests that use them never wait for swift-syntax (docs/PERFORMANCE.md).
+        .target(name: "FlowstateMacroExamples", dependencies: ["FlowstateMacros"], path: "Examples/MacroFlows"),
+        .testTarget(
+            name: "FlowstateMacrosTests",
+            dependencies: [
+                "FlowstateMacros",
+                "FlowstateMacrosPlugin",
+                "FlowstateMacroExamples",
+                "FlowstateExamples",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "FlowstateExamples",
             dependencies: ["Flowstate"],
@@ -71,6 +100,14 @@ let package = Package(
             name: "CoordinatorExamples",
             dependencies: ["Flowstate", "FlowNavigation"],
             path: "Examples/Coordinators"
+        ),
+        .executableTarget(
+            name: "flowstate-examples",
+            dependencies: [
+                "CoordinatorExamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/Run"
         ),
         .executableTarget(
             name: "flowstate-demo",
@@ -88,6 +125,7 @@ let package = Package(
         .testTarget(
             name: "FlowNavigationTests",
             dependencies: [
+                "flowstate-examples",
                 "Flowstate",
                 "FlowNavigation",
                 "CoordinatorExamples",

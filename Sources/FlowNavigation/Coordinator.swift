@@ -13,6 +13,23 @@ import Flowstate
 /// screen: it performs all of its navigation.
 ///
 /// A coordinator is used from one isolation domain (on iOS, the main actor); it is not `Sendable`.
+///
+/// ## Re-entrancy
+/// Every call goes through the supervisor, so its run-to-completion rules hold: a flow's navigation
+/// is performed by the coordinator's handler inside the step that asked for it, and a call made from
+/// inside a step (from a `perform` closure, an `output` closure, a navigator reacting to a command, or
+/// a tree observer) is queued or refused as `Supervisor` documents: ``send(_:to:)`` is delivered
+/// after the step; `start` returns the handle at once and starts the machine after the step; `restore`
+/// is refused with `SupervisorError.Code.reentrantCall`. The navigator's reports of the user's own
+/// navigation (`onUserNavigation`) are expected outside a step, after the screen is gone, as UIKit
+/// reports them; they are delivered to the flow that showed the screen as ordinary events.
+///
+/// ```swift
+/// let navigator = HeadlessNavigator<FirstLaunchAccount.Screen>()
+/// let coordinator = Coordinator(navigator: navigator)
+/// let launch = try coordinator.start(FirstLaunchAccount.launch, effects: { $0 })
+/// try coordinator.send(.createAccount, to: launch)
+/// ```
 public final class Coordinator<Screen: Hashable & Sendable> {
     /// The supervisor the flows run under.
     public let supervisor: Supervisor
@@ -51,7 +68,10 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     /// The coordinator's observation of `TreeEvent.tornDown`.
     private var teardowns: FlowObservation?
 
-    /// Creates a coordinator over a navigator.
+    /// Creates a coordinator over a navigator, with a new ``supervisor``.
+    ///
+    /// The coordinator sets the navigator's `onUserNavigation` (replacing any earlier one) and holds
+    /// the navigator strongly; the navigator's callback holds the coordinator weakly.
     /// - Parameters:
     ///   - navigator: The screens.
     ///   - isolation: The actor the coordinator is used on (the caller's, by default).
@@ -69,13 +89,21 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     // MARK: Starting flows
 
     /// Starts a root flow.
+    ///
+    /// The flow's start effects are performed before this returns: its navigation on the navigator,
+    /// the rest by `perform`. A root flow is bound to no screen; it lives until it finishes or the
+    /// supervisor stops it.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
-    ///   - effects: The navigation an effect asks for, if any.
+    ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
     ///   - perform: Performs the effects that are not navigation (saving, loading...).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
     ///     showed: going back from it, swiping it down, switching to a tab whose root it showed, or
     ///     answering its alert (`nil`: none).
+    /// - Returns: The flow's handle, for ``send(_:to:)`` and for starting children under it.
+    /// - Throws: `SupervisorError` with code `invalidDefinition` if the definition has validation
+    ///   errors, `stepFailed` if the flow cannot start (an eventless loop). Called from inside a step,
+    ///   the handle is returned at once and the flow starts after the step.
     @discardableResult
     public func start<F: Flow>(
         _ definition: FlowDefinition<F>,
@@ -90,6 +118,13 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     }
 
     /// Starts a child flow under `parent`, bound to the first screen the child shows.
+    ///
+    /// The child's first `push`, `present` or `tabs` hands the navigator a lifetime object that owns
+    /// the child: when the navigator releases that screen (the user went back past it or swiped it
+    /// down), the child and its subtree are torn down at the supervisor's next call, without
+    /// performing their navigation, and `parent` receives `dismissed`. When the child finishes, its
+    /// output is mapped to a parent event by `output`; the coordinator forgets the child (its route,
+    /// screens and closures) as soon as it is torn down, for any reason.
     /// - Parameters:
     ///   - definition: The child flow; it must be valid.
     ///   - parent: The flow that receives its output.
@@ -99,7 +134,13 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///     back, swiping down, switching to a tab whose root it showed).
     ///   - dismissed: The parent event that reports the user dismissing the child's screen (the child
     ///     is then torn down, without performing its navigation).
-    ///   - output: The parent event that reports the child's output.
+    ///   - output: The parent event that reports the child's output (`nil`: none). Called inside the
+    ///     step that finished the child, after its teardown.
+    /// - Returns: The child's handle.
+    /// - Throws: `SupervisorError` with code `machineGone` if `parent` is gone or being torn down,
+    ///   `invalidDefinition` if the definition has validation errors, `stepFailed` if the child cannot
+    ///   start. Called from inside a step, the handle is returned at once and the child starts after
+    ///   the step.
     @discardableResult
     public func start<C: Flow, P: Flow>(
         _ definition: FlowDefinition<C>,
@@ -140,6 +181,15 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     /// Restores a root flow from a snapshot (`Supervisor.snapshot()`) without performing any effect;
     /// the host shows its screens again.
+    /// - Parameters:
+    ///   - snapshot: The root machine's snapshot.
+    ///   - definition: The flow the snapshot was taken of.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - perform: Performs the effects that are not navigation.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    /// - Returns: The restored flow's handle.
+    /// - Throws: `SupervisorError` with code `snapshotMismatch` if the snapshot does not fit the
+    ///   definition (nothing is restored then); `reentrantCall` when called from inside a step.
     @discardableResult
     public func restore<F: Flow>(
         _ snapshot: MachineSnapshot,
@@ -156,6 +206,20 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     /// Restores a child flow from its snapshot under `parent`, shows its screens again (the first
     /// presented, or pushed when `presented` is false; the others pushed) and binds it to the first.
+    /// - Parameters:
+    ///   - snapshot: The child machine's snapshot.
+    ///   - definition: The flow the snapshot was taken of.
+    ///   - parent: The flow that receives its output.
+    ///   - screens: The screens the child showed, in order; the first is the one it is bound to.
+    ///   - presented: Whether the first screen is presented (`true`) or pushed.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - perform: Performs the effects that are not navigation.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    ///   - dismissed: The parent event that reports the user dismissing the child's first screen.
+    ///   - output: The parent event that reports the child's output.
+    /// - Returns: The restored child's handle.
+    /// - Throws: `SupervisorError` with code `machineGone` if `parent` is gone, `snapshotMismatch` if
+    ///   the snapshot does not fit the definition; `reentrantCall` when called from inside a step.
     @discardableResult
     public func restore<C: Flow, P: Flow>(
         _ snapshot: MachineSnapshot,
@@ -183,6 +247,16 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     }
 
     /// Sends an event to a flow (what a screen does when the user taps).
+    ///
+    /// The step, its navigation and everything it causes (children torn down or spawned, outputs
+    /// delivered to parents) are processed before this returns. From inside a step, the event is
+    /// queued and delivered after it.
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - machine: The flow that receives it.
+    /// - Throws: `SupervisorError` with code `machineGone` if the flow is gone (finished, cancelled, or
+    ///   torn down with its screen), `stepFailed` if it refused the event (for example, one it does not
+    ///   handle under the `fail` policy). A queued event refused later is reported to tree observers.
     public func send<F: Flow>(_ event: F.Event, to machine: MachineHandle<F>) throws(SupervisorError) {
         try supervisor.send(event, to: machine)
     }

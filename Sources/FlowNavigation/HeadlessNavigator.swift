@@ -6,6 +6,26 @@
 /// over it the modal stacks, each presented over the one before and each with its own navigation.
 /// The *top stack* is the last modal stack, or the selected tab's (the root stack) when no modal is
 /// shown: `push`, `pop` and `popToRoot` act on it.
+///
+/// Each screen's entry retains the lifetime object the coordinator hands it with `push`, `present` or
+/// `tabs`, and releases it when the screen leaves the stacks, as UIKit releases a view controller: that
+/// is what tears down the flows bound to the screen. A command that makes no sense is not performed; it
+/// is recorded in ``problems``, so a test can assert that the flows never asked for one.
+///
+/// ## Re-entrancy
+/// The methods that play the user change the stacks first, then call ``onUserNavigation``
+/// synchronously, as UIKit reports a back gesture or a swipe after the fact. The coordinator reacts
+/// inside that call: the flows' steps may call ``perform(_:retaining:)`` on this navigator before
+/// ``goBack()``, ``swipeDown()``, ``selectTab(_:)`` or ``choose(_:)`` returns. Like a coordinator, a
+/// headless navigator is used from one isolation domain; it is not `Sendable`.
+///
+/// ```swift
+/// let navigator = HeadlessNavigator<FirstLaunchAccount.Screen>()
+/// let host = try FirstLaunchAccount.Host(navigator: navigator)
+/// try host.createAccount()
+/// navigator.swipeDown()                       // the new-account flow is torn down with its screen
+/// #expect(navigator.stacks == [[.welcome]] && navigator.problems.isEmpty)
+/// ```
 public final class HeadlessNavigator<Screen: Hashable & Sendable>: Navigator {
     /// A screen on a stack; it retains the lifetimes of the flows bound to it.
     private final class Entry {
@@ -43,7 +63,9 @@ public final class HeadlessNavigator<Screen: Hashable & Sendable>: Navigator {
     public private(set) var problems: [String] = []
     /// Every command performed, in order.
     public private(set) var log: [NavigatorCommand<Screen>] = []
-    /// Set by the coordinator.
+    /// Called, synchronously, after each of the user's own navigations (``goBack()``, ``swipeDown()``,
+    /// ``selectTab(_:)``, ``choose(_:)``), once the stacks no longer show the screen. Set by the
+    /// ``Coordinator`` that drives this navigator.
     public var onUserNavigation: ((UserNavigation<Screen>) -> Void)?
 
     /// Creates a navigator with an empty root stack.
@@ -54,7 +76,15 @@ public final class HeadlessNavigator<Screen: Hashable & Sendable>: Navigator {
         if modals.isEmpty { body(&roots[selected]) } else { body(&modals[modals.count - 1]) }
     }
 
-    /// Performs a command on the in-memory stacks.
+    /// Performs a command on the in-memory stacks, and appends it to ``log``.
+    ///
+    /// A command that makes no sense (a `pop` on a stack's root, a `dismiss` with no modal stack, tabs
+    /// whose root screens repeat, an unknown tab) changes nothing and is recorded in ``problems``. It
+    /// never calls ``onUserNavigation``: only the user's own navigation does.
+    /// - Parameters:
+    ///   - command: What the flow asked for.
+    ///   - lifetime: For `push` and `present`, retained by the new screen's entry until it leaves the
+    ///     stacks; for `tabs`, by the tab bar until tabs are replaced. Ignored for other commands.
     public func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?) {
         log.append(command)
         switch command {

@@ -216,7 +216,19 @@ public final class Supervisor {
     /// Spawns a child machine under `parent`, bound to `owner`'s lifetime: when `owner` is deallocated,
     /// the child's subtree is torn down before the supervisor's next call observes the tree.
     ///
-    /// Called from inside a step, the handle is returned at once and the machine starts after the step.
+    /// Outside a step, the child starts now: its start effects are performed by `handler` and its
+    /// declared children spawned before this returns. Called from inside a step (from a handler, hook
+    /// or observer), the handle is returned at once and the machine starts after the step, in FIFO
+    /// order. The child is torn down when `owner` goes, when its parent is torn down or finishes, when
+    /// it reaches a final state (after `output` maps its output), or when it is stopped; `onTeardown`
+    /// is called once, then.
+    ///
+    /// ```swift
+    /// let lifetime = FlowLifetime()             // kept by the screen the child shows
+    /// let child = try supervisor.spawn(SignUp.definition, under: launch, owner: lifetime,
+    ///                                  handler: { effect, _ in show(effect) },
+    ///                                  output: { $0 == .signedUp ? .accountCreated : .accountCancelled })
+    /// ```
     /// - Parameters:
     ///   - definition: The child flow; it must be valid.
     ///   - parent: The machine the child runs under; its output becomes this machine's event.
@@ -226,7 +238,10 @@ public final class Supervisor {
     ///   - onTeardown: Called exactly once, when the child is torn down.
     ///   - handler: Performs the child's effects.
     ///   - failure: The parent event that reports the child's failure; `nil` lets it escalate.
-    ///   - output: The parent event that reports the child's output (`nil`: none).
+    ///   - output: The parent event that reports the child's output (`nil`: none). Called inside the
+    ///     step that finished the child, after its teardown.
+    /// - Returns: The child's handle, valid until the child is torn down (then calls with it throw
+    ///   ``SupervisorError/Code/machineGone``).
     /// - Throws: ``SupervisorError/Code/machineGone`` if `parent` is gone or being torn down;
     ///   ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when the child
     ///   cannot start.

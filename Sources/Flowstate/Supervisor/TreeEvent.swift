@@ -1,4 +1,18 @@
 /// Something that happened in a ``Supervisor``'s tree, for observers and for drawing a run.
+///
+/// Observers (``Supervisor/observe(_:)``, ``Supervisor/events()``, the supervisor's logger) receive the
+/// events in the order they happen, synchronously, while the step that caused them is processed: a
+/// child's `tornDown` comes before its parent's, and a machine's `completed` before its own `tornDown`
+/// (`docs/SUPERVISOR.md` states the teardown order). The labels they carry (states,
+/// event kinds, outputs) are `String(describing:)` of the flow's values, made only while someone
+/// observes. An observer is never re-entered: a ``Supervisor/send(_:to:)`` or a spawn it makes is
+/// queued and processed after the step, as for a handler.
+///
+/// ```swift
+/// let observation = supervisor.observe { event in
+///     if case .tornDown(let id, reason: .ownerReleased) = event { print("\(id) went with its screen") }
+/// }
+/// ```
 public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
     /// A machine started, under `parent` (`nil` for a root), in `state`; `transitions` are the
     /// eventless transitions its start took (empty for a restored machine).

@@ -1,0 +1,167 @@
+import FlowGraph
+import FlowGraphviz
+import FlowSpec
+import Flowstate
+import FlowstateExamples
+import Foundation
+import Testing
+
+/// The Swift snippets of the DocC articles of `FlowGraph` ("Drawing flows", "Flows too big for one
+/// picture") and `FlowGraphviz` ("Rendering flows"), and of `docs/flowspec.md`, verbatim, compiled and
+/// run (`DocSnippetCheckTests` in FlowstateTests fails when one is missing here). Names a snippet
+/// takes from its article's prose (`graph`, `steps`) are defined before it.
+@Suite("Docs: the FlowGraph, FlowGraphviz and flow spec snippets run as written")
+struct GraphArticleSnippetTests {
+    // MARK: Sources/FlowGraph/FlowGraph.docc/DrawingFlows.md
+
+    @Test("Drawing flows: a definition as a graph")
+    func drawing() {
+        let graph = FlowGraph(SignUp.definition)            // states, clusters, labelled edges
+        let dot = DOTWriter.dot(graph)                     // Graphviz DOT, same bytes every time
+        let mermaid = MermaidWriter.mermaid(graph)         // stateDiagram-v2, for GitHub Markdown
+
+        #expect(dot.hasPrefix("digraph") && dot == DOTWriter.dot(FlowGraph(SignUp.definition)))
+        #expect(mermaid.hasPrefix("stateDiagram-v2"))
+    }
+
+    @Test("Drawing flows: attributes and the current state")
+    func attributes() {
+        var graph = FlowGraph(SignUp.definition)
+        graph.graphAttributes["rankdir"] = "TB"
+        graph.highlight(state: "password")                 // the current state, and the states containing it
+
+        let dot = DOTWriter.dot(graph)
+        #expect(dot.contains("rankdir=\"TB\"") || dot.contains("rankdir=TB"))
+        #expect(dot != DOTWriter.dot(FlowGraph(SignUp.definition)))
+    }
+
+    @Test("Drawing flows: a run on the picture")
+    func overlay() throws {
+        var machine = try FlowMachine(SignUp.definition)
+        var steps = [try machine.start()]
+        for event: SignUp.Event in [.submitEmail("ada@example.com"), .back, .cancel] {
+            steps.append(try machine.send(event))
+        }
+
+        var graph = FlowGraph(SignUp.definition)
+        graph.overlay(FlowTrace(steps), lastPathLength: 5)
+
+        #expect(graph != FlowGraph(SignUp.definition))
+        #expect(DOTWriter.dot(graph).contains("label=\"cancel (×1)\""), "the taken transitions carry their counts")
+    }
+
+    // MARK: Sources/FlowGraph/FlowGraph.docc/CollapsingFlows.md
+
+    /// A nested graph whose states `s4` (holding `s12`) and `s9` are compound, for the article's names.
+    static let nested: FlowGraph = {
+        let nodes: [FlowGraph.Node] = [
+            .init(id: "s0", label: "start", kind: .state),
+            .init(id: "s4", label: "outer", kind: .compound),
+            .init(id: "s5", label: "first", kind: .state, parent: "s4"),
+            .init(id: "s6", label: "inner", kind: .compound, parent: "s4"),
+            .init(id: "s12", label: "deep", kind: .state, parent: "s6"),
+            .init(id: "s9", label: "other", kind: .compound),
+            .init(id: "s10", label: "a", kind: .state, parent: "s9"),
+            .init(id: "s11", label: "b", kind: .state, parent: "s9"),
+            .init(id: "s13", label: "done", kind: .final),
+        ]
+        let edges: [FlowGraph.Edge] = [
+            .init(from: "s0", to: "s5", label: "go", events: ["go"], transitions: [0]),
+            .init(from: "s5", to: "s12", label: "in", events: ["in"], transitions: [1]),
+            .init(from: "s12", to: "s10", label: "next", events: ["next"], transitions: [2]),
+            .init(from: "s10", to: "s11", label: "on", events: ["on"], transitions: [3]),
+            .init(from: "s11", to: "s13", label: "done", events: ["done"], transitions: [4]),
+            .init(from: "s9", to: "s13", label: "cancel", events: ["cancel"], transitions: [5]),
+        ]
+        return FlowGraph(name: "nested", initial: "s0", nodes: nodes, edges: edges)
+    }()
+
+    @Test("Flows too big for one picture: collapse")
+    func collapse() {
+        let graph = Self.nested
+        let overview = graph.collapsed(toDepth: 1)          // the top level and what it holds directly
+        let chosen = graph.collapsing(["s4", "s9"])         // these compound states; where each state went:
+        let drawnAs = chosen.representative["s12"]          // "s4"
+
+        #expect(drawnAs == "s4")
+        #expect(overview.node("s6")?.kind == .state, "s6 is collapsed at depth 1")
+        #expect(chosen.graph.nodes.map(\.id) == ["s0", "s4", "s9", "s13"])
+    }
+
+    @Test("Flows too big for one picture: pages")
+    func pages() {
+        let graph = Self.nested
+        var files: [String: String] = [:]                   // file name: DOT text
+        for page in graph.pages(depth: 1) {
+            files["\(page.state ?? "overview").dot"] = DOTWriter.dot(page.graph)  // page.state: nil for the overview
+        }
+
+        #expect(files.keys.sorted() == ["overview.dot", "s6.dot"])
+    }
+
+    // MARK: Sources/FlowGraphviz/FlowGraphviz.docc/RenderingFlows.md
+
+    @Test("Rendering flows: render a graph and DOT text")
+    func render() throws {
+        let svg = try GraphvizRenderer.shared.render(FlowGraph(SignUp.definition), format: .svg)
+        let pdf = try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .pdf, engine: "dot")
+
+        #expect(String(decoding: svg, as: UTF8.self).contains("<svg"))
+        #expect(pdf.starts(with: Array("%PDF".utf8)))
+    }
+
+    @Test("Rendering flows: legibility")
+    func legibility() throws {
+        for problem in try GraphvizRenderer.shared.legibility(of: FlowGraph(SignUp.definition)) {
+            print(problem)   // edge label 'cancel' (s1 -> s4) overlaps node 'editing' (s2)
+        }
+    }
+
+    @Test("Rendering flows: too big for one picture")
+    func bigFlows() throws {
+        let graph = FlowGraph(SignUp.definition)
+        let depth = LayoutPolicy.collapseDepth(for: graph)           // nil: draw it whole
+        var pictures: [[UInt8]] = []                                 // SVG bytes, the overview first
+        for page in graph.pages(depth: depth) {
+            pictures.append(try GraphvizRenderer.shared.render(page.graph))
+        }
+
+        #expect(depth == nil && pictures.count == 1)
+    }
+
+    @Test("Rendering flows: an interactive page of a runtime's run and of a tree's machine")
+    func viewer() throws {
+        // A machine's or runtime's steps...
+        let runtime = try FlowRuntime(SignUp.definition) { effect, _ in print("perform \(effect)") }
+        let recorder = FlowTraceRecorder(runtime)
+        try runtime.start()
+        try runtime.send(.submitEmail("ada@example.com"))
+        let html = try FlowViewer(SignUp.definition, trace: recorder.trace).html()  // or .write(to: path)
+
+        // ...or one machine of a supervisor's tree, with the effects the supervisor performed.
+        let supervisor = Supervisor()
+        let treeRecorder = FlowTraceRecorder(supervisor)
+        let root = try supervisor.start(FirstLaunch.definition, handler: treeRecorder.recording { effect, context in
+            print("perform \(effect)")
+        })
+        try supervisor.send(.createAccount, to: root)
+        let page = try FlowViewer(supervisor.outline(of: root.id)!, trace: treeRecorder.trace(of: root.id)).html()
+
+        #expect(recorder.trace.steps.count == 2)
+        #expect(treeRecorder.trace(of: root.id).steps.count == 2)
+        #expect(html.hasPrefix("<!DOCTYPE html>") && page.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    // MARK: docs/flowspec.md
+
+    @Test("docs/flowspec.md: write, read, run")
+    func flowspec() throws {
+        let text = FlowSpec(SignUp.definition).json()                 // write
+        let spec = try FlowSpec.parse(text, file: "sign-up.json")      // read (errors carry file:line:column)
+        let definition = spec.definition(guards: ["valid email": true]) // run or draw (string-typed)
+
+        var machine = try FlowMachine(definition)
+        #expect(try machine.start().state == "email")
+        #expect(try machine.send("submitEmail").state == "password")
+    }
+}
