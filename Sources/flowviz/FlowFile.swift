@@ -171,3 +171,41 @@ struct FileProblem: Error {
 func report(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+extension FlowFile {
+    /// The simulation `simulate` and `view --events` run: the child flows found beside the file, and
+    /// guard defaults from `--guard NAME=true|false` (already validated). Reports and exits 2 when a
+    /// child file cannot be read, 3 when the flow cannot be simulated (parallel states, data, a missing
+    /// child).
+    func simulation(guards: [String]) throws -> FlowSimulation {
+        let children: [String: FlowSpec]
+        do {
+            children = try self.children()
+        } catch {
+            report(error.line)
+            throw ExitCode(2)
+        }
+        var defaults: [String: Bool] = [:]
+        for item in guards {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            defaults[String(parts[0])] = parts[1] == "true"
+        }
+        do {
+            return try FlowSimulation(spec, guards: defaults, children: { children[$0] })
+        } catch {
+            report(error.description)
+            throw ExitCode(3)
+        }
+    }
+}
+
+/// Reads `--events` (`open, submit[valid], close`): the steps, or a usage error naming the bad one.
+func eventList(_ text: String) throws -> [SpecEvent] {
+    guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+    switch SpecEvent.list(text) {
+    case .success(let parsed): return parsed
+    case .failure(let error):
+        report("error: \(error)")
+        throw ExitCode.validationFailure
+    }
+}

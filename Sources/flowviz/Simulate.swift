@@ -46,13 +46,6 @@ struct Simulate: AsyncParsableCommand {
 
     func run() async throws {
         let flow = try FlowFile.open(file)
-        let children: [String: FlowSpec]
-        do {
-            children = try flow.children()
-        } catch {
-            report(error.line)
-            throw ExitCode(2)
-        }
         try flow.requireValid(orExit: 1)
         let text: String
         if let events {
@@ -65,29 +58,8 @@ struct Simulate: AsyncParsableCommand {
             }
             text = lines.joined(separator: ",")
         }
-        let list: [SpecEvent]
-        if text.trimmingCharacters(in: .whitespaces).isEmpty {
-            list = []
-        } else {
-            switch SpecEvent.list(text) {
-            case .success(let parsed): list = parsed
-            case .failure(let error):
-                report("error: \(error)")
-                throw ExitCode.validationFailure
-            }
-        }
-        var defaults: [String: Bool] = [:]
-        for item in guards {
-            let parts = item.split(separator: "=", maxSplits: 1)
-            defaults[String(parts[0])] = parts[1] == "true"
-        }
-        let simulation: FlowSimulation
-        do {
-            simulation = try FlowSimulation(flow.spec, guards: defaults, children: { children[$0] })
-        } catch {
-            report(error.description)
-            throw ExitCode(3)
-        }
+        let list = try eventList(text)
+        let simulation = try flow.simulation(guards: guards)
         var printed = 0
         func flush() {
             for record in simulation.records[printed...] { print(record.description) }

@@ -106,39 +106,12 @@ struct View: AsyncParsableCommand {
 
     /// Runs the events on the flow as `simulate` does; the root machine's trace, with its effects.
     private func simulate(_ flow: FlowFile, events text: String) throws -> FlowTrace {
-        let children: [String: FlowSpec]
-        do {
-            children = try flow.children()
-        } catch {
-            report(error.line)
-            throw ExitCode(2)
-        }
-        let list: [SpecEvent]
-        if text.trimmingCharacters(in: .whitespaces).isEmpty {
-            list = []
-        } else {
-            switch SpecEvent.list(text) {
-            case .success(let parsed): list = parsed
-            case .failure(let error):
-                report("error: \(error)")
-                throw ExitCode.validationFailure
-            }
-        }
-        var defaults: [String: Bool] = [:]
-        for item in guards {
-            let parts = item.split(separator: "=", maxSplits: 1)
-            defaults[String(parts[0])] = parts[1] == "true"
-        }
-        let simulation: FlowSimulation
-        do {
-            simulation = try FlowSimulation(flow.spec, guards: defaults, children: { children[$0] })
-        } catch {
-            report(error.description)
-            throw ExitCode(3)
-        }
+        let simulation = try flow.simulation(guards: guards)
+        let list = try eventList(text)
         do {
             try simulation.start()
             for event in list { try simulation.send(event) }
+            try simulation.runDelayedEvents()  // as simulate does: the delayed events still waiting
         } catch {
             report(error.description.hasPrefix("error:") ? "\(flow.path): \(error.description)" : error.description)
             throw ExitCode(1)
