@@ -149,7 +149,16 @@ public final class FlowRuntime<F: Flow> {
                 + "'\(machine.state)': \(error)")
         self.failure = failure
         queue.removeAll()
+        finishStreams()  // the runtime refuses every event from now on: no step will follow
         return failure
+    }
+
+    /// Ends every ``steps()`` stream: no step will follow (the runtime stopped or failed).
+    @usableFromInline
+    func finishStreams() {
+        for continuation in continuations.values { continuation.finish() }
+        continuations.removeAll()
+        updateObserved()
     }
 
     private func run(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> FlowStep<F> {
@@ -216,8 +225,8 @@ public final class FlowRuntime<F: Flow> {
         }
     }
 
-    /// The steps from now on, as an asynchronous sequence. It finishes when the runtime is
-    /// deinitialized; a stream that is dropped is removed at the next step.
+    /// The steps from now on, as an asynchronous sequence. It finishes when the runtime stops
+    /// (``stop()``), fails, or is deinitialized; a stream that is dropped is removed at the next step.
     public func steps() -> AsyncStream<FlowStep<F>> {
         let (stream, continuation) = AsyncStream<FlowStep<F>>.makeStream()
         let token = nextToken
