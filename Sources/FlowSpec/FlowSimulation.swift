@@ -71,7 +71,9 @@ public final class FlowSimulation {
     static func format(milliseconds ms: Int) -> String {
         if ms % 1000 == 0 { return "\(ms / 1000)s" }
         if ms < 1000 { return "\(ms)ms" }
-        return "\(ms / 1000).\(String(String(ms % 1000 + 1000).dropFirst()).replacingTrailingZeros)s"
+        var fraction = String(ms % 1000 + 1000).dropFirst()  // three digits: 5 -> "005"
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return "\(ms / 1000).\(fraction)s"
     }
 
     /// Why a simulation cannot run.
@@ -287,14 +289,5 @@ public final class FlowSimulation {
         interpreter.sessions.compactMap { session in
             session.map { String(repeating: "  ", count: $0.path.count) + "\($0.document.spec.name): \($0.machine.state)" }
         }
-    }
-}
-
-extension String {
-    /// `"500"` → `"5"`, `"050"` → `"05"`.
-    fileprivate var replacingTrailingZeros: String {
-        var s = Substring(self)
-        while s.count > 1, s.last == "0" { s = s.dropLast() }
-        return String(s)
     }
 }

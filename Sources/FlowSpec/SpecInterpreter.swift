@@ -183,8 +183,8 @@ struct SpecInterpreter: Sendable {
 
     /// An external event for the root session, processed with all it causes at the current time.
     mutating func send(_ event: SpecEvent) throws(Stop) {
-        guard let root = sessions.first, root != nil else { return }
-        sessions[0]!.externalQueue.append(Queued(event: event, origin: nil))
+        guard sessions.first != nil else { return }
+        sessions[0]?.externalQueue.append(Queued(event: event, origin: nil))
         try settle()
     }
 
@@ -208,13 +208,14 @@ struct SpecInterpreter: Sendable {
         while let due = nextDue, due <= time, !rootFinished {
             now = max(now, due)
             let item = delayed.removeMin()
+            guard isLive(item) else { continue }  // `nextDue` dropped the dead ones; checked again here
             sendsByID[SendKey(sender: item.sender, id: item.sendID)]?.removeAll { $0 == item.sequence }
             note(.fired(path: pathOf(item.target), event: item.event.name, at: now))
             if item.isInternal {
-                sessions[item.target]!.internalQueue.append(item.event)
+                sessions[item.target]?.internalQueue.append(item.event)
                 try macrostep(item.target, external: nil)
             } else {
-                sessions[item.target]!.externalQueue.append(Queued(event: item.event, origin: item.sender))
+                sessions[item.target]?.externalQueue.append(Queued(event: item.event, origin: item.sender))
             }
             try settle()
         }
@@ -248,7 +249,7 @@ struct SpecInterpreter: Sendable {
     private mutating func macrostep(_ s: Int, external: SpecEvent?) throws(Stop) {
         if let external {
             // <invoke autoforward="true">: the child gets a copy of every external event.
-            for (_, child) in sessions[s]!.children.sorted(by: { $0.key < $1.key })
+            for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key })
             where sessions[child]?.autoforward == true {
                 sessions[child]!.externalQueue.append(Queued(event: external, origin: s))
             }
@@ -485,10 +486,7 @@ struct SpecInterpreter: Sendable {
                                   event: SpecEvent?) throws(Stop) {
         let code = block.instructions
         var pc = 0
-        var executed = 0
         while pc < code.count {
-            executed += 1
-            guard executed <= code.count * 2 + 16 else { return }  // jumps only go forward; a guard all the same
             switch code[pc] {
             case .raise(let name):
                 sessions[s]?.internalQueue.append(SpecEvent(name))
@@ -500,10 +498,20 @@ struct SpecInterpreter: Sendable {
                     return
                 }
                 if !value {
+                    // Branches and jumps only go forward (the reader writes them so); a block built by
+                    // hand that jumps back would loop: it fails as any instruction that cannot run.
+                    guard otherwise > pc else {
+                        raiseError("error.execution", in: s)
+                        return
+                    }
                     pc = otherwise
                     continue
                 }
             case .jump(let to):
+                guard to > pc else {
+                    raiseError("error.execution", in: s)
+                    return
+                }
                 pc = to
                 continue
             case .cancel(let id):

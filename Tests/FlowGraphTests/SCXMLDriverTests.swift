@@ -253,3 +253,19 @@ extension SCXMLDriverTests {
         }, "the child was cancelled when 'a' was exited; its 'late' event, sent by its exit block, was dropped")
     }
 }
+
+extension SCXMLDriverTests {
+    @Test("A hand-built block that jumps backwards fails with error.execution instead of looping")
+    func backwardJump() throws {
+        var a = FlowSpec.State(name: "a")
+        a.onEntry = [FlowSpec.Executable([.log(label: "once", expr: nil), .jump(to: 0)])]
+        a.transitions = [FlowSpec.Transition(event: "error.execution", target: "done")]
+        var done = FlowSpec.State(name: "done")
+        done.isFinal = true
+        var spec = FlowSpec(name: "loop", initial: "a", states: [a, done])
+        spec.semantics = .scxml
+        let simulation = try FlowSimulation(spec)
+        try simulation.start()
+        #expect(simulation.configuration == ["done"])
+    }
+}

@@ -1,4 +1,5 @@
 import FlowTesting
+import Flowstate
 import Testing
 
 /// The article "Testing flows" shows a counterexample as `SupervisorCheck.counterexample` prints it
@@ -15,5 +16,16 @@ struct PrintedCounterexampleTests {
         ]) { supervisor, events in
             // the invariant
         }
+        // Replayed with a body that looks: each command ran, the second spawned a machine under #1.
+        var seen: [(live: Int, events: [TreeEvent])] = []
+        try SupervisorCheck.run(universe, commands: [
+            .send(machine: 0, event: 0),
+            .spawn(flow: 0, under: 0, policy: 0),
+        ]) { supervisor, events in
+            seen.append((supervisor.liveCount, events))
+        }
+        #expect(seen.count == 2)
+        #expect(seen.last?.live == (seen.first?.live ?? 0) + 1)
+        #expect(seen.last?.events.contains { if case .spawned(_, "first-launch", _, _, _) = $0 { true } else { false } } == true)
     }
 }
