@@ -29,6 +29,13 @@ public protocol Flow: SendableMetatype {
     associatedtype Effect: Sendable
     /// The result the flow produces when it reaches a final state.
     associatedtype Output: Sendable
+    /// The data the flow keeps while it runs (the email typed on the first screen, the model a parent
+    /// shares with its children), `Void` by default: a flow without context costs nothing for it.
+    ///
+    /// Guards read it, transitions change it only through named ``Update``s, and effects may be
+    /// derived from it through named ``Emit``s, so a definition stays inspectable (see
+    /// <doc:FlowContext>). A `Codable` context is saved in snapshots.
+    associatedtype Context: Sendable = Void
 }
 
 /// An event that a flow reacts to.

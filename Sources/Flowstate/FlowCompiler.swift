@@ -50,14 +50,18 @@ struct FlowCompiler<F: Flow> {
     private var depth: [Int] = []
     private var children: [[Int]] = []
     private var initialChild: [Int] = []
-    private var entries: [[F.Effect]] = []
-    private var exits: [[F.Effect]] = []
+    // Effects as codes: a constant effect is its index in `pool`, an emit is `-1 - its index in
+    // `emits`. Laying out codes copies integers, not effects; the table turns them back at the end.
+    private var pool: [F.Effect] = []
+    private var emits: [Emit<F>] = []
+    private var entries: [[Int32]] = []
+    private var exits: [[Int32]] = []
     private var index: [F.State: Int] = [:]
     // Transitions, in declaration order.
     private var raws: [Raw] = []
     private var rawSource: [Int] = []
     private var rawTarget: [Int] = []  // -1: targetless, -2: unknown
-    private var rawEffects: [[F.Effect]] = []
+    private var rawEffects: [[Int32]] = []
     private var issues: [ValidationIssue] = []
     private var shortcuts = Shortcuts()
 
@@ -129,8 +133,9 @@ struct FlowCompiler<F: Flow> {
                 depth.append(parent >= 0 ? depth[parent] + 1 : 0)
                 children.append([])
                 initialChild.append(-1)
-                entries.append(data.entry)
-                exits.append(data.exit)
+                entries.append(codes(data.entry, data.entryEmits))
+                exits.append(codes(data.exit, data.exitEmits))
+                checkNames(of: data)
                 index[data.state] = i
                 if parent >= 0 { children[parent].append(i) }
                 if element.hasChildren {
@@ -145,6 +150,8 @@ struct FlowCompiler<F: Flow> {
                     continue
                 }
                 raws.append(Raw(source: parent, data: data, target: -1))
+                rawEffects.append(codes(data.effects, data.emits))
+                checkNames(of: data)
             }
         }
     }
@@ -188,7 +195,41 @@ struct FlowCompiler<F: Flow> {
         }
         rawSource = raws.map { $0.source }
         rawTarget = raws.map { $0.target }
-        rawEffects = raws.map { $0.data.effects }
+    }
+
+    /// The codes of a list of constant effects followed by emits.
+    private mutating func codes(_ constants: [F.Effect], _ emitted: [Emit<F>]) -> [Int32] {
+        if constants.isEmpty && emitted.isEmpty { return [] }
+        var result: [Int32] = []
+        result.reserveCapacity(constants.count + emitted.count)
+        for effect in constants {
+            result.append(Int32(pool.count))
+            pool.append(effect)
+        }
+        for emit in emitted {
+            result.append(-1 - Int32(emits.count))
+            emits.append(emit)
+        }
+        return result
+    }
+
+    private mutating func checkNames(of data: FlowElement<F>.StateData) {
+        for emit in data.entryEmits + data.exitEmits where emit.name.isEmpty {
+            report(.unnamed, .error, "state '\(label(data.state))' has an emit with an empty name", data.location)
+        }
+    }
+
+    private mutating func checkNames(of data: FlowElement<F>.TransitionData) {
+        let on = data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
+        if data.guardCondition?.name.isEmpty == true {
+            report(.unnamed, .error, "transition \(on) has a guard with an empty name", data.location)
+        }
+        if data.update?.name.isEmpty == true {
+            report(.unnamed, .error, "transition \(on) has an update with an empty name", data.location)
+        }
+        if data.emits.contains(where: \.name.isEmpty) {
+            report(.unnamed, .error, "transition \(on) has an emit with an empty name", data.location)
+        }
     }
 
     // MARK: Structure
@@ -278,7 +319,7 @@ struct FlowCompiler<F: Flow> {
 
     /// Appends the exit effects of `leaf` and of its ancestors below `domain` (an ancestor of `leaf`,
     /// or -1), innermost first.
-    private func appendExits(from leaf: Int, below domain: Int, to effects: inout [F.Effect]) {
+    private func appendExits(from leaf: Int, below domain: Int, to effects: inout [Int32]) {
         let floor = domain >= 0 ? depth[domain] : -1
         var s = shortcuts.exitUp[leaf]
         while s >= 0 && depth[s] > floor {
@@ -289,7 +330,7 @@ struct FlowCompiler<F: Flow> {
 
     /// Appends the entry effects of the states entered when entering `target` from inside `domain`
     /// (an ancestor of `target`, or -1): outermost first, down to the leaf `target` settles in.
-    private func appendEntries(domain: Int, target: Int, to effects: inout [F.Effect], scratch: inout [Int]) {
+    private func appendEntries(domain: Int, target: Int, to effects: inout [Int32], scratch: inout [Int]) {
         scratch.removeAll(keepingCapacity: true)
         let floor = domain >= 0 ? depth[domain] : -1
         var s = shortcuts.entryUp[target]
@@ -310,7 +351,7 @@ struct FlowCompiler<F: Flow> {
     // MARK: Table
 
     private func buildTable(initialIndex: Int) -> FlowTable<F> {
-        var effects: [F.Effect] = []
+        var effects: [Int32] = []
         var guards: [Guard<F>] = []
         var guardIndex = [Int](repeating: -1, count: raws.count)
         var events: [F.Event.Kind?] = []
@@ -348,7 +389,8 @@ struct FlowCompiler<F: Flow> {
                             effects.append(contentsOf: rawEffects[r])
                         }
                         let move = FlowTable<F>.Move(guardIndex: guardIndex[r], target: target,
-                                                     effects: start..<effects.count, declaration: r)
+                                                     effects: start..<effects.count, declaration: r,
+                                                     updates: raws[r].data.update != nil)
                         if let kind = events[r] {
                             eventMoves.append((kind, move))
                         } else if target >= 0 {
@@ -375,7 +417,9 @@ struct FlowCompiler<F: Flow> {
             outputs: nodes.map { $0.output }, childFlows: nodes.map { $0.child },
             eventRanges: eventRanges, eventMoves: eventMoves,
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
-            guards: guards, effects: effects,
+            guards: guards, effects: emits.isEmpty ? effects.map { pool[Int($0)] } : pool,
+            recipe: emits.isEmpty ? nil : effects, emits: emits.map(\.body),
+            updates: raws.contains { $0.data.update != nil } ? raws.map { $0.data.update?.body } : [],
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
             stopEffects: stopEffects, unhandled: unhandled, name: name
         )
@@ -388,7 +432,7 @@ struct FlowCompiler<F: Flow> {
     /// range runs on into its parent's, and a chain of first children costs its own exits once. Any
     /// other child is laid out (with its own chain of first children) before a copy of its parent's
     /// range.
-    private func layOutStopEffects(in effects: inout [F.Effect]) -> [Range<Int>] {
+    private func layOutStopEffects(in effects: inout [Int32]) -> [Range<Int>] {
         var stopEffects = [Range<Int>](repeating: 0..<0, count: nodes.count)
         var chain: [Int] = []
         var starts: [Int] = []
@@ -433,8 +477,9 @@ struct FlowCompiler<F: Flow> {
             if let first = seen[key] {
                 let on = raw.data.eventLabel.map { "on '\($0)'" } ?? "without an event"
                 report(.shadowedTransition, .warning,
-                       "state '\(label(nodes[raw.source].state))' has a transition \(on) that is never taken: "
-                           + "the unguarded one at \(raws[first].data.location) comes first",
+                       "state '\(label(nodes[raw.source].state))' has a transition \(on) that is never taken"
+                           + (raw.data.update.map { " (its update '\($0.name)' never runs)" } ?? "")
+                           + ": the unguarded one at \(raws[first].data.location) comes first",
                        raw.data.location, transition: FlowTransitionID(position: r))
             } else {
                 seen[key] = r
@@ -501,9 +546,9 @@ struct FlowCompiler<F: Flow> {
                 parent: parent[i] >= 0 ? nodes[parent[i]].state : nil,
                 children: children[i].map { nodes[$0].state },
                 initialChild: initialChild[i] >= 0 ? nodes[initialChild[i]].state : nil,
-                entry: data.entry, exit: data.exit,
-                entryLabels: data.entry.map { String(describing: $0) },
-                exitLabels: data.exit.map { String(describing: $0) },
+                entry: data.entry, exit: data.exit, emitOnEntry: data.entryEmits, emitOnExit: data.exitEmits,
+                entryLabels: data.entry.map { String(describing: $0) } + data.entryEmits.map(\.name),
+                exitLabels: data.exit.map { String(describing: $0) } + data.exitEmits.map(\.name),
                 outputLabel: data.output?.label, childFlow: data.child?.name,
                 location: data.location
             )
@@ -513,8 +558,10 @@ struct FlowCompiler<F: Flow> {
     private func transitionDeclarations() -> [FlowDefinition<F>.TransitionDeclaration] {
         raws.map { raw in
             .init(source: nodes[raw.source].state, event: raw.data.event, eventLabel: raw.data.eventLabel,
-                  guardLabel: raw.data.guardCondition?.name, target: raw.data.target, effects: raw.data.effects,
-                  effectLabels: raw.data.effects.map { String(describing: $0) }, location: raw.data.location)
+                  guardLabel: raw.data.guardCondition?.name, target: raw.data.target, update: raw.data.update,
+                  effects: raw.data.effects, emit: raw.data.emits,
+                  effectLabels: raw.data.effects.map { String(describing: $0) } + raw.data.emits.map(\.name),
+                  location: raw.data.location)
         }
     }
 

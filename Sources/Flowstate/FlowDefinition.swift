@@ -31,6 +31,7 @@ public struct FlowDefinition<F: Flow>: Sendable {
     final class Storage: Sendable {
         let name: String
         let initial: F.State
+        let initialContext: F.Context
         let unhandledEvents: UnhandledEventPolicy
         let states: [StateDeclaration]
         let transitions: [TransitionDeclaration]
@@ -39,11 +40,12 @@ public struct FlowDefinition<F: Flow>: Sendable {
         @usableFromInline let hasErrors: Bool
         @usableFromInline let table: FlowTable<F>
 
-        init(name: String, initial: F.State, unhandledEvents: UnhandledEventPolicy, states: [StateDeclaration],
-             transitions: [TransitionDeclaration], location: FlowSourceLocation, issues: [ValidationIssue],
-             table: FlowTable<F>) {
+        init(name: String, initial: F.State, initialContext: F.Context, unhandledEvents: UnhandledEventPolicy,
+             states: [StateDeclaration], transitions: [TransitionDeclaration], location: FlowSourceLocation,
+             issues: [ValidationIssue], table: FlowTable<F>) {
             self.name = name
             self.initial = initial
+            self.initialContext = initialContext
             self.unhandledEvents = unhandledEvents
             self.states = states
             self.transitions = transitions
@@ -60,6 +62,9 @@ public struct FlowDefinition<F: Flow>: Sendable {
     public var name: String { storage.name }
     /// The state the machine enters when it starts (if compound, its initial descendants too).
     public var initial: F.State { storage.initial }
+    /// The context a machine starts with, unless it is given another one
+    /// (``FlowMachine/init(_:context:)``).
+    public var initialContext: F.Context { storage.initialContext }
     /// What happens to events that no transition reacts to.
     public var unhandledEvents: UnhandledEventPolicy { storage.unhandledEvents }
     /// Every state, in declaration order (a parent before its children).
@@ -74,6 +79,62 @@ public struct FlowDefinition<F: Flow>: Sendable {
     @inlinable var hasErrors: Bool { storage.hasErrors }
     @inlinable var table: FlowTable<F> { storage.table }
 
+    /// Declares a flow with a context, with the result-builder DSL.
+    /// - Parameters:
+    ///   - name: The flow's name.
+    ///   - initial: The state entered on start.
+    ///   - context: The context a machine starts with (``initialContext``).
+    ///   - unhandledEvents: What to do with events no transition reacts to.
+    ///   - body: The flow's states, declared with ``StateNode`` and ``Final``.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    public init(
+        _ name: String,
+        initial: F.State,
+        context: F.Context,
+        unhandledEvents: UnhandledEventPolicy = .ignore,
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        @FlowBuilder<F> _ body: () -> [FlowElement<F>]
+    ) {
+        self.init(name, initial: initial, context: context, unhandledEvents: unhandledEvents, elements: body(),
+                  location: FlowSourceLocation(file: fileID, line: line, column: column))
+    }
+
+    /// Declares a flow with a context from elements built elsewhere (for example, generated from a file).
+    public init(
+        _ name: String,
+        initial: F.State,
+        context: F.Context,
+        unhandledEvents: UnhandledEventPolicy = .ignore,
+        elements: [FlowElement<F>],
+        location: FlowSourceLocation = FlowSourceLocation(file: #fileID, line: #line, column: #column)
+    ) {
+        let compiled = FlowCompiler<F>(name: name, initial: initial, unhandled: unhandledEvents,
+                                       elements: elements, location: location).compile()
+        storage = Storage(name: name, initial: initial, initialContext: context, unhandledEvents: unhandledEvents,
+                          states: compiled.states, transitions: compiled.transitions, location: location,
+                          issues: compiled.issues, table: compiled.table)
+    }
+
+    /// Every problem of the definition at once: errors first, then warnings, each in declaration order.
+    public func validate() -> [ValidationIssue] { issues }
+
+    /// Whether the definition has no errors (it may have warnings) and so can be started.
+    public var isValid: Bool { !hasErrors }
+
+    /// The declaration of a state, if the definition declares it.
+    public func declaration(of state: F.State) -> StateDeclaration? {
+        table.index[state].map { states[$0] }
+    }
+
+    /// The states that are final, in declaration order.
+    public var finalStates: [F.State] { states.filter { $0.kind == .final }.map(\.state) }
+}
+
+extension FlowDefinition where F.Context == Void {
     /// Declares a flow with the result-builder DSL.
     /// - Parameters:
     ///   - name: The flow's name.
@@ -92,7 +153,7 @@ public struct FlowDefinition<F: Flow>: Sendable {
         column: Int = #column,
         @FlowBuilder<F> _ body: () -> [FlowElement<F>]
     ) {
-        self.init(name, initial: initial, unhandledEvents: unhandledEvents, elements: body(),
+        self.init(name, initial: initial, context: (), unhandledEvents: unhandledEvents, elements: body(),
                   location: FlowSourceLocation(file: fileID, line: line, column: column))
     }
 
@@ -104,26 +165,9 @@ public struct FlowDefinition<F: Flow>: Sendable {
         elements: [FlowElement<F>],
         location: FlowSourceLocation = FlowSourceLocation(file: #fileID, line: #line, column: #column)
     ) {
-        let compiled = FlowCompiler<F>(name: name, initial: initial, unhandled: unhandledEvents,
-                                       elements: elements, location: location).compile()
-        storage = Storage(name: name, initial: initial, unhandledEvents: unhandledEvents, states: compiled.states,
-                          transitions: compiled.transitions, location: location, issues: compiled.issues,
-                          table: compiled.table)
+        self.init(name, initial: initial, context: (), unhandledEvents: unhandledEvents, elements: elements,
+                  location: location)
     }
-
-    /// Every problem of the definition at once: errors first, then warnings, each in declaration order.
-    public func validate() -> [ValidationIssue] { issues }
-
-    /// Whether the definition has no errors (it may have warnings) and so can be started.
-    public var isValid: Bool { !hasErrors }
-
-    /// The declaration of a state, if the definition declares it.
-    public func declaration(of state: F.State) -> StateDeclaration? {
-        table.index[state].map { states[$0] }
-    }
-
-    /// The states that are final, in declaration order.
-    public var finalStates: [F.State] { states.filter { $0.kind == .final }.map(\.state) }
 }
 
 extension FlowDefinition {
@@ -155,9 +199,13 @@ extension FlowDefinition {
         public let entry: [F.Effect]
         /// Effects performed on exit.
         public let exit: [F.Effect]
-        /// Labels of the entry effects.
+        /// Effects derived from the context on entry, after ``entry``.
+        public let emitOnEntry: [Emit<F>]
+        /// Effects derived from the context on exit, after ``exit``.
+        public let emitOnExit: [Emit<F>]
+        /// Labels of the entry effects, then the names of the entry emits.
         public let entryLabels: [String]
-        /// Labels of the exit effects.
+        /// Labels of the exit effects, then the names of the exit emits.
         public let exitLabels: [String]
         /// For a final state, how diagrams describe its output.
         public let outputLabel: String?
@@ -179,17 +227,25 @@ extension FlowDefinition {
         public let guardLabel: String?
         /// The state entered; `nil` for a targetless transition.
         public let target: F.State?
+        /// The context update made when the transition is taken, if any.
+        public let update: Update<F>?
         /// Effects performed between the exits and the entries.
         public let effects: [F.Effect]
-        /// Labels of the effects.
+        /// Effects derived from the context, after ``effects``.
+        public let emit: [Emit<F>]
+        /// Labels of the effects, then the names of the emits.
         public let effectLabels: [String]
         /// Where the transition was declared.
         public let location: FlowSourceLocation
 
-        /// The label a diagram draws on the edge: `event [guard] / effect, effect`.
+        /// The update's name, if the transition has one.
+        public var updateLabel: String? { update?.name }
+
+        /// The label a diagram draws on the edge: `event [guard] {update} / effect, effect`.
         public var label: String {
             var text = eventLabel ?? ""
             if let guardLabel { text += text.isEmpty ? "[\(guardLabel)]" : " [\(guardLabel)]" }
+            if let updateLabel { text += text.isEmpty ? "{\(updateLabel)}" : " {\(updateLabel)}" }
             if !effectLabels.isEmpty { text += (text.isEmpty ? "/ " : " / ") + effectLabels.joined(separator: ", ") }
             return text
         }

@@ -13,6 +13,8 @@ public struct FlowElement<F: Flow>: Sendable {
         var initial: F.State?
         var entry: [F.Effect]
         var exit: [F.Effect]
+        var entryEmits: [Emit<F>] = []
+        var exitEmits: [Emit<F>] = []
         var output: OutputRule<F>?
         var child: ChildFlow<F>? = nil
         var location: FlowSourceLocation
@@ -23,7 +25,9 @@ public struct FlowElement<F: Flow>: Sendable {
         var eventLabel: String?
         var guardCondition: Guard<F>?
         var target: F.State?
+        var update: Update<F>? = nil
         var effects: [F.Effect]
+        var emits: [Emit<F>] = []
         var location: FlowSourceLocation
     }
 
@@ -74,7 +78,7 @@ public struct FlowElement<F: Flow>: Sendable {
 @usableFromInline
 struct OutputRule<F: Flow>: Sendable {
     let label: String
-    @usableFromInline let compute: @Sendable (F.Event?) -> F.Output
+    @usableFromInline let compute: @Sendable (F.Context, F.Event?) -> F.Output
 }
 
 /// A state of the flow, optionally containing child states (a compound state) and the transitions
@@ -93,6 +97,9 @@ public struct StateNode<F: Flow> {
     ///     the first child state declared.
     ///   - entry: Effects performed when the state is entered.
     ///   - exit: Effects performed when the state is left.
+    ///   - emitOnEntry: Effects derived from the context and the event when the state is entered,
+    ///     after `entry`.
+    ///   - emitOnExit: Effects derived from the context and the event when the state is left, after `exit`.
     ///   - child: A child flow that a ``Supervisor`` runs while this state is active: spawned when the
     ///     state is entered, torn down when it is left, its output delivered to this flow as an event.
     ///   - body: The state's transitions and child states.
@@ -105,14 +112,16 @@ public struct StateNode<F: Flow> {
         runs child: ChildFlow<F>? = nil,
         entry: [F.Effect] = [],
         exit: [F.Effect] = [],
+        emitOnEntry: [Emit<F>] = [],
+        emitOnExit: [Emit<F>] = [],
         fileID: String = #fileID,
         line: Int = #line,
         column: Int = #column,
         @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
     ) {
         element = FlowElement(node: .state(.init(
-            state: state, initial: initial, entry: entry, exit: exit, output: nil, child: child,
-            location: FlowSourceLocation(file: fileID, line: line, column: column)
+            state: state, initial: initial, entry: entry, exit: exit, entryEmits: emitOnEntry, exitEmits: emitOnExit,
+            output: nil, child: child, location: FlowSourceLocation(file: fileID, line: line, column: column)
         )), children: body())
     }
 }
@@ -130,13 +139,15 @@ public struct Final<F: Flow> {
         _ state: F.State,
         output: F.Output,
         entry: [F.Effect] = [],
+        emitOnEntry: [Emit<F>] = [],
         fileID: String = #fileID,
         line: Int = #line,
         column: Int = #column,
         @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
     ) {
-        self.init(state, rule: OutputRule(label: String(describing: output), compute: { _ in output }),
-                  entry: entry, body: body(), location: FlowSourceLocation(file: fileID, line: line, column: column))
+        self.init(state, rule: OutputRule(label: String(describing: output), compute: { _, _ in output }),
+                  entry: entry, emitOnEntry: emitOnEntry, body: body(),
+                  location: FlowSourceLocation(file: fileID, line: line, column: column))
     }
 
     /// Declares a final state whose output is computed from the event that reached it
@@ -158,14 +169,42 @@ public struct Final<F: Flow> {
         column: Int = #column,
         output: @escaping @Sendable (F.Event?) -> F.Output
     ) {
-        self.init(state, rule: OutputRule(label: outputLabel, compute: output),
-                  entry: entry, body: [], location: FlowSourceLocation(file: fileID, line: line, column: column))
+        self.init(state, rule: OutputRule(label: outputLabel, compute: { _, event in output(event) }),
+                  entry: entry, emitOnEntry: [], body: [],
+                  location: FlowSourceLocation(file: fileID, line: line, column: column))
     }
 
-    private init(_ state: F.State, rule: OutputRule<F>, entry: [F.Effect], body: [FlowElement<F>],
-                 location: FlowSourceLocation) {
+    /// Declares a final state whose output is computed from the flow's context and the event that
+    /// reached it (`nil` when the flow finishes while starting).
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - outputLabel: How diagrams describe the output, for example `signedUp(email)`.
+    ///   - entry: Effects performed on entry.
+    ///   - emitOnEntry: Effects derived from the context and the event on entry, after `entry`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    ///   - output: Computes the output from the context (after the step's updates) and the event.
+    public init(
+        _ state: F.State,
+        outputLabel: String,
+        entry: [F.Effect] = [],
+        emitOnEntry: [Emit<F>] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        output: @escaping @Sendable (F.Context, F.Event?) -> F.Output
+    ) {
+        self.init(state, rule: OutputRule(label: outputLabel, compute: output),
+                  entry: entry, emitOnEntry: emitOnEntry, body: [],
+                  location: FlowSourceLocation(file: fileID, line: line, column: column))
+    }
+
+    private init(_ state: F.State, rule: OutputRule<F>, entry: [F.Effect], emitOnEntry: [Emit<F>],
+                 body: [FlowElement<F>], location: FlowSourceLocation) {
         element = FlowElement(node: .state(.init(
-            state: state, initial: nil, entry: entry, exit: [], output: rule, location: location
+            state: state, initial: nil, entry: entry, exit: [], entryEmits: emitOnEntry, output: rule,
+            location: location
         )), children: body)
     }
 }
@@ -194,7 +233,10 @@ public struct On<F: Flow> {
     ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - target: The state entered. `nil` makes a targetless transition: its effects are performed
     ///     and the machine stays where it is, without exiting or entering anything.
+    ///   - update: Changes the flow's context when the transition is taken, before any of the
+    ///     step's effects is derived.
     ///   - effects: Effects performed between the exits and the entries.
+    ///   - emit: Effects derived from the context and the event, after `effects`.
     ///   - label: The event's label on diagrams; defaults to `String(describing: event)`.
     ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
     ///   - line: Its line.
@@ -203,7 +245,9 @@ public struct On<F: Flow> {
         _ event: F.Event.Kind,
         guard guardCondition: Guard<F>? = nil,
         to target: F.State?,
+        update: Update<F>? = nil,
         effects: [F.Effect] = [],
+        emit: [Emit<F>] = [],
         label: String? = nil,
         fileID: String = #fileID,
         line: Int = #line,
@@ -211,7 +255,8 @@ public struct On<F: Flow> {
     ) {
         element = FlowElement(node: .transition(.init(
             event: event, eventLabel: label ?? String(describing: event), guardCondition: guardCondition,
-            target: target, effects: effects, location: FlowSourceLocation(file: fileID, line: line, column: column)
+            target: target, update: update, effects: effects, emits: emit,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }
 }
@@ -223,17 +268,28 @@ public struct Always<F: Flow> {
     public let element: FlowElement<F>
 
     /// Declares an eventless transition.
+    /// - Parameters:
+    ///   - guardCondition: A predicate that must hold for the transition to be taken.
+    ///   - target: The state entered.
+    ///   - update: Changes the flow's context when the transition is taken.
+    ///   - effects: Effects performed between the exits and the entries.
+    ///   - emit: Effects derived from the context and the event, after `effects`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
     public init(
         guard guardCondition: Guard<F>? = nil,
         to target: F.State,
+        update: Update<F>? = nil,
         effects: [F.Effect] = [],
+        emit: [Emit<F>] = [],
         fileID: String = #fileID,
         line: Int = #line,
         column: Int = #column
     ) {
         element = FlowElement(node: .transition(.init(
-            event: nil, eventLabel: nil, guardCondition: guardCondition, target: target, effects: effects,
-            location: FlowSourceLocation(file: fileID, line: line, column: column)
+            event: nil, eventLabel: nil, guardCondition: guardCondition, target: target, update: update,
+            effects: effects, emits: emit, location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }
 }

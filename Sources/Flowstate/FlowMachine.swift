@@ -22,18 +22,29 @@ public struct FlowMachine<F: Flow>: Sendable {
     @usableFromInline var current: Int
     @usableFromInline var phase: Phase
     @usableFromInline var finalOutput: F.Output?
+    @usableFromInline var contextValue: F.Context
 
-    /// Creates a machine that has not started yet.
+    /// Creates a machine that has not started yet, with the definition's
+    /// ``FlowDefinition/initialContext``.
     /// - Throws: ``FlowError/Code/invalidDefinition`` when the definition has validation errors;
     ///   the message lists them.
     @inlinable
     public init(_ definition: FlowDefinition<F>) throws(FlowError) {
+        try self.init(definition, context: definition.initialContext)
+    }
+
+    /// Creates a machine that has not started yet, with its own context.
+    /// - Throws: ``FlowError/Code/invalidDefinition`` when the definition has validation errors;
+    ///   the message lists them.
+    @inlinable
+    public init(_ definition: FlowDefinition<F>, context: F.Context) throws(FlowError) {
         guard !definition.hasErrors else { throw Self.invalid(definition) }
         self.definition = definition
         self.table = definition.table
         self.current = definition.table.initialTarget
         self.phase = .ready
         self.finalOutput = nil
+        self.contextValue = context
     }
 
     @usableFromInline
@@ -49,10 +60,16 @@ public struct FlowMachine<F: Flow>: Sendable {
 
     /// Creates a machine that is already running in `state`, as if it had got there by itself:
     /// nothing is entered and no effect is performed. This is how a snapshot is restored.
+    /// - Parameters:
+    ///   - definition: The definition.
+    ///   - state: The leaf state the machine is in.
+    ///   - context: Its context; `nil` for the definition's ``FlowDefinition/initialContext``.
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when
     ///   `state` is not a declared leaf state that is not final.
-    public init(_ definition: FlowDefinition<F>, resumingIn state: F.State) throws(FlowError) {
-        try self.init(definition)
+    public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, context: F.Context? = nil)
+        throws(FlowError)
+    {
+        try self.init(definition, context: context ?? definition.initialContext)
         guard let index = table.index[state], definition.states[index].kind == .atomic else {
             throw FlowError(code: .unknownState,
                             message: "flow '\(definition.name)' cannot resume in '\(state)': "
@@ -71,8 +88,7 @@ public struct FlowMachine<F: Flow>: Sendable {
             return FlowEffects()
         }
         phase = .stopped
-        let exits = table.stopEffects[current]
-        return FlowEffects(storage: table.effects, start: exits.lowerBound, count: exits.count)
+        return table.effects(in: table.stopEffects[current], context: contextValue, event: nil)
     }
 
     /// Whether ``stop()`` was called while the machine was running or ready.
@@ -107,6 +123,11 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// The flow's output, once it has finished.
     public var output: F.Output? { finalOutput }
 
+    /// The flow's data: the context it started with, as the ``Update``s of the transitions taken
+    /// since have changed it. Only updates change it.
+    @inlinable
+    public var context: F.Context { contextValue }
+
     /// Enters the initial state (and its initial descendants), then takes any eventless transitions.
     /// - Returns: ``FlowStep/started(state:effects:transitions:)``, or ``FlowStep/finished(from:to:event:effects:output:transitions:)``
     ///   if eventless transitions lead straight to a final state.
@@ -114,10 +135,11 @@ public struct FlowMachine<F: Flow>: Sendable {
     @inlinable
     public mutating func start() throws(FlowError) -> FlowStep<F> {
         guard phase == .ready else { throw alreadyStarted() }
-        let entry = FlowEffects(storage: table.effects, start: table.initialEffects.lowerBound,
-                                count: table.initialEffects.count)
+        var context = contextValue  // the machine is unchanged if the eventless transitions throw
+        let entry = table.effects(in: table.initialEffects, context: context, event: nil)
         let (target, effects, taken) = try settle(table.initialTarget, effects: entry, taken: FlowTransitions(),
-                                                  event: nil)
+                                                  event: nil, context: &context)
+        contextValue = context
         current = target
         phase = .running
         if table.isFinal[target] {
@@ -127,7 +149,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     }
 
     /// Sends an event: takes the first transition that reacts to it and whose guard holds, searching
-    /// the current state first and then its ancestors, in declaration order.
+    /// the current state first and then its ancestors, in declaration order. Guards read the context
+    /// as it is before the step; the transition's ``Update`` then changes it, and the step's derived
+    /// effects (``Emit``) read it after that.
     /// - Throws: ``FlowError/Code/notStarted``, ``FlowError/Code/finished``,
     ///   ``FlowError/Code/unhandledEvent`` (when the definition's policy is ``UnhandledEventPolicy/fail``),
     ///   or ``FlowError/Code/eventlessLoop``. The machine is unchanged when it throws.
@@ -143,7 +167,7 @@ public struct FlowMachine<F: Flow>: Sendable {
             if table.eventKinds[i] == kind {
                 matched = true
                 let move = table.eventMoves[i]
-                if table.allows(move, state: source, event: event) {
+                if table.allows(move, state: source, event: event, context: contextValue) {
                     if move.settles {
                         // The common case, written out here so that the step is built in place.
                         let target = Int(move.target)
@@ -167,12 +191,21 @@ public struct FlowMachine<F: Flow>: Sendable {
         let from = table.states[source]
         var taken = FlowTransitions(declaration: move.declaration)
         guard move.target >= 0 else {
-            return .transitioned(from: from, to: from, event: event, effects: table.effects(of: move), transitions: taken)
+            table.update(move, &contextValue, event: event)
+            return .transitioned(from: from, to: from, event: event,
+                                 effects: table.effects(of: move, context: contextValue, event: event), transitions: taken)
         }
         var target = Int(move.target)
-        var effects = table.effects(of: move)
+        let effects: FlowEffects<F.Effect>
         if table.hasEventless(target) {
-            (target, effects, taken) = try settle(target, effects: effects, taken: taken, event: event)
+            var context = contextValue  // the machine is unchanged if the eventless transitions throw
+            table.update(move, &context, event: event)
+            let own = table.effects(of: move, context: context, event: event)
+            (target, effects, taken) = try settle(target, effects: own, taken: taken, event: event, context: &context)
+            contextValue = context
+        } else {
+            table.update(move, &contextValue, event: event)
+            effects = table.effects(of: move, context: contextValue, event: event)
         }
         current = target
         if table.isFinal[target] {
@@ -181,10 +214,12 @@ public struct FlowMachine<F: Flow>: Sendable {
         return .transitioned(from: from, to: table.states[target], event: event, effects: effects, transitions: taken)
     }
 
-    /// Follows eventless transitions from `state` until none is enabled. Allocates only when more
-    /// than one transition's effects must be joined.
+    /// Follows eventless transitions from `state` until none is enabled, each one's update changing
+    /// `context` before its effects are derived. Allocates only when more than one transition's
+    /// effects must be joined.
     @inlinable
-    func settle(_ state: Int, effects: FlowEffects<F.Effect>, taken first: FlowTransitions, event: F.Event?)
+    func settle(_ state: Int, effects: FlowEffects<F.Effect>, taken first: FlowTransitions, event: F.Event?,
+                context: inout F.Context)
         throws(FlowError) -> (Int, FlowEffects<F.Effect>, FlowTransitions)
     {
         var state = state
@@ -192,7 +227,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         var joined: [F.Effect]?  // only when two or more non-empty effect ranges must be joined
         var declarations: [Int32] = []  // allocated only once an eventless transition is taken
         var taken = 0
-        while !table.isFinal[state], let move = table.firstEventless(from: state, event: event) {
+        while !table.isFinal[state], let move = table.firstEventless(from: state, event: event, context: context) {
             taken += 1
             if taken == 1 { declarations = first.map { Int32($0.position) } }
             declarations.append(move.declaration)
@@ -203,7 +238,8 @@ public struct FlowMachine<F: Flow>: Sendable {
                         + "without settling (last in '\(table.states[state])'): check the guards of its eventless transitions"
                 )
             }
-            let more = table.effects(of: move)
+            table.update(move, &context, event: event)
+            let more = table.effects(of: move, context: context, event: event)
             if joined != nil {
                 joined!.append(contentsOf: more)
             } else if effects.isEmpty {
@@ -221,7 +257,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     mutating func finish(from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
                          transitions: FlowTransitions) -> FlowStep<F> {
         phase = .finished
-        let output = table.outputs[current]!.compute(event)
+        let output = table.outputs[current]!.compute(contextValue, event)
         finalOutput = output
         return .finished(from: from, to: table.states[current], event: event, effects: effects, output: output,
                          transitions: transitions)

@@ -33,12 +33,14 @@ public struct FlowOutline: Hashable, Sendable {
         public var targetless: Bool
         /// Its event's label; `nil` when eventless.
         public var event: String?
-        /// `event [guard] / effects`.
+        /// `event [guard] {update} / effects`.
         public var label: String
         /// The guard's name, if any.
         public var guardLabel: String? = nil
-        /// Labels of its effects.
+        /// Labels of its effects, then the names of its emits.
         public var effects: [String] = []
+        /// The name of its context update, if any.
+        public var update: String? = nil
     }
 
     /// The flow's name.
@@ -84,7 +86,7 @@ extension FlowDefinition {
                 return .init(source: source, target: transition.target.flatMap { index[$0] },
                              targetless: transition.target == nil, event: transition.eventLabel,
                              label: transition.label, guardLabel: transition.guardLabel,
-                             effects: transition.effectLabels)
+                             effects: transition.effectLabels, update: transition.updateLabel)
             })
     }
 }

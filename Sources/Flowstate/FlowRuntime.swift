@@ -41,12 +41,13 @@ public final class FlowRuntime<F: Flow> {
     /// Creates a runtime for a definition.
     /// - Parameters:
     ///   - definition: The flow to run; it must be valid.
+    ///   - context: The flow's context; `nil` for the definition's ``FlowDefinition/initialContext``.
     ///   - logger: Where steps are logged at debug level; `nil` logs nothing.
     ///   - handler: Performs effects, in order.
     /// - Throws: ``FlowError/Code/invalidDefinition``.
-    public init(_ definition: FlowDefinition<F>, logger: Logger? = nil,
+    public init(_ definition: FlowDefinition<F>, context: F.Context? = nil, logger: Logger? = nil,
                 handler: @escaping EffectHandler) throws(FlowError) {
-        self.machine = try FlowMachine(definition)
+        self.machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         self.handler = handler
         self.logger = logger
         self.isObserved = logger != nil
@@ -62,6 +63,8 @@ public final class FlowRuntime<F: Flow> {
     public var isFinished: Bool { machine.isFinished }
     /// The flow's output, once it has finished.
     public var output: F.Output? { machine.output }
+    /// The flow's context, as the updates of the transitions taken so far have changed it.
+    public var context: F.Context { machine.context }
     /// The events waiting to be processed.
     public var pendingEvents: Int { queue.count }
 

@@ -44,30 +44,35 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         @usableFromInline let effectCount: Int32
         /// Index of the transition this move compiles, in declaration order.
         @usableFromInline let declaration: Int32
-        /// Whether taking it ends the step: its target is not final and has no eventless transitions
-        /// (known when the table is compiled, so the engine's common case is one test).
+        /// Whether taking it ends the step with constant effects and no change to the context: its
+        /// target is not final and has no eventless transitions, it has no update and the table
+        /// derives no effect (known when the table is compiled, so the engine's common case is one test).
         @usableFromInline let settles: Bool
+        /// Whether the transition has an ``Update`` (`updates[declaration]`).
+        @usableFromInline let updates: Bool
 
-        init(guardIndex: Int, target: Int, effects: Range<Int>, declaration: Int, settles: Bool = false) {
+        init(guardIndex: Int, target: Int, effects: Range<Int>, declaration: Int, updates: Bool,
+             settles: Bool = false) {
             self.guardIndex = Int32(guardIndex)
             self.target = Int32(target)
             self.effectStart = Int32(effects.lowerBound)
             self.effectCount = Int32(effects.count)
             self.declaration = Int32(declaration)
+            self.updates = updates
             self.settles = settles
         }
 
         /// The same move, with ``settles`` worked out from the finished table's arrays.
-        func resolved(isFinal: [Bool], eventlessRanges: [Int]) -> Move {
+        func resolved(isFinal: [Bool], eventlessRanges: [Int], derives: Bool) -> Move {
             let t = Int(target)
-            let settles = t >= 0 && !isFinal[t] && eventlessRanges[t] == eventlessRanges[t + 1]
+            let settles = t >= 0 && !isFinal[t] && eventlessRanges[t] == eventlessRanges[t + 1] && !updates && !derives
             return Move(guardIndex: Int(guardIndex), target: t,
                         effects: Int(effectStart)..<Int(effectStart + effectCount),
-                        declaration: Int(declaration), settles: settles)
+                        declaration: Int(declaration), updates: updates, settles: settles)
         }
     }
 
-    @usableFromInline typealias Predicate = @Sendable (F.State, F.Event?) -> Bool
+    @usableFromInline typealias Predicate = @Sendable (F.State, F.Event?, F.Context) -> Bool
 
     // Hot: read on every step.
     @usableFromInline let states: UnsafeMutableBufferPointer<F.State>
@@ -79,8 +84,19 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline let eventlessRanges: UnsafeMutableBufferPointer<Int>
     @usableFromInline let eventlessMoves: UnsafeMutableBufferPointer<Move>
     @usableFromInline let guards: UnsafeMutableBufferPointer<Predicate>
+    /// The effects of every range, laid out; or, when the table ``derives``, the constant effects
+    /// that ``recipe`` refers to.
     @usableFromInline let effects: EffectStorage<F.Effect>
     @usableFromInline let unhandled: UnhandledEventPolicy
+
+    // Context: read only by the slow path (a move that does not settle).
+    /// Whether some effect is derived (an ``Emit``): every range then indexes ``recipe``, whose codes
+    /// are an index in ``effects`` (a constant) or `-1 - i` (the emit `emits[i]`).
+    @usableFromInline let derives: Bool
+    @usableFromInline let recipe: [Int32]
+    @usableFromInline let emits: [@Sendable (F.Context, F.Event?) -> F.Effect]
+    /// By declaration: the transition's update, if any (empty when no transition has one).
+    @usableFromInline let updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?]
 
     // Cold: start, finish, errors, inspection.
     @usableFromInline let index: [F.State: Int]
@@ -99,21 +115,31 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         childFlows: [ChildFlow<F>?],
         eventRanges: [Int], eventMoves: [(kind: F.Event.Kind, move: Move)],
         eventlessRanges: [Int], eventlessMoves: [Move],
-        guards: [Guard<F>], effects: [F.Effect],
+        guards: [Guard<F>], effects: [F.Effect], recipe: [Int32]?,
+        emits: [@Sendable (F.Context, F.Event?) -> F.Effect], updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?],
         initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
         unhandled: UnhandledEventPolicy, name: String
     ) {
         let finals = outputs.map { $0 != nil }
+        let derives = recipe != nil
         self.states = .make(states)
         self.isFinal = .make(finals)
         self.eventRanges = .make(eventRanges)
         self.eventKinds = .make(eventMoves.map(\.kind))
-        self.eventMoves = .make(eventMoves.map { $0.move.resolved(isFinal: finals, eventlessRanges: eventlessRanges) })
+        self.eventMoves = .make(eventMoves.map {
+            $0.move.resolved(isFinal: finals, eventlessRanges: eventlessRanges, derives: derives)
+        })
         self.eventlessRanges = .make(eventlessRanges)
-        self.eventlessMoves = .make(eventlessMoves.map { $0.resolved(isFinal: finals, eventlessRanges: eventlessRanges) })
+        self.eventlessMoves = .make(eventlessMoves.map {
+            $0.resolved(isFinal: finals, eventlessRanges: eventlessRanges, derives: derives)
+        })
         self.guards = .make(guards.map(\.predicate))
         self.effects = EffectStorage(effects)
         self.unhandled = unhandled
+        self.derives = derives
+        self.recipe = recipe ?? []
+        self.emits = emits
+        self.updates = updates
         self.index = index
         self.outputs = outputs
         self.childFlows = childFlows
@@ -144,17 +170,49 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
 
     /// Whether `move` may be taken from `state` on `event`.
     @inlinable
-    func allows(_ move: Move, state: Int, event: F.Event?) -> Bool {
-        move.guardIndex < 0 || guards[Int(move.guardIndex)](states[state], event)
+    func allows(_ move: Move, state: Int, event: F.Event?, context: F.Context) -> Bool {
+        move.guardIndex < 0 || guards[Int(move.guardIndex)](states[state], event, context)
     }
 
     /// The first eventless move of `state` whose guard holds, if any.
     @usableFromInline
-    func firstEventless(from state: Int, event: F.Event?) -> Move? {
-        for i in eventlessRanges[state]..<eventlessRanges[state + 1] where allows(eventlessMoves[i], state: state, event: event) {
+    func firstEventless(from state: Int, event: F.Event?, context: F.Context) -> Move? {
+        for i in eventlessRanges[state]..<eventlessRanges[state + 1]
+        where allows(eventlessMoves[i], state: state, event: event, context: context) {
             return eventlessMoves[i]
         }
         return nil
+    }
+
+    /// Applies `move`'s update, if it has one.
+    @inlinable
+    func update(_ move: Move, _ context: inout F.Context, event: F.Event?) {
+        if move.updates, let update = updates[Int(move.declaration)] { update(&context, event) }
+    }
+
+    /// The effects of `move`, derived from `context` and `event` when the table derives any.
+    @inlinable
+    func effects(of move: Move, context: F.Context, event: F.Event?) -> FlowEffects<F.Effect> {
+        effects(in: Int(move.effectStart)..<Int(move.effectStart &+ move.effectCount), context: context, event: event)
+    }
+
+    /// The effects of a range (a move's, the initial entries, a state's stop exits).
+    @inlinable
+    func effects(in range: Range<Int>, context: F.Context, event: F.Event?) -> FlowEffects<F.Effect> {
+        guard derives else { return FlowEffects(storage: effects, start: range.lowerBound, count: range.count) }
+        return derive(range, context: context, event: event)
+    }
+
+    @usableFromInline
+    func derive(_ range: Range<Int>, context: F.Context, event: F.Event?) -> FlowEffects<F.Effect> {
+        if range.isEmpty { return FlowEffects() }
+        var list: [F.Effect] = []
+        list.reserveCapacity(range.count)
+        for k in range {
+            let code = Int(recipe[k])
+            list.append(code >= 0 ? effects.elements[code] : emits[-1 - code](context, event))
+        }
+        return FlowEffects(list)
     }
 
     @inlinable

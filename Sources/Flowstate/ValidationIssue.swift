@@ -39,6 +39,9 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         public static let invalidInitialChild = Kind("invalid-initial-child")
         /// A transition is declared outside of any state.
         public static let transitionOutsideState = Kind("transition-outside-state")
+        /// A guard, an ``Update`` or an ``Emit`` has an empty name: diagrams and messages could not
+        /// show it.
+        public static let unnamed = Kind("unnamed")
 
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }

@@ -15,7 +15,7 @@ public struct ChildFlow<Parent: Flow>: Sendable {
     public let name: String
     /// What the supervisor does when the child's effects fail.
     public let policy: FailurePolicy
-    let make: @Sendable (_ resumingIn: String?) throws(SupervisorError) -> AnyMachineBox
+    let make: @Sendable (ChildStart) throws(SupervisorError) -> AnyMachineBox
     let mapOutput: @Sendable (any Sendable) -> Parent.Event?
     let mapFailure: (@Sendable (SupervisionFailure) -> Parent.Event?)?
 
@@ -27,20 +27,28 @@ public struct ChildFlow<Parent: Flow>: Sendable {
     ///     (`nil` drops it).
     ///   - failure: Maps a failure of the child to a parent event; `nil` lets the failure escalate
     ///     to the parent itself.
+    ///   - context: The child's context, from the parent's context when the child is spawned (the
+    ///     model a parent shares with its child); `nil` starts the child with its definition's
+    ///     ``FlowDefinition/initialContext``.
     ///   - output: Maps the child's output to the parent event that reports it (`nil`: no event).
     public init<Child: Flow>(
         _ definition: FlowDefinition<Child>,
         policy: FailurePolicy = .escalate,
         effects: @escaping @Sendable (Child.Effect) -> Parent.Effect?,
         failure: (@Sendable (SupervisionFailure) -> Parent.Event?)? = nil,
+        context: (@Sendable (Parent.Context) -> Child.Context)? = nil,
         output: @escaping @Sendable (Child.Output) -> Parent.Event?
     ) {
         name = definition.name
         self.policy = policy
         let mapOutput: @Sendable (any Sendable) -> Parent.Event? = { output($0 as! Child.Output) }
-        make = { (state: String?) throws(SupervisorError) -> AnyMachineBox in
-            try MachineBox<Child>(definition: definition, resumingIn: state, route: .mapped(effects), policy: policy,
-                                  mapOutput: { mapOutput($0) }, mapFailure: failure.map { map in { map($0) } })
+        make = { (start: ChildStart) throws(SupervisorError) -> AnyMachineBox in
+            // The parent box hands its own context, of the parent's context type.
+            let given = context.map { $0(start.parentContext as! Parent.Context) }
+            return try MachineBox<Child>(definition: definition, resumingIn: start.resumingIn,
+                                         savedContext: start.savedContext, context: given, route: .mapped(effects),
+                                         policy: policy, mapOutput: { mapOutput($0) },
+                                         mapFailure: failure.map { map in { map($0) } })
         }
         self.mapOutput = mapOutput
         mapFailure = failure
@@ -51,8 +59,19 @@ public struct ChildFlow<Parent: Flow>: Sendable {
         _ definition: FlowDefinition<Child>,
         policy: FailurePolicy = .escalate,
         failure: (@Sendable (SupervisionFailure) -> Parent.Event?)? = nil,
+        context: (@Sendable (Parent.Context) -> Child.Context)? = nil,
         output: @escaping @Sendable (Child.Output) -> Parent.Event?
     ) where Child.Effect == Parent.Effect {
-        self.init(definition, policy: policy, effects: { $0 }, failure: failure, output: output)
+        self.init(definition, policy: policy, effects: { $0 }, failure: failure, context: context, output: output)
     }
+}
+
+/// How a declared child is made: fresh under its parent, or restored from a snapshot.
+struct ChildStart {
+    /// The label of the state to resume in; `nil` for a fresh child.
+    var resumingIn: String? = nil
+    /// The child's saved context (JSON), when restored.
+    var savedContext: String? = nil
+    /// The parent's context, of the parent flow's context type.
+    var parentContext: any Sendable
 }

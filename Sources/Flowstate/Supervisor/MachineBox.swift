@@ -166,13 +166,17 @@ class AnyMachineBox {
     func output() -> (any Sendable)? { fatalError("abstract") }
     var outputLabel: String { fatalError("abstract") }
     var outline: FlowOutline { fatalError("abstract") }
+    /// The machine's context, of its flow's context type.
+    var anyContext: any Sendable { fatalError("abstract") }
+    /// The machine's context as JSON for a snapshot; `nil` for a flow without context.
+    func encodedContext() throws(SupervisorError) -> String? { fatalError("abstract") }
 }
 
 /// A declared child flow, type-erased.
 struct AnyChildFlow {
     let name: String
     let policy: FailurePolicy
-    let make: (_ resumingIn: String?) throws(SupervisorError) -> AnyMachineBox
+    let make: (ChildStart) throws(SupervisorError) -> AnyMachineBox
     let mapOutput: (any Sendable) -> (any Sendable)?
     let mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
 }
@@ -181,6 +185,9 @@ struct AnyChildFlow {
 final class MachineBox<F: Flow>: AnyMachineBox {
     @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
     @usableFromInline let route: EffectRoute<F>
+    /// The context the machine was made with: a restart starts again from it. (Takes no memory for
+    /// a flow without context.)
+    @usableFromInline let startContext: F.Context
 
     @inlinable
     init(machine: FlowMachine<F>, route: EffectRoute<F>, policy: FailurePolicy,
@@ -188,6 +195,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
          onTeardown: ((TeardownReason) -> Void)?, lifetime: FlowLifetime?) {
         self.machine = machine
         self.route = route
+        self.startContext = machine.contextValue
         var own = false
         if case .handler = route { own = true }
         super.init(shape: machine.table, leaf: machine.current, policy: policy, mapOutput: mapOutput,
@@ -196,7 +204,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
 
     /// A box for a fresh machine: specialized in the caller's module (no generic metadata look-ups).
     @inlinable
-    convenience init(fresh definition: FlowDefinition<F>, route: EffectRoute<F>, policy: FailurePolicy,
+    convenience init(fresh definition: FlowDefinition<F>, context: F.Context? = nil, route: EffectRoute<F>,
+                     policy: FailurePolicy,
                      mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
                      onTeardown: ((TeardownReason) -> Void)? = nil, lifetime: FlowLifetime? = nil)
@@ -204,7 +213,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     {
         let machine: FlowMachine<F>
         do throws(FlowError) {
-            machine = try FlowMachine(definition)
+            machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         } catch {
             throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
         }
@@ -212,8 +221,10 @@ final class MachineBox<F: Flow>: AnyMachineBox {
                   onTeardown: onTeardown, lifetime: lifetime)
     }
 
-    /// A box for a fresh machine, or for one resuming in the state labelled `label`.
-    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, route: EffectRoute<F>,
+    /// A box for a fresh machine, or for one resuming in the state labelled `label` with the
+    /// context saved as `savedContext` (JSON; `nil`: `context`, else the definition's initial one).
+    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, savedContext: String? = nil,
+                     context: F.Context? = nil, route: EffectRoute<F>,
                      policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
                      onTeardown: ((TeardownReason) -> Void)? = nil, lifetime: FlowLifetime? = nil)
@@ -230,12 +241,13 @@ final class MachineBox<F: Flow>: AnyMachineBox {
             }
             resumeState = definition.states[matches[0]].state
         }
+        let start = try Self.decodeContext(savedContext, of: definition) ?? context ?? definition.initialContext
         let machine: FlowMachine<F>
         do throws(FlowError) {
             if let resumeState {
-                machine = try FlowMachine(definition, resumingIn: resumeState)
+                machine = try FlowMachine(definition, resumingIn: resumeState, context: start)
             } else {
-                machine = try FlowMachine(definition)
+                machine = try FlowMachine(definition, context: start)
             }
         } catch {
             let code: SupervisorError.Code = error.code == .invalidDefinition ? .invalidDefinition : .snapshotMismatch
@@ -385,15 +397,18 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     override func remake() throws(SupervisorError) -> AnyMachineBox {
-        let fresh = MachineBox<F>(machine: try Self.fresh(machine.definition), route: route, policy: policy,
+        let fresh = MachineBox<F>(machine: try Self.fresh(machine.definition, context: startContext), route: route,
+                                  policy: policy,
                                   mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
         if let rootOutput = extras?.rootOutput { fresh.setRootOutput(rootOutput) }
         return fresh
     }
 
-    private static func fresh(_ definition: FlowDefinition<F>) throws(SupervisorError) -> FlowMachine<F> {
+    private static func fresh(_ definition: FlowDefinition<F>, context: F.Context) throws(SupervisorError)
+        -> FlowMachine<F>
+    {
         do throws(FlowError) {
-            return try FlowMachine(definition)
+            return try FlowMachine(definition, context: context)
         } catch {
             throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
         }
@@ -416,6 +431,19 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     override var stateLabel: String { "\(machine.state)" }
+
+    override var anyContext: any Sendable { machine.context }
+
+    override func encodedContext() throws(SupervisorError) -> String? {
+        try ContextCoding.encode(machine.context, flow: machine.definition.name)
+    }
+
+    private static func decodeContext(_ json: String?, of definition: FlowDefinition<F>) throws(SupervisorError)
+        -> F.Context?
+    {
+        guard let json else { return nil }
+        return try ContextCoding.decode(F.Context.self, from: json, flow: definition.name)
+    }
 
     override func childFlow(at index: Int) -> AnyChildFlow? {
         guard let spec = machine.table.childFlows[index] else { return nil }

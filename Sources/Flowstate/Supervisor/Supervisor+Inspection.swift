@@ -62,6 +62,12 @@ extension Supervisor {
         return (box(slot) as? MachineBox<F>)?.machine.state
     }
 
+    /// The machine's context (its flow's data, as its updates have changed it), or `nil` if it is gone.
+    public func context<F: Flow>(of machine: MachineHandle<F>) -> F.Context? {
+        guard let slot = slot(of: machine.id) else { return nil }
+        return (box(slot) as? MachineBox<F>)?.machine.context
+    }
+
     /// The live tree as indented text, one machine a line.
     public var treeDescription: String { machines.map(\.description).joined(separator: "\n") }
 

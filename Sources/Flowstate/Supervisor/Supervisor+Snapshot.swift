@@ -3,6 +3,8 @@
 ///
 /// States are recorded by label (`String(describing:)` of the state), so a state type needs no `Codable`
 /// conformance; restoring checks every label against the definition and says what no longer matches.
+/// A flow's ``Flow/Context`` is recorded as JSON (``context``): a flow with a context must make it
+/// `Codable` to be snapshotted.
 /// Comparing, hashing and freeing a snapshot are iterative: a tree of any depth costs no stack.
 public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// The flow's name.
@@ -16,6 +18,9 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// active (innermost first): restoring leaves them without it, as they were. Any other active
     /// state that declares a child must have it in ``children``.
     public var stoppedChildren: [String] = []
+    /// The machine's context as JSON text (keys sorted); `nil` for a flow without context. Restoring
+    /// a snapshot without one starts the machine with its definition's initial context.
+    public var context: String? = nil
     /// The machines under it, in spawn order.
     public var children: [MachineSnapshot] {
         get { storage.items }
@@ -37,7 +42,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, slot, stoppedChildren, children }
+    private enum CodingKeys: String, CodingKey { case flow, state, slot, stoppedChildren, context, children }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
@@ -47,6 +52,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
                   slot: try container.decodeIfPresent(String.self, forKey: .slot),
                   children: try container.decode([MachineSnapshot].self, forKey: .children))
         stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
+        context = try container.decodeIfPresent(String.self, forKey: .context)
     }
 
     /// Encodes a snapshot.
@@ -56,6 +62,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(slot, forKey: .slot)
         if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
+        try container.encodeIfPresent(context, forKey: .context)
         try container.encode(children, forKey: .children)
     }
 
@@ -64,6 +71,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         var pairs = [(lhs, rhs)]
         while let (a, b) = pairs.popLast() {
             guard a.flow == b.flow, a.state == b.state, a.slot == b.slot, a.stoppedChildren == b.stoppedChildren,
+                  a.context == b.context,
                   a.storage.items.count == b.storage.items.count else { return false }
             if a.storage === b.storage { continue }
             pairs.append(contentsOf: zip(a.storage.items, b.storage.items))
@@ -79,6 +87,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
             hasher.combine(node.state)
             hasher.combine(node.slot)
             hasher.combine(node.stoppedChildren)
+            hasher.combine(node.context)
             hasher.combine(node.storage.items.count)
             pending.append(contentsOf: node.storage.items.reversed())
         }
@@ -136,6 +145,7 @@ extension Supervisor {
     /// A snapshot of every live machine, in tree order (after sweeping machines whose owner is gone).
     /// - Throws: ``SupervisorError/Code/reentrantCall`` from inside a handler, hook or observer: the
     ///   tree is mid-step there, and a snapshot of it would not restore to a tree that exists.
+    ///   ``SupervisorError/Code/contextNotCodable`` when a machine's context is not `Codable`.
     public func snapshot() throws(SupervisorError) -> TreeSnapshot {
         try refuseInsideStep("take a snapshot")
         let tree = liveTree()
@@ -148,6 +158,7 @@ extension Supervisor {
             let childSlots = core.children(of: slot)
             let children = childSlots.compactMap { built.removeValue(forKey: $0) }
             var snapshot = MachineSnapshot(flow: box.flowName, state: box.stateLabel, slot: slotLabel, children: children)
+            snapshot.context = try box.encodedContext()
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
             let parents = box.stateParents
@@ -179,7 +190,7 @@ extension Supervisor {
     ) throws(SupervisorError) -> MachineHandle<F> {
         try refuseInsideStep("restore a snapshot")
         let root = try MachineBox<F>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
-                                     route: .handler(handler), policy: policy)
+                                     savedContext: snapshot.context, route: .handler(handler), policy: policy)
         let plan = try Self.plan(snapshot, root: root)
         return MachineHandle(id: try insertRestored(plan, under: -1))
     }
@@ -207,7 +218,7 @@ extension Supervisor {
                                   message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
         }
         let root = try MachineBox<C>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
-                                     route: .handler(handler), policy: policy,
+                                     savedContext: snapshot.context, route: .handler(handler), policy: policy,
                                      mapOutput: { output($0 as! C.Output) }, onTeardown: onTeardown, lifetime: owner)
         let plan = try Self.plan(snapshot, root: root)
         return MachineHandle(id: try insertRestored(plan, under: parentSlot))
@@ -254,7 +265,8 @@ extension Supervisor {
                                               + "and the snapshot has two")
                 }
                 taken[slot] = child.flow
-                let childBox = try spec.make(child.state)
+                let childBox = try spec.make(ChildStart(resumingIn: child.state, savedContext: child.context,
+                                                        parentContext: box.anyContext))
                 plan.append((childBox, index, Int32(slot)))
                 children.append((child, plan.count - 1))
             }

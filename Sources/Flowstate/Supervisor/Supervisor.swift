@@ -192,6 +192,8 @@ public final class Supervisor {
     /// Called from inside a step, the handle is returned at once and the machine starts after the step.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
+    ///   - context: The machine's context; `nil` for the definition's ``FlowDefinition/initialContext``.
+    ///     A restart starts again from it.
     ///   - policy: What to do when its handler throws. A root that escalates stops its tree.
     ///   - onTeardown: Called exactly once, when the machine is torn down.
     ///   - output: Receives the flow's output, typed, when it reaches a final state (after its
@@ -203,12 +205,14 @@ public final class Supervisor {
     @discardableResult
     public func start<F: Flow>(
         _ definition: FlowDefinition<F>,
+        context: F.Context? = nil,
         policy: FailurePolicy = .escalate,
         onTeardown: ((TeardownReason) -> Void)? = nil,
         output: ((F.Output) -> Void)? = nil,
         handler: @escaping EffectHandler<F>
     ) throws(SupervisorError) -> MachineHandle<F> {
-        let box = try MachineBox<F>(fresh: definition, route: .handler(handler), policy: policy, onTeardown: onTeardown)
+        let box = try MachineBox<F>(fresh: definition, context: context, route: .handler(handler), policy: policy,
+                                    onTeardown: onTeardown)
         if let output { box.setRootOutput { output($0 as! F.Output) } }
         return MachineHandle(id: try launch(box, parent: -1))
     }
@@ -232,6 +236,8 @@ public final class Supervisor {
     /// - Parameters:
     ///   - definition: The child flow; it must be valid.
     ///   - parent: The machine the child runs under; its output becomes this machine's event.
+    ///   - context: The child's context; `nil` for the definition's ``FlowDefinition/initialContext``.
+    ///     A restart starts again from it.
     ///   - owner: The lifetime that bounds the child (on iOS, kept by the flow's root view
     ///     controller). Held weakly. `nil` binds the child only to its parent.
     ///   - policy: What to do when its handler throws.
@@ -250,6 +256,7 @@ public final class Supervisor {
     public func spawn<C: Flow, P: Flow>(
         _ definition: FlowDefinition<C>,
         under parent: MachineHandle<P>,
+        context: C.Context? = nil,
         owner: FlowLifetime? = nil,
         policy: FailurePolicy = .escalate,
         onTeardown: ((TeardownReason) -> Void)? = nil,
@@ -259,7 +266,7 @@ public final class Supervisor {
     ) throws(SupervisorError) -> MachineHandle<C> {
         let parentSlot = try livingParent(parent.id)
         let box = try MachineBox<C>(
-            fresh: definition, route: .handler(handler), policy: policy,
+            fresh: definition, context: context, route: .handler(handler), policy: policy,
             mapOutput: { output($0 as! C.Output) }, mapFailure: failure.map { map in { map($0) } },
             onTeardown: onTeardown, lifetime: owner)
         return MachineHandle(id: try launch(box, parent: parentSlot))
@@ -521,7 +528,7 @@ public final class Supervisor {
         for index in entered.reversed() {
             guard let spec = box.childFlow(at: index) else { continue }
             do throws(SupervisorError) {
-                let child = try spec.make(nil)
+                let child = try spec.make(ChildStart(parentContext: box.anyContext))
                 starts.append(insert(child, parent: slot, stateSlot: Int32(index)))
             } catch {
                 logger?.debug("declared child cannot be made", metadata: ["flow": "\(spec.name)", "error": "\(error)"])

@@ -20,6 +20,8 @@ public struct SupervisorError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let noIsolation = Code("no-isolation")
         /// The call cannot be made from inside a handler, hook or observer (the tree is mid-step).
         public static let reentrantCall = Code("reentrant-call")
+        /// A snapshot was asked of a machine whose flow has a context that is not `Codable`.
+        public static let contextNotCodable = Code("context-not-codable")
 
         /// The code's stable name.
         public var description: String { name }
