@@ -48,6 +48,8 @@ SWITCH = "Send: hand-written switch, 1M events (baseline)"
 MACHINE = "Send: FlowMachine.send, 1M events"
 RUNTIME = "Send: FlowRuntime.send, 1M events (no-op handler, no observers)"
 SUPERVISOR = "Send: Supervisor.send to a running root, 1M events (no observers)"
+CONTEXT_SWITCH = "Send: hand-written switch with context, 1M events (baseline)"
+CONTEXT_MACHINE = "Send: FlowMachine.send with context (updates, context guard, emits), 1M events"
 SIZES = ["1k", "10k", "100k", "1M"]
 OWNER = "Owner: {} owner-bound spawns"
 PLAIN = "Owner: {} spawns without owner"
@@ -57,6 +59,9 @@ SEND_RATIOS = [  # (subject, baseline, label, threshold)
     (MACHINE, SWITCH, "FlowMachine.send / switch", 3.0),
     (RUNTIME, MACHINE, "FlowRuntime.send / FlowMachine.send", 3.0),
     (SUPERVISOR, MACHINE, "Supervisor.send / FlowMachine.send", 6.0),
+    # The cost of context (issue 16): updates, a context guard and derived effects, against the same
+    # switch over the same struct.
+    (CONTEXT_MACHINE, CONTEXT_SWITCH, "FlowMachine.send with context / switch with context", 6.0),
 ]
 # Steady state allocates nothing: allocations per event above the switch's (the harness's own
 # handful per run) must stay under one per 1,000 events. One allocation per event reads 1.0.
@@ -235,7 +240,8 @@ def evaluate_send(checker, clock):
 
     # No allocation per event in steady state.
     base = checker.get(SWITCH, METRICS["mallocs"])
-    for subject, label in [(MACHINE, "FlowMachine.send"), (RUNTIME, "FlowRuntime.send"), (SUPERVISOR, "Supervisor.send")]:
+    for subject, label in [(MACHINE, "FlowMachine.send"), (RUNTIME, "FlowRuntime.send"), (SUPERVISOR, "Supervisor.send"),
+                           (CONTEXT_MACHINE, "FlowMachine.send with context")]:
         s = checker.get(subject, METRICS["mallocs"])
         if s is not None and base is not None:
             excess = (s - base) / EVENTS

@@ -29,6 +29,16 @@ public struct FlowEffects<Effect: Sendable>: RandomAccessCollection, Sendable {
         }
     }
 
+    /// One or two effects held inline (derived effects: no allocation).
+    @inlinable
+    init(first: Effect, second: Effect?) {
+        self.first = first
+        self.second = second
+        shared = nil
+        start = 0
+        storedCount = second == nil ? 1 : 2
+    }
+
     /// No effects.
     @inlinable
     public init() {

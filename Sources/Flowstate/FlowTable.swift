@@ -203,16 +203,20 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         return derive(range, context: context, event: event)
     }
 
-    @usableFromInline
+    /// The effects of a range of ``recipe``: up to two are held inline (no allocation), more are
+    /// gathered in an array. Inlinable, so that the context and the emits run specialized.
+    @inlinable
     func derive(_ range: Range<Int>, context: F.Context, event: F.Event?) -> FlowEffects<F.Effect> {
-        if range.isEmpty { return FlowEffects() }
-        var list: [F.Effect] = []
-        list.reserveCapacity(range.count)
-        for k in range {
+        func effect(_ k: Int) -> F.Effect {
             let code = Int(recipe[k])
-            list.append(code >= 0 ? effects.elements[code] : emits[-1 - code](context, event))
+            return code >= 0 ? effects.elements[code] : emits[-1 - code](context, event)
         }
-        return FlowEffects(list)
+        switch range.count {
+        case 0: return FlowEffects()
+        case 1: return FlowEffects(first: effect(range.lowerBound), second: nil)
+        case 2: return FlowEffects(first: effect(range.lowerBound), second: effect(range.lowerBound + 1))
+        default: return FlowEffects(range.map(effect))
+        }
     }
 
     @inlinable

@@ -68,6 +68,26 @@ func runSupervisor(_ supervisor: Supervisor, _ root: MachineHandle<Checkout>, _ 
     }
 }
 
+@inline(never)
+func runContextEngine(_ machine: inout FlowMachine<ContextCheckout>, _ events: [Checkout.Event]) -> Int {
+    var sum = 0
+    for event in events {
+        do {
+            for effect in try machine.send(event).effects { sum &+= effect }
+        } catch {
+            continue
+        }
+    }
+    return sum &+ machine.state.rawValue &+ machine.context.items &+ machine.context.visits
+}
+
+@inline(never)
+func runContextSwitch(_ machine: inout HandWrittenContextCheckout, _ events: [Checkout.Event]) -> Int {
+    var sum = 0
+    for event in events { sum &+= machine.send(event) }
+    return sum &+ machine.state.rawValue &+ machine.cart.items &+ machine.cart.visits
+}
+
 func checked(_ checksum: Int, _ what: String) {
     precondition(checksum == expectedChecksum,
                  "\(what): checksum \(checksum) != switch \(expectedChecksum): the flows differ")
@@ -100,6 +120,28 @@ let benchmarks: @Sendable () -> Void = {
             runEngine(&machine, events)
         }
         checked(checksum, "FlowMachine")
+    }
+
+    // The cost of context: the same flow with updates, a context guard and derived effects, against
+    // the same switch over the same struct.
+    Benchmark("Send: hand-written switch with context, 1M events (baseline)", configuration: configuration) { benchmark in
+        var machine = HandWrittenContextCheckout()
+        _ = benchmark.measure { runContextSwitch(&machine, events) }
+    }
+
+    Benchmark("Send: FlowMachine.send with context (updates, context guard, emits), 1M events",
+              configuration: configuration) { benchmark in
+        // The cart carries over from one iteration to the next in both, so each iteration's checksum
+        // is compared with the baseline's in the same iteration.
+        var baseline = HandWrittenContextCheckout()
+        var baselineChecksum = 0
+        var machine = try FlowMachine(contextCheckoutDefinition)
+        _ = try machine.start()
+        let checksum = benchmark.measure(pairedWith: { baselineChecksum = runContextSwitch(&baseline, events) }) {
+            runContextEngine(&machine, events)
+        }
+        precondition(checksum == baselineChecksum,
+                     "FlowMachine with context: checksum \(checksum) != switch \(baselineChecksum): the flows differ")
     }
 
     Benchmark("Send: FlowRuntime.send, 1M events (no-op handler, no observers)",
