@@ -118,6 +118,18 @@ struct ContextTests {
         #expect(machine.output == .ordered(email: "ada@example.com"))
     }
 
+    @Test("The FlowContext article's example runs as it says")
+    func article() throws {
+        var machine = try FlowMachine(Checkout.definition)
+        _ = try machine.start()
+        let step = try machine.send(.submitEmail("ada@example.com"))
+        #expect(machine.context.email == "ada@example.com")
+        #expect(Array(step.effects) == [.hide, .track("submitEmail after 0 edits"),
+                                        .show("review"), .show("summary of ada@example.com")])
+        #expect(Checkout.definition.transitions[0].label
+            == "submitEmail [valid email] {remember email} / hide, track(event)")
+    }
+
     @Test("Eventless transitions: each guard reads the context as the previous updates left it")
     func eventlessReadContext() throws {
         // Starting in `decide` without an email goes to `email`; with one, to `confirm` (and logs).
