@@ -150,11 +150,11 @@ extension SeedScenario {
         transcript.note("machines: \(host.coordinator.supervisor.machines.map { "\($0.flow) in \($0.state)" })")
     }
 
-    /// Seeds 000 and 002: a persons list and an add-person child sharing one model; an alert the flow
-    /// presents asks before discarding.
+    /// Seeds 000 and 002: a persons list and an add-person child; the data lives in the flows'
+    /// contexts (the child returns the person typed); an alert the flow presents asks before discarding.
     static let assistant = SeedScenario(
         name: "assistant", seeds: "000, 002",
-        summary: "a persons list and an add-person child flow share one model; discarding asks with the flow's alert"
+        summary: "a persons list and an add-person child flow; the data lives in their contexts; discarding asks with the flow's alert"
     ) { transcript in
         let navigator = transcript.navigator(Assistant.Screen.self)
         let host = try Assistant.Host(navigator: navigator)
@@ -165,14 +165,14 @@ extension SeedScenario {
         try transcript.user("tap '+'", on: navigator) { try host.add() }
         try transcript.user("type 'Ada Lovelace'", on: navigator) { try host.type("Ada Lovelace") }
         try transcript.user("tap 'save'", on: navigator) { try host.coordinator.send(.save, to: host.adding!) }
-        transcript.note("the list shows (it observes the model): \(host.shown)")
+        transcript.note("the list shows (the list flow's context): \(host.shown)")
         try transcript.user("tap '+'", on: navigator) { try host.add() }
         try transcript.user("type 'Charles'", on: navigator) { try host.type("Charles") }
         try transcript.user("tap 'cancel'", on: navigator) { try host.coordinator.send(.cancel, to: host.adding!) }
         transcript.user("choose 'Keep editing'", on: navigator) { navigator.headless.choose("Keep editing") }
         try transcript.user("tap 'cancel'", on: navigator) { try host.coordinator.send(.cancel, to: host.adding!) }
         transcript.user("choose 'Discard'", on: navigator) { navigator.headless.choose("Discard") }
-        transcript.note("the list shows (it observes the model): \(host.shown)")
+        transcript.note("the list shows (the list flow's context): \(host.shown)")
     }
 
     /// Seed 003: the main flow requests an order; ordering needs a login first; the result comes back

@@ -95,6 +95,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     /// supervisor stops it.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
+    ///   - context: The flow's context; `nil` for the definition's initial context.
     ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
     ///   - perform: Performs the effects that are not navigation (saving, loading...).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
@@ -107,12 +108,13 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     @discardableResult
     public func start<F: Flow>(
         _ definition: FlowDefinition<F>,
+        context: F.Context? = nil,
         effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
         perform: @escaping (F.Effect) -> Void = { _ in },
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
     ) throws(SupervisorError) -> MachineHandle<F> {
         let binding = Binding(nil)
-        let machine = try supervisor.start(definition, handler: handler(binding, effects, perform))
+        let machine = try supervisor.start(definition, context: context, handler: handler(binding, effects, perform))
         adopt(machine, binding: binding, userNavigation: userNavigation)
         return machine
     }
@@ -128,6 +130,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     /// - Parameters:
     ///   - definition: The child flow; it must be valid.
     ///   - parent: The flow that receives its output.
+    ///   - context: The child's context; `nil` for the definition's initial context.
     ///   - effects: The navigation an effect asks for, if any.
     ///   - perform: Performs the effects that are not navigation.
     ///   - userNavigation: The event that reports the user's own navigation from its screens (going
@@ -145,6 +148,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     public func start<C: Flow, P: Flow>(
         _ definition: FlowDefinition<C>,
         under parent: MachineHandle<P>,
+        context: C.Context? = nil,
         effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
         perform: @escaping (C.Effect) -> Void = { _ in },
         userNavigation: @escaping (UserNavigation<Screen>) -> C.Event? = { _ in nil },
@@ -153,8 +157,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ) throws(SupervisorError) -> MachineHandle<C> {
         try bound(under: parent, effects: effects, perform: perform, userNavigation: userNavigation,
                   dismissed: dismissed) { (owner, onTeardown, handler) throws(SupervisorError) in
-            try supervisor.spawn(definition, under: parent, owner: owner, onTeardown: onTeardown, handler: handler,
-                                 output: output)
+            try supervisor.spawn(definition, under: parent, context: context, owner: owner, onTeardown: onTeardown,
+                                 handler: handler, output: output)
         }.0
     }
 

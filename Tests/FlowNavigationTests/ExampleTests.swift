@@ -77,7 +77,7 @@ struct KhanlouTests {
     }
 }
 
-@Suite("Seeds 000 and 002: the Assistant's shared model and the alert the flow presents")
+@Suite("Seeds 000 and 002: the Assistant's data in its flows' contexts, and the alert the flow presents")
 struct AssistantTests {
     typealias Example = Assistant
 
@@ -86,14 +86,14 @@ struct AssistantTests {
         return (try Example.Host(navigator: navigator), navigator)
     }
 
-    @Test("Saving in the child updates the list through the shared model: no delegate")
+    @Test("Saving in the child returns the person as its typed output; the list flow keeps it in its context: no delegate")
     func save() throws {
         let (host, navigator) = try host()
         try host.add()
         #expect(navigator.stacks == [[.persons], [.addPerson]])
         try host.type("Ada")
         try host.coordinator.send(.save, to: host.adding!)
-        #expect(host.shown == ["Ada"], "the list observed the model")
+        #expect(host.shown == ["Ada"], "the list flow's context holds the person")
         #expect(navigator.stacks == [[.persons]])
         #expect(host.coordinator.supervisor.liveCount == 1)
     }
@@ -133,26 +133,28 @@ struct AssistantTests {
         }
     }
 
-    @Test("Restoration: snapshot while the discard alert is up, restore, keep editing, save")
+    @Test("Restoration: snapshot while the discard alert is up, restore, keep editing, save: the list and the draft survive")
     func restoration() throws {
         let (host, _) = try host()
         try host.add()
+        try host.type("Ada")
+        try host.coordinator.send(.save, to: host.adding!)
+        try host.add()
+        try host.type("Linus")
         try host.coordinator.send(.cancel, to: host.adding!)
         let snapshot = try host.coordinator.supervisor.snapshot()
         let relaunched = HeadlessNavigator<Example.Screen>()
         let coordinator = Coordinator(navigator: relaunched)
         relaunched.perform(.push(.persons), retaining: nil)
-        let model = Example.PersonsModel()
         let list = try coordinator.restore(snapshot.roots[0], definition: Example.persons, effects: { $0 })
         let adding = try coordinator.restore(
             snapshot.roots[0].children[0], definition: Example.addPerson, under: list, screens: [.addPerson],
-            effects: { if case .navigate(let navigation) = $0 { navigation } else { nil } },
-            perform: { if case .saveDraft = $0 { model.add("Linus") } },
-            dismissed: .addCancelled, output: { $0 == .saved ? .added : .addCancelled })
+            effects: { $0 }, dismissed: .addCancelled, output: Example.listEvent)
         #expect(coordinator.supervisor.state(of: adding) == .confirmingDiscard)
+        #expect(coordinator.supervisor.context(of: adding)?.name == "Linus")
         try coordinator.send(.keepEditing, to: adding)
         try coordinator.send(.save, to: adding)
-        #expect(model.persons == ["Linus"])
+        #expect(coordinator.supervisor.context(of: list)?.persons == ["Ada", "Linus"])
         #expect(relaunched.stacks == [[.persons]])
     }
 }

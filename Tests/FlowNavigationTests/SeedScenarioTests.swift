@@ -67,7 +67,7 @@ struct SeedScenarioTests {
         ]), "\(lines.joined(separator: "\n"))")
     }
 
-    @Test("Assistant (000, 002): a person saved through the shared model, the next discarded through the alert")
+    @Test("Assistant (000, 002): a person saved into the list flow's context, the next discarded through the alert")
     func assistant() throws {
         let lines = try #require(SeedScenario.named("assistant")).run()
         #expect(Self.inOrder(lines, [
@@ -75,8 +75,8 @@ struct SeedScenarioTests {
             "  screen: present addPerson",
             "> tap 'save'",
             "  screen: dismiss",
-            "  flow: #2 completed: saved",
-            "  the list shows (it observes the model): [\"Ada Lovelace\"]",
+            "  flow: #2 completed: saved(\"Ada Lovelace\")",
+            "  the list shows (the list flow's context): [\"Ada Lovelace\"]",
             "> tap 'cancel'",
             "  screen: alert 'Discard this person?' (Keep editing | Discard)",
             "  stacks: [[persons], [addPerson]] + alert 'Discard this person?' (Keep editing | Discard)",
@@ -85,7 +85,7 @@ struct SeedScenarioTests {
             "> choose 'Discard'",
             "  flow: #3 completed: discarded",
             "  stacks: [[persons]]",
-            "  the list shows (it observes the model): [\"Ada Lovelace\"]",
+            "  the list shows (the list flow's context): [\"Ada Lovelace\"]",
         ]), "\(lines.joined(separator: "\n"))")
     }
 

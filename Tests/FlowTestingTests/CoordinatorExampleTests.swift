@@ -88,7 +88,7 @@ struct AssistantKitTests {
         }
         try tester.send(.save, to: adding) {
             $0.transition(adding, to: .saved)
-            $0.completed(adding, output: .saved)
+            $0.completed(adding, output: .saved("Ada"))
             $0.tornDown(adding, .completed)
             $0.transition(list, to: .list)
             $0.navigation([.dismiss])
