@@ -28,7 +28,11 @@ import Testing
 /// there are any (``FlowStepExpectation/effects(_:)``), and the output when the flow finished
 /// (``FlowStepExpectation/finished(output:)``). A step with no closure claims that nothing happened:
 /// an ignored or rejected event, or a targetless transition without effects. The transitions taken
-/// (``FlowStepExpectation/transitions(_:)``) may be stated, and are then checked.
+/// (``FlowStepExpectation/transitions(_:)``) may be stated, and are then checked. When the flow's
+/// context is `Equatable`, a change of it must be stated too (``FlowStepExpectation/context(_:)``);
+/// with a runtime, the context is checked after the last step of a call (the `send` itself when its
+/// effect handler sent nothing, else the last ``receive(sourceLocation:_:)``), when everything queued
+/// has run.
 ///
 /// With a runtime, events its effect handler sends are processed after the step, as steps of their
 /// own: state each with ``receive(sourceLocation:_:)`` before the next ``send(_:sourceLocation:_:)``.
@@ -47,6 +51,8 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     private var recording = false
     private var finished = false
     private let location: SourceLocation
+    /// The context when it was last checked.
+    private var checkedContext: F.Context
 
     /// A tester that drives a fresh machine of `definition`.
     /// - Parameters:
@@ -54,7 +60,9 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     ///   - sourceLocation: Where problems found at deinitialization are reported.
     /// - Throws: `FlowError.Code.invalidDefinition`.
     public init(_ definition: FlowDefinition<F>, sourceLocation: SourceLocation = #_sourceLocation) throws(FlowError) {
-        driver = .machine(try FlowMachine(definition))
+        let machine = try FlowMachine(definition)
+        driver = .machine(machine)
+        checkedContext = machine.context
         location = sourceLocation
     }
 
@@ -65,6 +73,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     ///   - sourceLocation: Where problems found at deinitialization are reported.
     public init(runtime: FlowRuntime<F>, sourceLocation: SourceLocation = #_sourceLocation) {
         driver = .runtime(runtime)
+        checkedContext = runtime.context
         location = sourceLocation
         observation = runtime.observe { [weak self] step in
             guard let self, self.recording else { return }
@@ -84,6 +93,14 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         switch driver {
         case .machine(let machine): machine.state
         case .runtime(let runtime): runtime.state
+        }
+    }
+
+    /// The flow's context.
+    public var context: F.Context {
+        switch driver {
+        case .machine(let machine): machine.context
+        case .runtime(let runtime): runtime.context
         }
     }
 
@@ -109,7 +126,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         let step = try drive { machine throws(FlowError) in try machine.start() } runtime: { runtime throws(FlowError) in
             _ = try runtime.start()
         }
-        check(step, from: before, isStart: true, at: sourceLocation, expect)
+        check(step, from: before, isStart: true, settled: pending.isEmpty, at: sourceLocation, expect)
         return step
     }
 
@@ -129,7 +146,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         let step = try drive { machine throws(FlowError) in try machine.send(event) } runtime: { runtime throws(FlowError) in
             try runtime.send(event)
         }
-        check(step, from: before, isStart: false, at: sourceLocation, expect)
+        check(step, from: before, isStart: false, settled: pending.isEmpty, at: sourceLocation, expect)
         return step
     }
 
@@ -153,7 +170,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         case .finished(let from, let to, _, _, _, _): before = from ?? to
         case .started(let state, _, _), .ignored(let state, _), .rejected(let state, _): before = state
         }
-        check(step, from: before, isStart: false, at: sourceLocation, expect)
+        check(step, from: before, isStart: false, settled: pending.isEmpty, at: sourceLocation, expect)
         return step
     }
 
@@ -198,11 +215,20 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
             + steps.map { "  \($0)" }.joined(separator: "\n")
     }
 
-    private func check(_ step: FlowStep<F>, from before: F.State, isStart: Bool, at sourceLocation: SourceLocation,
-                       _ expect: (inout FlowStepExpectation<F>) -> Void) {
+    /// Checks a step; `settled`: it is the last step of the call, so the context is checked too.
+    private func check(_ step: FlowStep<F>, from before: F.State, isStart: Bool, settled: Bool,
+                       at sourceLocation: SourceLocation, _ expect: (inout FlowStepExpectation<F>) -> Void) {
         var expectation = FlowStepExpectation<F>()
         expect(&expectation)
-        let problems = expectation.problems(with: step, from: before, isStart: isStart)
+        var problems = expectation.problems(with: step, from: before, isStart: isStart)
+        if settled {
+            let now = context
+            problems += expectation.contextProblems(before: checkedContext, after: now)
+            checkedContext = now
+        } else if expectation.statesContext {
+            problems.append("the context is checked on the last step of the call, once everything queued has run: "
+                + "state it with the last receive()")
+        }
         guard !problems.isEmpty else { return }
         let text = "\(isStart ? "The start" : "The step") \(step) does not match the test:\n"
             + problems.map { "  - " + $0 }.joined(separator: "\n")
@@ -222,8 +248,12 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
     private var effects: [F.Effect]?
     private var output: F.Output?
     private var transitions: [FlowTransitionID]?
+    /// The stated context, as a check of the actual one (`nil`: it matches).
+    private var contextCheck: (@Sendable (F.Context) -> String?)?
 
     init() {}
+
+    var statesContext: Bool { contextCheck != nil }
 
     /// The machine is in `state` after the step (a leaf state).
     public mutating func state(_ state: F.State) { self.state = state }
@@ -296,6 +326,19 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
         return problems
     }
 
+    func contextProblems(before: F.Context, after: F.Context) -> [String] {
+        if let contextCheck { return contextCheck(after).map { [$0] } ?? [] }
+        guard let changed = Self.differ(before, after), changed else { return [] }
+        return ["unstated context change: \(before) -> \(after) (state it with $0.context(...))"]
+    }
+
+    /// Whether two contexts differ, when the context type is `Equatable` (`nil` otherwise).
+    static func differ(_ a: F.Context, _ b: F.Context) -> Bool? {
+        func differs<E: Equatable>(_ a: E, _ b: F.Context) -> Bool { (b as? E).map { $0 != a } ?? true }
+        guard let a = a as? any Equatable else { return nil }
+        return differs(a, b)
+    }
+
     /// The two effect lists, and where they first differ.
     static func diff(expected: [F.Effect], actual: [F.Effect]) -> String {
         let shared = zip(expected, actual).prefix { $0 == $1 }.count
@@ -305,5 +348,13 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
                 expected: \(FlowEffects(expected))
                   actual: \(FlowEffects(actual))
             """
+    }
+}
+
+extension FlowStepExpectation where F.Context: Equatable & Sendable {
+    /// The flow's context after the step is `context`. A change of an `Equatable` context that is
+    /// not stated fails the test.
+    public mutating func context(_ context: F.Context) {
+        contextCheck = { actual in actual == context ? nil : "context: expected \(context), actual \(actual)" }
     }
 }
