@@ -4,7 +4,7 @@ import Flowstate
 /// comes back to them as events, and a child flow bound to a screen lives exactly as long as it.
 ///
 /// The flows run under a `Supervisor`. A child started with
-/// ``start(_:under:effects:perform:userNavigation:dismissed:output:)`` is bound, through the
+/// ``start(_:under:context:effects:perform:userNavigation:dismissed:output:)`` is bound, through the
 /// supervisor's owner binding, to the first screen it shows: when the user dismisses that screen (back
 /// gesture, swipe down), the child and everything under it are torn down, its parent receives the
 /// `dismissed` event, and nothing else changes. No delegate, no bookkeeping, no zombie: when the

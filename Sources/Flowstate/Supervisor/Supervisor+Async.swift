@@ -17,7 +17,7 @@ extension Supervisor {
     /// teardown (children first, exit effects once, reason `.stopped`) on the supervisor's isolation,
     /// and `CancellationError` is thrown.
     ///
-    /// **Re-entrancy.** Like ``start(_:policy:onTeardown:output:handler:)``; it cannot be called from
+    /// **Re-entrancy.** Like ``start(_:context:policy:onTeardown:output:handler:)``; it cannot be called from
     /// inside a handler, which is synchronous.
     /// - Returns: The output of the final state the root reached.
     /// - Throws: What `start` throws; ``SupervisorError/Code/machineGone`` when the root is torn down
