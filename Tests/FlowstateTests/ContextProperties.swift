@@ -39,44 +39,32 @@ extension GeneratedFlow {
             default: nil
             }
         }
-        var lists: [[FlowElement<Cx>]] = [[]]
-        var open: [Int] = []
-        for item in document {
-            switch item {
-            case .open(let s):
-                open.append(s)
-                lists.append([])
-            case .transition(let i):
-                let t = transitions[i]
-                let effects: [Cx.Effect] = [.base(t.fails ? .boom : .transition(i))]
-                let record = Update<Cx>("record t\(i)") { context, _ in context.append(i) }
-                let saw = [Emit<Cx>("saw t\(i)") { context, _ in .saw(i, context) }]
-                let element = if let event = t.event {
-                    On<Cx>(event, guard: guardFor(t.guardKind), to: t.target, update: record, effects: effects,
+        let elements: [FlowElement<Cx>] = elements(transition: { i in
+            let t = transitions[i]
+            let effects: [Cx.Effect] = [.base(t.fails ? .boom : .transition(i))]
+            let record = Update<Cx>("record t\(i)") { context, _ in context.append(i) }
+            let saw = [Emit<Cx>("saw t\(i)") { context, _ in .saw(i, context) }]
+            return if let event = t.event {
+                On<Cx>(event, guard: guardFor(t.guardKind), to: t.target, update: record, effects: effects,
+                       emit: saw).element
+            } else {
+                Always<Cx>(guard: guardFor(t.guardKind), to: t.target!, update: record, effects: effects,
                            emit: saw).element
-                } else {
-                    Always<Cx>(guard: guardFor(t.guardKind), to: t.target!, update: record, effects: effects,
-                               emit: saw).element
-                }
-                lists[lists.count - 1].append(element)
-            case .close:
-                let s = open.removeLast()
-                let body = lists.removeLast()
-                let entered = [Emit<Cx>("entered \(s)") { context, _ in .entered(s, context.count) }]
-                let left = [Emit<Cx>("left \(s)") { context, _ in .left(s, context.count) }]
-                let element = if finals.contains(s) {
-                    Final<Cx>(s, outputLabel: "\(s)", entry: [.base(.entry(s))], emitOnEntry: entered) { context, _ in
-                        s * 1_000 + context.count
-                    }.element
-                } else {
-                    StateNode<Cx>(s, initial: initialChildren[s], entry: [.base(.entry(s))], exit: [.base(.exit(s))],
-                                  emitOnEntry: entered, emitOnExit: left) { body }.element
-                }
-                lists[lists.count - 1].append(element)
             }
-        }
+        }, state: { s, body in
+            let entered = [Emit<Cx>("entered \(s)") { context, _ in .entered(s, context.count) }]
+            let left = [Emit<Cx>("left \(s)") { context, _ in .left(s, context.count) }]
+            return if finals.contains(s) {
+                Final<Cx>(s, outputLabel: "\(s)", entry: [.base(.entry(s))], emitOnEntry: entered) { context, _ in
+                    s * 1_000 + context.count
+                }.element
+            } else {
+                StateNode<Cx>(s, initial: initialChildren[s], entry: [.base(.entry(s))], exit: [.base(.exit(s))],
+                              emitOnEntry: entered, emitOnExit: left) { body }.element
+            }
+        })
         return FlowDefinition(name, initial: initial, context: [], unhandledEvents: failsOnUnhandled ? .fail : .ignore,
-                              elements: lists[0])
+                              elements: elements)
     }
 
     private var name: String { "generated with context" }

@@ -203,7 +203,32 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
 
     /// The definition, named `name`, whose states in `runs` run those declared children.
     func definition(name: String = "generated", runs: [Int: ChildFlow<Gx>] = [:]) -> FlowDefinition<Gx> {
-        var lists: [[FlowElement<Gx>]] = [[]]
+        let elements: [FlowElement<Gx>] = elements(transition: { i in
+            let t = transitions[i]
+            let effects: [Gx.Effect] = t.fails ? [.boom] : [.transition(i)]
+            return if let event = t.event {
+                On<Gx>(event, guard: Self.guardFor(t.guardKind), to: t.target, effects: effects).element
+            } else {
+                Always<Gx>(guard: Self.guardFor(t.guardKind), to: t.target!, effects: effects).element
+            }
+        }, state: { s, body in
+            if finals.contains(s) {
+                Final<Gx>(s, output: s, entry: [.entry(s)]).element
+            } else {
+                StateNode<Gx>(s, initial: initialChildren[s], runs: runs[s], entry: [.entry(s)], exit: [.exit(s)]) {
+                    body
+                }.element
+            }
+        })
+        return FlowDefinition(name, initial: initial, unhandledEvents: failsOnUnhandled ? .fail : .ignore,
+                              elements: elements)
+    }
+
+    /// The document's elements for any flow type: `transition` makes transition `i`, `state` makes
+    /// state `s` around its body. Built without recursion.
+    func elements<G: Flow>(transition: (Int) -> FlowElement<G>,
+                           state: (Int, [FlowElement<G>]) -> FlowElement<G>) -> [FlowElement<G>] {
+        var lists: [[FlowElement<G>]] = [[]]
         var open: [Int] = []
         for item in document {
             switch item {
@@ -211,29 +236,14 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
                 open.append(s)
                 lists.append([])
             case .transition(let i):
-                let t = transitions[i]
-                let effects: [Gx.Effect] = t.fails ? [.boom] : [.transition(i)]
-                let element = if let event = t.event {
-                    On<Gx>(event, guard: Self.guardFor(t.guardKind), to: t.target, effects: effects).element
-                } else {
-                    Always<Gx>(guard: Self.guardFor(t.guardKind), to: t.target!, effects: effects).element
-                }
-                lists[lists.count - 1].append(element)
+                lists[lists.count - 1].append(transition(i))
             case .close:
                 let s = open.removeLast()
                 let body = lists.removeLast()
-                let element = if finals.contains(s) {
-                    Final<Gx>(s, output: s, entry: [.entry(s)]).element
-                } else {
-                    StateNode<Gx>(s, initial: initialChildren[s], runs: runs[s], entry: [.entry(s)], exit: [.exit(s)]) {
-                        body
-                    }.element
-                }
-                lists[lists.count - 1].append(element)
+                lists[lists.count - 1].append(state(s, body))
             }
         }
-        return FlowDefinition(name, initial: initial, unhandledEvents: failsOnUnhandled ? .fail : .ignore,
-                              elements: lists[0])
+        return lists[0]
     }
 }
 
