@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test sanitize demo bench fuzz docs clean mutate
+.PHONY: all deps build test check-adapters sanitize demo bench fuzz docs clean mutate
 
 all: build
 
@@ -23,8 +23,17 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: build
+test: build check-adapters
 	$(SWIFT) test
+
+# The UIKit and SwiftUI adapters are compiled on Apple platforms only. On Linux, Platforms/AppleAdapterCheck
+# type-checks them, and their documentation snippets, against stubs of UIKit, SwiftUI and Combine (docs/ADAPTERS.md).
+check-adapters:
+ifeq ($(shell uname -s),Linux)
+	$(SWIFT) build --package-path Platforms/AppleAdapterCheck --build-tests
+else
+	@echo "check-adapters: Linux only; on Apple platforms the package compiles the adapters itself"
+endif
 
 # The whole suite under ThreadSanitizer, then AddressSanitizer, each in its own build folder.
 sanitize: deps
@@ -67,4 +76,4 @@ mutate:
 	python3 Tests/Mutations/mutate.py --swift "$(SWIFT)"
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-docs Benchmarks/.build Fuzz/.build-fuzz Fuzz/.corpus
+	rm -rf .build .build-tsan .build-asan .build-docs Benchmarks/.build Fuzz/.build-fuzz Fuzz/.corpus Platforms/AppleAdapterCheck/.build

@@ -335,7 +335,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
             alertActions = (machine.id, alert.choices.map { choice in
                 { [unowned self] in try? self.supervisor.send(choice.event, to: machine) }
             })
-            navigator.perform(.alert(title: alert.title, choices: alert.choices.map(\.label)), retaining: nil)
+            navigator.performAlert(title: alert.title, choices: alert.choices.map(\.label),
+                                   cancelIndex: alert.choices.firstIndex(where: \.isCancel))
         }
     }
 

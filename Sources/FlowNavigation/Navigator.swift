@@ -37,16 +37,34 @@ public enum UserNavigation<Screen: Hashable & Sendable>: Hashable, Sendable {
 ///
 /// A host implements it: on iOS, a UIKit adapter pushes and presents view controllers, and learns from
 /// `UINavigationControllerDelegate` and `UIAdaptivePresentationControllerDelegate` that the user went
-/// back or swiped a sheet down, and from `UITabBarControllerDelegate` that they switched tabs. ``HeadlessNavigator`` keeps the stacks in memory for tests and Linux.
+/// back or swiped a sheet down, and from `UITabBarControllerDelegate` that they switched tabs.
+/// ``HeadlessNavigator`` keeps the stacks in memory for tests and Linux. `UIKitNavigator` and
+/// `SwiftUINavigator` are the adapters this package ships, compiled on Apple platforms only (see
+/// <doc:PlatformAdapters>). All three keep a ``NavigationModel``, so the logic has one home, tested on
+/// Linux.
 public protocol Navigator<Screen>: AnyObject {
     /// The app's screens.
     associatedtype Screen: Hashable & Sendable
 
     /// Performs a command. For `push`, `present` and `tabs`, `lifetime` (when given) must stay alive
-    /// exactly as long as the shown screen (for `tabs`, the tab bar) does (UIKit: retain it from the view controller): the flows bound to
-    /// the screen live as long as it.
+    /// exactly as long as the shown screen (for `tabs`, the tab bar) does: the flows bound to the
+    /// screen live as long as it. (UIKit: retain it from the view controller, or, as this package's
+    /// navigators do, in a ``NavigationStore`` that releases it when the model lets the screen go.)
     func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?)
+
+    /// Shows an alert whose choice at `cancelIndex` (if any) cancels: UIKit gives it the `.cancel`
+    /// style, SwiftUI the `.cancel` role. The default performs `.alert(title:choices:)`, so a
+    /// navigator with no cancel style implements only ``perform(_:retaining:)``; a navigator that
+    /// wraps another forwards this too, or the cancel style is lost.
+    func performAlert(title: String, choices: [String], cancelIndex: Int?)
 
     /// Set by the coordinator: call it after the user navigated on their own, once the screen is gone.
     var onUserNavigation: ((UserNavigation<Screen>) -> Void)? { get set }
+}
+
+extension Navigator {
+    /// Performs `.alert(title:choices:)`: the cancel choice has no style of its own.
+    public func performAlert(title: String, choices: [String], cancelIndex: Int?) {
+        perform(.alert(title: title, choices: choices), retaining: nil)
+    }
 }

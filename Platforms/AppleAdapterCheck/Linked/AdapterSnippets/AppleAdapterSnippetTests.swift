@@ -1,0 +1,1 @@
+../../../../Tests/FlowNavigationTests/AppleAdapterSnippetTests.swift
