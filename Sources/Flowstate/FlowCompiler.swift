@@ -213,23 +213,32 @@ struct FlowCompiler<F: Flow> {
         return result
     }
 
+    // (No key paths and no string is built unless a problem is reported: these run once per state and
+    // per transition, in code that is not specialized for the flow's types.)
     private mutating func checkNames(of data: FlowElement<F>.StateData) {
-        for emit in data.entryEmits + data.exitEmits where emit.name.isEmpty {
+        if data.entryEmits.contains(where: { $0.name.isEmpty }) || data.exitEmits.contains(where: { $0.name.isEmpty }) {
             report(.unnamed, .error, "state '\(label(data.state))' has an emit with an empty name", data.location)
         }
     }
 
     private mutating func checkNames(of data: FlowElement<F>.TransitionData) {
-        let on = data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
+        func on() -> String { data.eventLabel.map { "on '\($0)'" } ?? "(eventless)" }
         if data.guardCondition?.name.isEmpty == true {
-            report(.unnamed, .error, "transition \(on) has a guard with an empty name", data.location)
+            report(.unnamed, .error, "transition \(on()) has a guard with an empty name", data.location)
         }
         if data.update?.name.isEmpty == true {
-            report(.unnamed, .error, "transition \(on) has an update with an empty name", data.location)
+            report(.unnamed, .error, "transition \(on()) has an update with an empty name", data.location)
         }
-        if data.emits.contains(where: \.name.isEmpty) {
-            report(.unnamed, .error, "transition \(on) has an emit with an empty name", data.location)
+        if data.emits.contains(where: { $0.name.isEmpty }) {
+            report(.unnamed, .error, "transition \(on()) has an emit with an empty name", data.location)
         }
+    }
+
+    /// Labels of constant effects, then the names of emits.
+    private func labels(_ effects: [F.Effect], _ emits: [Emit<F>]) -> [String] {
+        var labels = effects.map { String(describing: $0) }
+        if !emits.isEmpty { labels.append(contentsOf: emits.map { $0.name }) }
+        return labels
     }
 
     // MARK: Structure
@@ -418,7 +427,7 @@ struct FlowCompiler<F: Flow> {
             eventRanges: eventRanges, eventMoves: eventMoves,
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
             guards: guards, effects: emits.isEmpty ? effects.map { pool[Int($0)] } : pool,
-            recipe: emits.isEmpty ? nil : effects, emits: emits.map(\.body),
+            recipe: emits.isEmpty ? nil : effects, emits: emits.map { $0.body },
             updates: raws.contains { $0.data.update != nil } ? raws.map { $0.data.update?.body } : [],
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
             stopEffects: stopEffects, unhandled: unhandled, name: name
@@ -547,8 +556,8 @@ struct FlowCompiler<F: Flow> {
                 children: children[i].map { nodes[$0].state },
                 initialChild: initialChild[i] >= 0 ? nodes[initialChild[i]].state : nil,
                 entry: data.entry, exit: data.exit, emitOnEntry: data.entryEmits, emitOnExit: data.exitEmits,
-                entryLabels: data.entry.map { String(describing: $0) } + data.entryEmits.map(\.name),
-                exitLabels: data.exit.map { String(describing: $0) } + data.exitEmits.map(\.name),
+                entryLabels: labels(data.entry, data.entryEmits),
+                exitLabels: labels(data.exit, data.exitEmits),
                 outputLabel: data.output?.label, childFlow: data.child?.name,
                 location: data.location
             )
@@ -560,7 +569,7 @@ struct FlowCompiler<F: Flow> {
             .init(source: nodes[raw.source].state, event: raw.data.event, eventLabel: raw.data.eventLabel,
                   guardLabel: raw.data.guardCondition?.name, target: raw.data.target, update: raw.data.update,
                   effects: raw.data.effects, emit: raw.data.emits,
-                  effectLabels: raw.data.effects.map { String(describing: $0) } + raw.data.emits.map(\.name),
+                  effectLabels: labels(raw.data.effects, raw.data.emits),
                   location: raw.data.location)
         }
     }
