@@ -40,6 +40,7 @@ RENDER_LIMITS = {200: 1_000.0, 400: 5_000.0}
 SPEC_VALIDATE = "Spec: validate 10,000 states and 50,000 transitions (compile the definition simulate runs, check it)"
 SPEC_PATHS = "Spec: paths (shortest paths and transition cover) of 10,000 states and 50,000 transitions"
 SPEC_BFS = "Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)"
+SPEC_ONCE = "Spec: validate + paths compiled once (what flowviz paths does)"
 SPEC_LIMIT_MS = 1_000.0
 
 EVENTS = 1_000_000  # events per iteration of every "Send:" benchmark
@@ -215,6 +216,10 @@ def evaluate_spec(checker):
                   ms, bfs / 1e6 if bfs else None, ms / SPEC_LIMIT_MS, 1.0,
                   ratio_text=f"{ms / (bfs / 1e6):.0f}x BFS" if bfs else "-",
                   threshold_text=f"< {SPEC_LIMIT_MS:,.0f} ms")
+    # Information: flowviz paths compiles the file once for both (the check counts two compilations).
+    once = checker.get(SPEC_ONCE, METRICS["wall"], required=False)
+    if once is not None:
+        checker.info("  the same compiled once, as flowviz paths does (wall ms)", once / 1e6, ms, once / 1e6 / ms)
 
 
 def evaluate_render(checker):

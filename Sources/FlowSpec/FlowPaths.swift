@@ -1,3 +1,4 @@
+import DequeModule
 import FlowGraph
 import Flowstate
 
@@ -11,6 +12,9 @@ import Flowstate
 /// false). SCXML's internal events (`raise`, `done.state.*`) are processed as ``FlowSimulation``
 /// processes them, so every path replays in `flowviz simulate` to the state it claims. Child flows are
 /// not run: their completion is an event like any other.
+///
+/// Time and memory are linear in the flow's size (states, transitions, and the edges explored): states
+/// and transitions are numbered once, and each state's path is kept as the edge that discovered it.
 public struct FlowPaths: Sendable {
     /// The states some event sequence settles in (leaf states and the compound states containing
     /// them), in document order; ``shortestPath(to:)`` gives the sequence.
@@ -37,217 +41,392 @@ public struct FlowPaths: Sendable {
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
     /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
-        let scxml = spec.semantics == .scxml
-        // The driver FlowSimulation runs, without child flows: their completion is an event like any other.
-        let classes = EventClasses(scxml ? [spec] : [])  // JSON specs match exactly: no classes
-        let document = SpecDocument(spec, guards: guards, classes: classes)
+        try self.init(spec.compile(guards: guards))
+    }
+
+    /// Explores a spec compiled once (``FlowSpec/compile(guards:)``), for example the one just
+    /// validated: `flowviz paths` checks and explores a file with one compilation.
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
+    public init(_ compiled: FlowSpec.Compiled) throws(FlowSimulation.Problem) {
+        let spec = compiled.spec
+        let document = compiled.document
         let index = document.index
-        for name in index.order where index.states[name]!.isParallel {
-            let at = index.states[name]!.location.map { "\($0): " } ?? ""
-            throw FlowSimulation.Problem(description: "\(at)error: state '\(name)' is a <parallel> state: parallel states are drawn and validated, not explored")
+        let scxml = document.scxml
+        let stateCount = index.order.count
+        let transitions = index.transitionList
+        var parallel: FlowSpec.State?
+        index.forEach(state: { _, state in if state.isParallel, parallel == nil { parallel = state } })
+        if let state = parallel {
+            let at = state.location.map { "\($0): " } ?? ""
+            throw FlowSimulation.Problem(description: "\(at)error: state '\(state.name)' is a <parallel> state: parallel states are drawn and validated, not explored")
         }
-        var initial = SpecInterpreter(documents: [spec.name: document], root: spec.name, guards: guards, classes: classes)
-        /// Runs a step on a copy and returns the file's transitions the root took.
-        func taken(_ interpreter: inout SpecInterpreter) -> [Int] {
-            var covers: [Int] = []
-            for note in interpreter.takeNotes() {
-                switch note {
-                case .started(let path, _, _, let transitions) where path.isEmpty: covers += transitions
-                case .transitioned(let path, _, _, _, _, _, let transitions) where path.isEmpty: covers += transitions
-                default: break
-                }
-            }
-            return covers
-        }
+        // The driver FlowSimulation runs, without child flows (their completion is an event like any
+        // other) and without notes: the exploration reads only the transitions the root took.
+        var initial = SpecInterpreter(documents: [spec.name: document], root: spec.name, guards: compiled.guards,
+                                      classes: compiled.classes)
+        initial.recording = false
         do {
             try initial.start()
         } catch {
             throw FlowSimulation.Problem(description: "error: \(spec.name) cannot start: \(error.message)")
         }
-        let startCovers = taken(&initial)
-        var bySource: [String: [Int]] = [:]
-        for (i, entry) in index.transitions.enumerated() { bySource[entry.source, default: []].append(i) }
-        let literal: (String) -> Bool = { name in
-            let t = name.trimmingSpaces
-            return t == "true" || t == "false" || FlowSpec.inPredicate(t) != nil
+        let startCovers = initial.takeRootTransitions()
+
+        // Each transition, once: the event names it is tried with (interned), how its guard reads,
+        // where it goes. Each state's transitions, by ordinal.
+        var nameIDs: [String: Int] = [:]
+        var names: [String] = []
+        func intern(_ name: String) -> Int {
+            if let id = nameIDs[name] { return id }
+            names.append(name)
+            nameIDs[name] = names.count - 1
+            return names.count - 1
         }
+        // `true`, `false` and `In()` are evaluated, not chosen by a step (asked once per guard text).
+        var literals: [String: Bool] = [:]
+        func isLiteral(_ g: String) -> Bool {
+            if let known = literals[g] { return known }
+            let trimmed = g.trimmingSpaces
+            let literal = trimmed == "true" || trimmed == "false" || FlowSpec.inPredicate(trimmed) != nil
+            literals[g] = literal
+            return literal
+        }
+        var tryStart = [0]  // transition t is tried with names tryNames[tryStart[t]..<tryStart[t + 1]]
+        var tryNames: [Int] = []
+        var matchesAll = [Bool](repeating: false, count: transitions.count)  // SCXML '*'
+        var guardNames = [String?](repeating: nil, count: transitions.count)  // guards a step can choose
+        var guarded = [Bool](repeating: false, count: transitions.count)
+        var targets = [Int](repeating: -1, count: transitions.count)
+        var hasEvent = [Bool](repeating: false, count: transitions.count)
+        tryStart.reserveCapacity(transitions.count + 1)
+        index.forEach(transition: { t, transition in
+            if let event = transition.event {
+                hasEvent[t] = true
+                if scxml {
+                    for d in FlowSpec.descriptors(event) {
+                        if d == "*" { matchesAll[t] = true } else { tryNames.append(intern(String(d))) }
+                    }
+                } else {
+                    tryNames.append(intern(event))
+                }
+            }
+            tryStart.append(tryNames.count)
+            if let g = transition.guardName {
+                guarded[t] = true
+                if !isLiteral(g) { guardNames[t] = g }
+            }
+            targets[t] = transition.target.flatMap { index.ordinals[$0] } ?? -1
+        })
+        // SCXML: the names each name's descriptors match are those that are its dotted prefixes.
+        var prefixStart = [0]
+        var prefixIDs: [Int] = []
+        if scxml {
+            for name in names {
+                for i in name.indices where name[i] == "." {
+                    if let id = nameIDs[String(name[..<i])] { prefixIDs.append(id) }
+                }
+                prefixIDs.append(nameIDs[name]!)
+                prefixStart.append(prefixIDs.count)
+            }
+        }
+        func matches(_ t: Int, _ name: Int) -> Bool {
+            if matchesAll[t] { return true }
+            for k in tryStart[t]..<tryStart[t + 1] {
+                let d = tryNames[k]
+                if d == name { return true }
+                if scxml, prefixIDs[prefixStart[name]..<prefixStart[name + 1]].contains(d) { return true }
+            }
+            return false
+        }
+        var sourceStart = [Int](repeating: 0, count: stateCount + 1)
+        for source in index.sourceOrdinals { sourceStart[source + 1] += 1 }
+        for s in 0..<stateCount { sourceStart[s + 1] += sourceStart[s] }
+        var bySource = [Int](repeating: 0, count: transitions.count)
+        var fill = sourceStart
+        for (t, source) in index.sourceOrdinals.enumerated() {
+            bySource[fill[source]] = t
+            fill[source] += 1
+        }
+        let parents = index.parentOrdinals
 
         // Breadth-first over leaf states; each edge is one external event with its guard truths.
-        struct Edge { var from: String; var event: SpecEvent; var to: String; var covers: [Int] }
-        var parentEdge: [String: Int] = [:]  // the edge that discovered each state
-        var frontier: [String: SpecInterpreter] = [:]  // the runs waiting to be explored, by the leaf they settled in
-        var order: [String] = []
-        var edges: [Edge] = []
-        var covered = Set(startCovers)
-        var queue: [String] = []
-        let startLeaf = initial.rootState ?? spec.initial
+        var edgeFrom: [Int32] = []
+        var edgeTo: [Int32] = []
+        var edgeEvents: [SpecEvent] = []
+        var coverStart = [0]  // edge e took transitions coverFlat[coverStart[e]..<coverStart[e + 1]]
+        var coverFlat: [Int32] = []
+        var parentEdge = [Int32](repeating: -1, count: stateCount)  // the edge that discovered each state
+        var seen = [Bool](repeating: false, count: stateCount)
+        var order: [Int] = []  // leaves in the order discovered
+        var frontier = Deque<(leaf: Int, run: Run)>()  // runs waiting to be explored
+        let startLeaf = initial.rootState.flatMap { index.ordinals[$0] } ?? index.ordinals[spec.initial] ?? 0
+        // A document with no executable content, no invoke and no nested final leaves the driver
+        // nothing to do in a step but hand the event to the engine (no queue ever holds anything): its
+        // runs are the root machine alone, a few words to copy instead of the whole driver.
+        let direct = !document.hasContent && initial.live.count == 1
         if !initial.rootFinished {
-            frontier[startLeaf] = initial
-            queue.append(startLeaf)
+            if direct, let machine = initial.sessions[0]?.machine {
+                frontier.append((startLeaf, .machine(machine, steps: initial.steps)))
+            } else {
+                frontier.append((startLeaf, .interpreter(initial)))
+            }
+        }
+        let stepLimit = initial.stepLimit
+        /// One step of a run: the file's transitions the root took, where it settled, whether it finished,
+        /// and the run after it; `nil` when the run stops (a loop, a limit).
+        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: String?, finished: Bool, after: Run)? {
+            switch run {
+            case .interpreter(var copy):
+                do {
+                    try copy.send(event)
+                } catch {
+                    return nil
+                }
+                return (copy.takeRootTransitions(), copy.rootState, copy.rootFinished, .interpreter(copy))
+            case .machine(var machine, let steps):
+                // What the driver's microstep does for such a document, to the letter.
+                guard steps + 1 <= stepLimit else { return nil }
+                var classified = event
+                classified.matchKind = scxml ? compiled.classes.kind(of: event.name) : nil
+                let taken: FlowStep<SpecFlow>
+                do {
+                    taken = try machine.send(classified)
+                } catch {
+                    return nil
+                }
+                switch taken {
+                case .transitioned, .finished:
+                    let covers = taken.transitions.map { index.specTransitions[$0.position] }
+                    var finished = false
+                    if case .finished = taken { finished = true }
+                    return (covers, taken.state, finished, .machine(machine, steps: steps + 1))
+                default:
+                    return ([], nil, false, run)
+                }
+            }
         }
         order.append(startLeaf)
-        var seen: Set<String> = [startLeaf]
-        var head = 0
-        while head < queue.count {
-            let leaf = queue[head]
-            head += 1
-            guard let run = frontier.removeValue(forKey: leaf) else { continue }
-            let chain = [leaf] + index.ancestors(of: leaf)
+        seen[startLeaf] = true
+        var candidates: [Int] = []
+        var tried: [[String: Bool]] = []
+        var named: [Int] = []
+        var matching: [Int] = []
+        while let (leaf, run) = frontier.popFirst() {
             // Candidate transitions in the order the engine tries them: innermost state first.
-            let candidates = chain.flatMap { bySource[$0] ?? [] }.filter { index.transitions[$0].transition.event != nil }
-            var names: [String] = []
-            var named: Set<String> = []
-            for i in candidates {
-                let event = index.transitions[i].transition.event!
-                let list = scxml ? FlowSpec.descriptors(event).filter { $0 != "*" }.map(String.init) : [event]
-                for name in list where named.insert(name).inserted { names.append(name) }
+            candidates.removeAll(keepingCapacity: true)
+            var s = leaf
+            while s >= 0 {
+                for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] { candidates.append(t) }
+                s = parents[s]
             }
-            for name in names {
-                let matching = candidates.filter { i in
-                    let event = index.transitions[i].transition.event!
-                    return scxml ? FlowSpec.matches(event, name: name) : event == name
-                }
-                var tried: Set<[String: Bool]> = []
-                var valuations: [[String: Bool]] = []
-                for (k, i) in matching.enumerated() {
+            named.removeAll(keepingCapacity: true)
+            for t in candidates {
+                for k in tryStart[t]..<tryStart[t + 1] where !named.contains(tryNames[k]) { named.append(tryNames[k]) }
+            }
+            for name in named {
+                matching.removeAll(keepingCapacity: true)
+                for t in candidates where matches(t, name) { matching.append(t) }
+                var pending: [[String: Bool]] = []
+                for (k, t) in matching.enumerated() {
                     var truths: [String: Bool] = [:]
                     var possible = true
                     for earlier in matching[..<k] {
-                        guard let g = index.transitions[earlier].transition.guardName else { possible = false; break }
-                        if literal(g) { continue }
-                        truths[g] = false
+                        guard guarded[earlier] else { possible = false; break }
+                        if let g = guardNames[earlier] { truths[g] = false }
                     }
-                    if let g = index.transitions[i].transition.guardName, !literal(g) {
+                    if let g = guardNames[t] {
                         if truths[g] == false { possible = false }
                         truths[g] = true
                     }
-                    if possible { valuations.append(truths) }
+                    if possible { pending.append(truths) }
                 }
-                var pending = valuations
+                tried.removeAll(keepingCapacity: true)
                 while let truths = pending.popLast() {
-                    guard tried.insert(truths).inserted, tried.count <= 64 else { continue }
-                    var copy = run
-                    do {
-                        try copy.send(SpecEvent(name, guards: truths))
-                    } catch {
+                    guard !tried.contains(truths) else { continue }
+                    tried.append(truths)
+                    guard tried.count <= 64 else { continue }
+                    let event = SpecEvent(names[name], guards: truths)
+                    guard let (covers, state, finished, after) = step(run, event) else {
                         continue  // a loop the run stops: no edge
                     }
-                    let covers = taken(&copy)
                     guard !covers.isEmpty else { continue }
                     // Decision states: flip each eventless guard the run relied on.
-                    for t in covers where index.transitions[t].transition.event == nil {
-                        if let g = index.transitions[t].transition.guardName, !literal(g), truths[g] == nil {
+                    for t in covers where !hasEvent[t] {
+                        if let g = guardNames[t], truths[g] == nil {
                             var flipped = truths
                             flipped[g] = false
                             pending.append(flipped)
                         }
                     }
-                    let to = copy.rootState ?? leaf
-                    edges.append(Edge(from: leaf, event: SpecEvent(name, guards: truths), to: to, covers: covers))
-                    if seen.insert(to).inserted {
-                        parentEdge[to] = edges.count - 1
+                    let to = state.flatMap { index.ordinals[$0] } ?? leaf
+                    edgeFrom.append(Int32(leaf))
+                    edgeTo.append(Int32(to))
+                    edgeEvents.append(event)
+                    for t in covers { coverFlat.append(Int32(t)) }
+                    coverStart.append(coverFlat.count)
+                    if !seen[to] {
+                        seen[to] = true
+                        parentEdge[to] = Int32(edgeEvents.count - 1)
                         order.append(to)
-                        if !copy.rootFinished {
-                            frontier[to] = copy
-                            queue.append(to)
-                        }
+                        if !finished { frontier.append((to, after)) }
                     }
                 }
             }
         }
 
-        func path(to leaf: String) -> [SpecEvent] {
-            var events: [SpecEvent] = []
-            var current = leaf
-            while let step = parentEdge[current] {
-                events.append(edges[step].event)
-                current = edges[step].from
-            }
-            return events.reversed()
-        }
         // Each state's path is kept as the leaf it was first reached through: memory stays linear in
-        // the flow's size (a chain's paths together are quadratic).
-        var settledVia: [String: String] = [:]
+        // the flow's size (a chain's paths together are quadratic). A state's ancestors are marked
+        // with it, up to the first one already marked (whose ancestors are marked already).
+        var settledVia = [Int32](repeating: -1, count: stateCount)
         for leaf in order {
-            for name in [leaf] + index.ancestors(of: leaf) where settledVia[name] == nil { settledVia[name] = leaf }
+            var s = leaf
+            while s >= 0, settledVia[s] < 0 {
+                settledVia[s] = Int32(leaf)
+                s = parents[s]
+            }
+        }
+        func path(toLeaf leaf: Int, then last: SpecEvent?) -> [SpecEvent] {
+            Self.path(toLeaf: leaf, then: last, parentEdge: parentEdge, edgeEvents: edgeEvents, edgeSources: edgeFrom)
         }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
         // source and the edge. The edges of the paths to sources take transitions too; they count.
         // Linear: each state's path is counted once (`included`).
+        var covered = [Bool](repeating: false, count: transitions.count)
+        for t in startCovers { covered[t] = true }
+        func cover(_ e: Int) {
+            for k in coverStart[e]..<coverStart[e + 1] { covered[Int(coverFlat[k])] = true }
+        }
         var chosen: [Int] = []
-        var included: Set<String> = []
-        for (e, edge) in edges.enumerated() where !edge.covers.allSatisfy(covered.contains) {
+        var included = [Bool](repeating: false, count: stateCount)
+        for e in edgeEvents.indices where !coverFlat[coverStart[e]..<coverStart[e + 1]].allSatisfy({ covered[Int($0)] }) {
             chosen.append(e)
-            covered.formUnion(edge.covers)
-            var node = edge.from
-            while !included.contains(node), let step = parentEdge[node] {
-                included.insert(node)
-                covered.formUnion(edges[step].covers)
-                node = edges[step].from
+            cover(e)
+            var node = Int(edgeFrom[e])
+            while !included[node], parentEdge[node] >= 0 {
+                included[node] = true
+                let step = Int(parentEdge[node])
+                cover(step)
+                node = Int(edgeFrom[step])
             }
         }
         // A chosen edge that discovered a state on another chosen sequence's path adds nothing: that
         // sequence starts with it.
-        var onPaths: Set<String> = []
+        var onPaths = [Bool](repeating: false, count: stateCount)
         for e in chosen {
-            var node = edges[e].from
-            while onPaths.insert(node).inserted, let step = parentEdge[node] { node = edges[step].from }
-        }
-        var cover: [[SpecEvent]] = []
-        for e in chosen {
-            if edges[e].to != edges[e].from, parentEdge[edges[e].to] == e, onPaths.contains(edges[e].to) { continue }
-            cover.append(path(to: edges[e].from) + [edges[e].event])
-        }
-        if cover.isEmpty { cover = [[]] }
-        // A state passed through: the edge (or the start, -1) that took a transition into it.
-        var passedVia: [String: Int] = [:]
-        for (e, covers) in [(-1, startCovers)] + edges.enumerated().map({ ($0.offset, $0.element.covers) }) {
-            for t in covers {
-                guard let target = index.transitions[t].transition.target, settledVia[target] == nil,
-                      passedVia[target] == nil else { continue }
-                passedVia[target] = e
+            var node = Int(edgeFrom[e])
+            while !onPaths[node] {
+                onPaths[node] = true
+                guard parentEdge[node] >= 0 else { break }
+                node = Int(edgeFrom[Int(parentEdge[node])])
             }
         }
+        var sequences: [[SpecEvent]] = []
+        for e in chosen {
+            let to = Int(edgeTo[e])
+            if to != Int(edgeFrom[e]), Int(parentEdge[to]) == e, onPaths[to] { continue }
+            sequences.append(path(toLeaf: Int(edgeFrom[e]), then: edgeEvents[e]))
+        }
+        if sequences.isEmpty { sequences = [[]] }
+        // A state passed through: the edge (or the start, -1) that took a transition into it.
+        var passedVia = [Int32](repeating: Self.none, count: stateCount)
+        func passed(_ covers: some Sequence<Int>, by e: Int) {
+            for t in covers {
+                let target = targets[t]
+                guard target >= 0, settledVia[target] < 0, passedVia[target] == Self.none else { continue }
+                passedVia[target] = Int32(e)
+            }
+        }
+        passed(startCovers, by: -1)
+        for e in edgeEvents.indices { passed(coverFlat[coverStart[e]..<coverStart[e + 1]].lazy.map { Int($0) }, by: e) }
+
+        self.ordinals = index.ordinals
         self.parentEdge = parentEdge
-        self.edgeEvents = edges.map(\.event)
-        self.edgeSources = edges.map(\.from)
+        self.edgeEvents = edgeEvents
+        self.edgeSources = edgeFrom
         self.settledVia = settledVia
         self.passedVia = passedVia
-        self.cover = cover
-        self.reached = index.order.filter { settledVia[$0] != nil }
-        self.passedThrough = index.order.filter { passedVia[$0] != nil }
-        self.unreachable = index.order.filter { settledVia[$0] == nil && passedVia[$0] == nil }
-        self.uncovered = index.transitions.indices.filter { !covered.contains($0) }.map { index.transitions[$0].transition }
-        self.transitionCount = index.transitions.count
+        self.cover = sequences
+        self.reached = index.order.indices.filter { settledVia[$0] >= 0 }.map { index.order[$0] }
+        self.passedThrough = index.order.indices.filter { passedVia[$0] != Self.none }.map { index.order[$0] }
+        self.unreachable = index.order.indices.filter { settledVia[$0] < 0 && passedVia[$0] == Self.none }.map { index.order[$0] }
+        self.uncovered = transitions.indices.filter { !covered[$0] }.map { transitions[$0] }
+        self.transitionCount = transitions.count
         self.states = index.order
     }
 
-    private let parentEdge: [String: Int]
-    private let edgeEvents: [SpecEvent]
-    private let edgeSources: [String]
-    private let settledVia: [String: String]
-    private let passedVia: [String: Int]
+    /// The bytes the exploration keeps to answer ``shortestPath(to:)`` (array and table capacities,
+    /// without the names, which are shared with the spec), for tests that keep it linear.
+    var footprint: Int {
+        ordinals.capacity * (MemoryLayout<String>.stride + MemoryLayout<Int>.stride)
+            + (parentEdge.capacity + edgeSources.capacity + settledVia.capacity + passedVia.capacity) * MemoryLayout<Int32>.stride
+            + edgeEvents.capacity * MemoryLayout<SpecEvent>.stride
+    }
 
-    /// The events from the start to the leaf state where `leaf` was first reached.
-    private func path(toLeaf leaf: String) -> [SpecEvent] {
-        var events: [SpecEvent] = []
+    /// A run waiting to be explored: the driver, or for a document that gives the driver nothing to
+    /// do, the root machine alone and the steps it took.
+    private enum Run {
+        case interpreter(SpecInterpreter)
+        case machine(FlowMachine<SpecFlow>, steps: Int)
+    }
+
+    /// No edge (`passedVia`): -1 is the start.
+    private static let none: Int32 = -2
+    /// State ordinals by name.
+    private let ordinals: [String: Int]
+    /// The edge that discovered each leaf, by ordinal, or -1.
+    private let parentEdge: [Int32]
+    private let edgeEvents: [SpecEvent]
+    private let edgeSources: [Int32]
+    /// The leaf each state was first settled in through, by ordinal, or -1.
+    private let settledVia: [Int32]
+    /// The edge that passed through each state (-1: the start), by ordinal, or ``none``.
+    private let passedVia: [Int32]
+
+    /// The events from the start to the leaf state where `leaf` was first reached, then `last` if
+    /// given: one array, filled from its end.
+    private static func path(toLeaf leaf: Int, then last: SpecEvent?, parentEdge: [Int32], edgeEvents: [SpecEvent],
+                             edgeSources: [Int32]) -> [SpecEvent] {
+        var length = last == nil ? 0 : 1
         var current = leaf
-        while let step = parentEdge[current] {
-            events.append(edgeEvents[step])
-            current = edgeSources[step]
+        while parentEdge[current] >= 0 {
+            length += 1
+            current = Int(edgeSources[Int(parentEdge[current])])
         }
-        return events.reversed()
+        return [SpecEvent](unsafeUninitializedCapacity: length) { buffer, count in
+            var position = length
+            if let last {
+                position -= 1
+                (buffer.baseAddress! + position).initialize(to: last)
+            }
+            var current = leaf
+            while parentEdge[current] >= 0 {
+                let step = Int(parentEdge[current])
+                position -= 1
+                (buffer.baseAddress! + position).initialize(to: edgeEvents[step])
+                current = Int(edgeSources[step])
+            }
+            count = length
+        }
+    }
+
+    private func path(toLeaf leaf: Int, then last: SpecEvent? = nil) -> [SpecEvent] {
+        Self.path(toLeaf: leaf, then: last, parentEdge: parentEdge, edgeEvents: edgeEvents, edgeSources: edgeSources)
     }
 
     /// The shortest event sequence found that settles in `state` (empty for the initial
     /// configuration), or, for a state only passed through, one that passes through it; `nil` if
     /// none does. Computed on demand, in time linear in its length.
     public func shortestPath(to state: String) -> [SpecEvent]? {
-        if let leaf = settledVia[state] { return path(toLeaf: leaf) }
-        guard let edge = passedVia[state] else { return nil }
-        return edge < 0 ? [] : path(toLeaf: edgeSources[edge]) + [edgeEvents[edge]]
+        guard let ordinal = ordinals[state] else { return nil }
+        if settledVia[ordinal] >= 0 { return path(toLeaf: Int(settledVia[ordinal])) }
+        let edge = passedVia[ordinal]
+        guard edge != Self.none else { return nil }
+        return edge < 0 ? [] : path(toLeaf: Int(edgeSources[Int(edge)]), then: edgeEvents[Int(edge)])
     }
 
     /// Whether ``shortestPath(to:)`` passes through `state` without settling in it.
-    public func isPassedThrough(_ state: String) -> Bool { settledVia[state] == nil && passedVia[state] != nil }
+    public func isPassedThrough(_ state: String) -> Bool {
+        guard let ordinal = ordinals[state] else { return false }
+        return settledVia[ordinal] < 0 && passedVia[ordinal] != Self.none
+    }
 }

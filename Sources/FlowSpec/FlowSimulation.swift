@@ -20,8 +20,9 @@ import Flowstate
 /// and then of sending, each with everything it causes. No call sleeps; ``run(on:)`` delivers them on
 /// a real (or any) `Clock` instead.
 ///
-/// **Limits.** A macrostep processes at most ``internalEventLimit`` internal events and a run takes
-/// at most ``stepLimit`` steps: a document that keeps itself busy stops with a ``Problem``.
+/// **Limits.** A macrostep processes at most ``internalEventLimit`` internal events, a run takes at
+/// most ``stepLimit`` steps, and, when ``timeLimit`` is set, spends at most that much wall-clock time
+/// processing: a document that keeps itself busy stops with a ``Problem``.
 ///
 /// A simulation is driven from one task; it is not `Sendable`.
 public final class FlowSimulation {
@@ -91,6 +92,16 @@ public final class FlowSimulation {
         get { interpreter.stepLimit }
         set { interpreter.stepLimit = newValue }
     }
+
+    /// The most wall-clock time the run may spend processing, all calls together (`nil`, the default:
+    /// no limit). Measured on the monotonic clock (`ContinuousClock`) and checked between steps, so a
+    /// document that keeps itself busy in a way the other limits do not catch (long blocks of executable
+    /// content, many sessions) still stops, with a ``Problem`` that says so. Time spent waiting for
+    /// delayed events in ``run(on:)`` does not count. `flowviz simulate` sets it (`--time-limit`).
+    public var timeLimit: Duration?
+
+    /// Processing time spent so far, against ``timeLimit``.
+    private var timeUsed = Duration.zero
 
     private var interpreter: SpecInterpreter
     private let rootSpec: FlowSpec
@@ -239,6 +250,10 @@ public final class FlowSimulation {
     }
 
     private func drive(_ body: (inout SpecInterpreter) throws(SpecInterpreter.Stop) -> Void) throws(Problem) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        interpreter.deadline = timeLimit.map { (started.advanced(by: max(.zero, $0 - timeUsed)), $0) }
+        defer { timeUsed += clock.now - started }
         do {
             try body(&interpreter)
             absorb()

@@ -30,75 +30,103 @@ extension FlowSpec {
     /// transition it was declared for (its index in ``SpecIndex/transitions``, document order): how a
     /// step's reported transitions (`FlowStep.transitions`) name the file's transitions. A transition
     /// matching several event classes is declared once for each; they all map to it.
-    /// - Parameter children: The child flow a state runs, by state, for the supervisor.
-    func compiled(guards defaults: [String: Bool], matching: Matching,
+    /// - Parameters:
+    ///   - effects: Whether effect labels (entry, exit, transitions') are compiled in. Validation and
+    ///     exploration never read them (the driver runs the file's executable content, never labels),
+    ///     so they compile without: the engine then lays out no effect ranges and makes no labels.
+    ///   - children: The child flow a state runs, by state, for the supervisor.
+    func compiled(guards defaults: [String: Bool], matching: Matching, effects: Bool = true,
                   children: (State) -> ChildFlow<SpecFlow>? = { _ in nil })
         -> (definition: FlowDefinition<SpecFlow>, specTransitions: [Int])
     {
-        let index = SpecIndex(self)
         let scxml = semantics == .scxml
-        func loc(_ location: FlowSourceLocation?) -> FlowSourceLocation {
-            location ?? FlowSourceLocation(file: name, line: 0, column: 0)
-        }
+        // `In()` needs the states' ancestors when it is evaluated: an index, made only if a condition
+        // asks (most files do not, and a big file's compilation is where its memory peaks).
+        var ancestry: SpecIndex?
+        let fallbackLocation = FlowSourceLocation(file: name, line: 0, column: 0)
+        // One guard per distinct condition text, shared by every transition that names it: a file
+        // with 50,000 guarded transitions and five guard names makes five closures, not 50,000.
+        var conditions: [String: Guard<SpecFlow>] = [:]
         func condition(_ name: String) -> Guard<SpecFlow> {
+            if let known = conditions[name] { return known }
+            let made: Guard<SpecFlow>
             let trimmed = name.trimmingSpaces
             if trimmed == "true" || trimmed == "false" {
                 let value = trimmed == "true"
-                return Guard(name, evaluate: { _, _ in value })
+                made = Guard(name, evaluate: { _, _ in value })
+            } else if let state = Self.inPredicate(trimmed) {
+                let index = ancestry ?? SpecIndex(self)
+                ancestry = index
+                made = Guard(name, evaluate: { leaf, _ in index.isActive(state, whenIn: leaf) })
+            } else {
+                let fallback = defaults[name] ?? true
+                made = Guard(name, evaluate: { _, event in event?.guards[name] ?? fallback })
             }
-            if let state = Self.inPredicate(trimmed) {
-                return Guard(name, evaluate: { leaf, _ in leaf == state || index.ancestors(of: leaf).contains(state) })
-            }
-            let fallback = defaults[name] ?? true
-            return Guard(name, evaluate: { _, event in event?.guards[name] ?? fallback })
+            conditions[name] = made
+            return made
         }
-        var counter = 0
-        // The spec transition of each declaration, in declaration order (the compiler's: a state's
-        // children's transitions before its own).
-        func element(_ state: State) -> (FlowElement<SpecFlow>, [Int]) {
-            let l = loc(state.location)
-            var own: [FlowElement<SpecFlow>] = []
-            var ownSpec: [Int] = []
-            for t in state.transitions {
-                let tl = loc(t.location)
-                let specIndex = counter
-                counter += 1
-                let guardCondition = t.guardName.map(condition)
-                guard let event = t.event else {
-                    // The readers refuse an eventless transition without a target.
-                    own.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, effects: t.effects,
-                                                fileID: tl.file, line: tl.line, column: tl.column).element)
-                    ownSpec.append(specIndex)
-                    continue
-                }
-                let kinds: [String]
-                switch matching {
-                case .text: kinds = [event]
-                case .descriptors(let classes): kinds = classes.kinds(matching: event)
-                }
-                for kind in kinds {
-                    own.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: t.effects, label: event,
-                                            fileID: tl.file, line: tl.line, column: tl.column).element)
-                    ownSpec.append(specIndex)
-                }
+        // The classes an event attribute matches, once per distinct attribute text.
+        var kindsByEvent: [String: [String]] = [:]
+        func kinds(_ event: String) -> [String] {
+            switch matching {
+            case .text:
+                return [event]
+            case .descriptors(let classes):
+                if let known = kindsByEvent[event] { return known }
+                let found = classes.kinds(matching: event)
+                kindsByEvent[event] = found
+                return found
             }
+        }
+        // The spec transition of each declaration, in declaration order (the compiler's: a state's
+        // children's transitions before its own). A state's own transitions are numbered before its
+        // children's in document order, so each state takes its block of numbers on the way down.
+        var declared: [Int] = []
+        var counter = 0
+        func element(_ state: State, topLevel: Bool) -> FlowElement<SpecFlow> {
+            let l = state.location ?? fallbackLocation
+            let firstOwn = counter
+            counter += state.transitions.count
+            var body: [FlowElement<SpecFlow>] = []
+            body.reserveCapacity(state.states.count + state.transitions.count)
             // Child states first, then the state's own transitions: the order "cancel from any step"
             // is usually written in, and the order the transitions keep in graphs.
-            let nested = state.states.map(element)
-            let body = nested.map(\.0) + own
-            let declared = nested.flatMap(\.1) + ownSpec
-            // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state.
-            if state.isFinal && (!scxml || index.parent[state.name] == nil) {
-                return (Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: state.entry,
-                                        fileID: l.file, line: l.line, column: l.column) { body }.element, declared)
+            for child in state.states { body.append(element(child, topLevel: false)) }
+            for (k, t) in state.transitions.enumerated() {
+                let tl = t.location ?? fallbackLocation
+                let guardCondition = t.guardName.map(condition)
+                let labels = effects ? t.effects : []
+                guard let event = t.event else {
+                    // The readers refuse an eventless transition without a target.
+                    body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, effects: labels,
+                                                fileID: tl.file, line: tl.line, column: tl.column).element)
+                    declared.append(firstOwn + k)
+                    continue
+                }
+                for kind in kinds(event) {
+                    body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: labels, label: event,
+                                             fileID: tl.file, line: tl.line, column: tl.column).element)
+                    declared.append(firstOwn + k)
+                }
             }
-            return (StateNode<SpecFlow>(state.name, initial: state.initial, runs: children(state), entry: state.entry,
-                                        exit: state.exit, fileID: l.file, line: l.line, column: l.column) { body }.element,
-                    declared)
+            // Handed over as a function, not a closure literal: the result builder would copy the list.
+            let contents: () -> [FlowElement<SpecFlow>] = { body }
+            // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state. (A
+            // name declared twice is an error; the engine skips the second declaration.)
+            if state.isFinal && (!scxml || topLevel) {
+                return Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: effects ? state.entry : [],
+                                       fileID: l.file, line: l.line, column: l.column, contents).element
+            }
+            return StateNode<SpecFlow>(state.name, initial: state.initial, runs: children(state),
+                                       entry: effects ? state.entry : [], exit: effects ? state.exit : [],
+                                       fileID: l.file, line: l.line, column: l.column, contents).element
         }
-        let top = states.map(element)
-        return (FlowDefinition(name, initial: initial, elements: top.map(\.0), location: loc(location)),
-                top.flatMap(\.1))
+        var top: [FlowElement<SpecFlow>] = []
+        top.reserveCapacity(states.count)
+        for state in states { top.append(element(state, topLevel: true)) }
+        // Handed over, not copied: the engine can free the tree as soon as it has read it.
+        return (FlowDefinition(name, initial: initial, elements: consume top, location: location ?? fallbackLocation),
+                declared)
     }
 
     /// `In('s')` or `In("s")`: the state it asks about.
@@ -130,27 +158,25 @@ extension FlowSpec {
     /// events raised or sent by effects. Sorted.
     public var eventNames: [String] {
         var names: Set<String> = []
-        let index = SpecIndex(self)
-        for (_, t) in index.transitions {
-            guard let event = t.event else { continue }
-            if semantics == .scxml {
+        let scxml = semantics == .scxml
+        SpecIndex(self).forEach(state: { _, state in
+            guard scxml else { return }
+            for effect in state.entry + state.exit { if let (_, e) = SCXMLEffect.queued(effect) { names.insert(e) } }
+            if state.states.contains(where: { $0.isFinal }) {
+                names.insert("done.state.\(state.name)")
+            }
+            if state.child != nil { names.insert("done.invoke.\(state.childID ?? state.name)") }
+        }, transition: { _, t in
+            if scxml {
+                for effect in t.effects { if let (_, e) = SCXMLEffect.queued(effect) { names.insert(e) } }
+            }
+            guard let event = t.event else { return }
+            if scxml {
                 for d in Self.descriptors(event) where d != "*" { names.insert(String(d)) }
             } else {
                 names.insert(event)
             }
-        }
-        if semantics == .scxml {
-            for (_, state) in index.states {
-                for effect in state.entry + state.exit { if let (_, e) = SCXMLEffect.queued(effect) { names.insert(e) } }
-                if state.states.contains(where: { $0.isFinal }) {
-                    names.insert("done.state.\(state.name)")
-                }
-                if state.child != nil { names.insert("done.invoke.\(state.childID ?? state.name)") }
-            }
-            for (_, t) in index.transitions {
-                for effect in t.effects { if let (_, e) = SCXMLEffect.queued(effect) { names.insert(e) } }
-            }
-        }
+        })
         return names.sorted()
     }
 }
@@ -180,22 +206,23 @@ enum SCXMLEffect {
 struct EventClasses: Sendable {
     /// Every descriptor of the files (normalized: `error.*` is `error`), `*` left out.
     private(set) var descriptors: Set<String> = []
-    /// For each descriptor, the classes it matches: itself and the descriptors it is a token prefix of.
-    private var extensions: [String: [String]] = [:]
+    /// For each descriptor, the classes it matches (itself and the descriptors it is a token prefix
+    /// of), by their position in ``all``.
+    private var extensions: [String: [Int]] = [:]
     /// Every class, sorted, `""` first.
     private(set) var all: [String] = [""]
 
     /// The classes of the descriptors in the given specs' transitions.
     init(_ specs: [FlowSpec]) {
         for spec in specs {
-            for (_, t) in SpecIndex(spec).transitions {
-                guard let event = t.event else { continue }
+            spec.forEachTransition { t in
+                guard let event = t.event else { return }
                 for d in FlowSpec.descriptors(event) where d != "*" && !d.isEmpty { descriptors.insert(String(d)) }
             }
         }
         all = [""] + descriptors.sorted()
-        for c in all.dropFirst() {
-            for p in Self.prefixes(of: c) where descriptors.contains(p) { extensions[p, default: []].append(c) }
+        for (rank, c) in all.enumerated().dropFirst() {
+            for p in Self.prefixes(of: c) where descriptors.contains(p) { extensions[p, default: []].append(rank) }
         }
     }
 
@@ -223,49 +250,244 @@ struct EventClasses: Sendable {
 
     /// The classes a transition's event attribute matches, in ``all``'s order.
     func kinds(matching event: String) -> [String] {
-        var set = Set<String>()
+        var ranks = Set<Int>()
         for d in FlowSpec.descriptors(event) {
             if d == "*" { return all }
-            set.formUnion(extensions[String(d)] ?? [])
+            ranks.formUnion(extensions[String(d)] ?? [])
         }
-        return all.filter(set.contains)
+        return ranks.sorted().map { all[$0] }
     }
 }
 
-/// A spec's states by name, their parents, and its transitions in document order.
+extension FlowSpec {
+    /// Calls `body` with every transition, in document order (a state's transitions, then its
+    /// children's), without copying the states.
+    func forEachTransition(_ body: (Transition) -> Void) {
+        var stack: [(states: [State], next: Int)] = [(states, 0)]
+        while let (list, next) = stack.last {
+            guard next < list.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            for t in list[next].transitions { body(t) }
+            if !list[next].states.isEmpty { stack.append((list[next].states, 0)) }
+        }
+    }
+}
+
+/// A spec's states by name, their parents, and its transitions in document order, as numbers: names
+/// are hashed once, a question about ancestors walks integers, and no state or transition is copied
+/// (the index finds them in the spec: a 100,000-state file's index is a few bytes a state).
 struct SpecIndex: Sendable {
     /// For a compiled definition, the spec transition each declaration stands for (see
-    /// ``FlowSpec/compiled(guards:events:children:)``).
+    /// ``FlowSpec/compiled(guards:matching:effects:children:)``).
     var specTransitions: [Int] = []
-    var states: [String: FlowSpec.State] = [:]
-    var parent: [String: String] = [:]
-    /// Every transition with the name of the state it is declared on, in document order (a state's
+    /// State names in document order (pre-order), each once.
+    private(set) var order: [String] = []
+    /// Each name's position in ``order`` (its ordinal).
+    private(set) var ordinals: [String: Int] = [:]
+    /// Each state's parent's ordinal, or -1 for a top-level state.
+    private(set) var parentOrdinals: [Int] = []
+    /// The ordinal of the state each transition is declared on, in document order (a state's
     /// transitions, then its children's).
-    var transitions: [(source: String, transition: FlowSpec.Transition)] = []
-    /// State names in document order.
-    var order: [String] = []
+    private(set) var sourceOrdinals: [Int] = []
+    /// The top-level states, from which every state is found.
+    private let roots: [FlowSpec.State]
+    /// States as declared, in pre-order, a name declared twice counted twice ("instances"): each one's
+    /// parent instance (-1 at the top), its position among its parent's states, the document-order
+    /// number of its first transition, and its name's ordinal.
+    private var instanceParent: [Int32] = []
+    private var instanceSlot: [Int32] = []
+    private var instanceFirstTransition: [Int32] = []
+    /// The ordinal of each instance's name.
+    private var instanceOrdinal: [Int32] = []
+    /// The instance of each state's first declaration, by ordinal.
+    private var firstInstance: [Int32] = []
+    /// The instance each transition is declared on.
+    private var transitionInstance: [Int32] = []
 
     init(_ spec: FlowSpec) {
-        func visit(_ state: FlowSpec.State, parent: String?) {
-            if states[state.name] == nil {
-                states[state.name] = state
-                order.append(state.name)
-                if let parent { self.parent[state.name] = parent }
-            }
-            for t in state.transitions { transitions.append((state.name, t)) }
-            for child in state.states { visit(child, parent: state.name) }
+        roots = spec.states
+        // Counted first, so every list is allocated once at its size.
+        var instanceCount = 0
+        var transitionCount = 0
+        Self.preorder(spec.states) { state, _, _ in
+            instanceCount += 1
+            transitionCount += state.transitions.count
         }
-        for state in spec.states { visit(state, parent: nil) }
+        instanceParent.reserveCapacity(instanceCount)
+        instanceSlot.reserveCapacity(instanceCount)
+        instanceFirstTransition.reserveCapacity(instanceCount)
+        instanceOrdinal.reserveCapacity(instanceCount)
+        ordinals.reserveCapacity(instanceCount)
+        transitionInstance.reserveCapacity(transitionCount)
+        sourceOrdinals.reserveCapacity(transitionCount)
+        Self.preorder(spec.states) { state, parent, slot in
+            let instance = instanceParent.count
+            instanceParent.append(Int32(parent))
+            instanceSlot.append(Int32(slot))
+            instanceFirstTransition.append(Int32(transitionInstance.count))
+            let ordinal: Int
+            if let known = ordinals[state.name] {
+                ordinal = known  // a name declared twice: the first declaration is the state
+            } else {
+                ordinal = order.count
+                ordinals[state.name] = ordinal
+                order.append(state.name)
+                firstInstance.append(Int32(instance))
+                parentOrdinals.append(parent >= 0 ? Int(instanceOrdinal[parent]) : -1)
+            }
+            instanceOrdinal.append(Int32(ordinal))
+            for _ in state.transitions {
+                transitionInstance.append(Int32(instance))
+                sourceOrdinals.append(ordinal)
+            }
+        }
     }
+
+    /// Visits every state in pre-order with its parent's instance number (-1 at the top) and its
+    /// position among its siblings, without recursion.
+    private static func preorder(_ states: [FlowSpec.State], _ body: (FlowSpec.State, Int, Int) -> Void) {
+        var stack: [(states: [FlowSpec.State], next: Int, parent: Int)] = [(states, 0, -1)]
+        var instances = 0
+        while let (list, next, parent) = stack.last {
+            guard next < list.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            let instance = instances
+            instances += 1
+            body(list[next], parent, next)
+            if !list[next].states.isEmpty { stack.append((list[next].states, 0, instance)) }
+        }
+    }
+
+    /// The bytes the index's own storage takes (array and table capacities; the names are shared with
+    /// the spec), for tests that keep it small.
+    var footprint: Int {
+        order.capacity * MemoryLayout<String>.stride + ordinals.capacity * (MemoryLayout<String>.stride + MemoryLayout<Int>.stride)
+            + (parentOrdinals.capacity + sourceOrdinals.capacity + specTransitions.capacity) * MemoryLayout<Int>.stride
+            + (instanceParent.capacity + instanceSlot.capacity + instanceFirstTransition.capacity + instanceOrdinal.capacity
+                + firstInstance.capacity + transitionInstance.capacity) * MemoryLayout<Int32>.stride
+    }
+
+    /// The state declared as an instance: found from the top, through its ancestors.
+    private func state(instance: Int) -> FlowSpec.State {
+        guard instanceParent[instance] >= 0 else { return roots[Int(instanceSlot[instance])] }
+        var path: [Int] = []
+        var current = instance
+        while current >= 0 {
+            path.append(Int(instanceSlot[current]))
+            current = Int(instanceParent[current])
+        }
+        var state = roots[path.removeLast()]
+        while let slot = path.popLast() { state = state.states[slot] }
+        return state
+    }
+
+    /// Calls `body` with every state (its first declaration) and its ordinal, in document order, and
+    /// with every transition and its number, walking the spec once (``stateList`` and
+    /// ``transitionList`` find each item from the top).
+    func forEach(state: (Int, FlowSpec.State) -> Void = { _, _ in }, transition: (Int, FlowSpec.Transition) -> Void = { _, _ in }) {
+        var instance = 0
+        var t = 0
+        Self.preorder(roots) { item, _, _ in
+            if firstInstance[Int(instanceOrdinal[instance])] == Int32(instance) { state(Int(instanceOrdinal[instance]), item) }
+            for each in item.transitions {
+                transition(t, each)
+                t += 1
+            }
+            instance += 1
+        }
+    }
+
+    /// Every state (its first declaration), by ordinal.
+    var stateList: StateList { StateList(index: self) }
+
+    /// Every transition in document order.
+    var transitionList: TransitionList { TransitionList(index: self) }
+
+    /// The states by ordinal.
+    struct StateList: RandomAccessCollection {
+        let index: SpecIndex
+        var startIndex: Int { 0 }
+        var endIndex: Int { index.order.count }
+        subscript(position: Int) -> FlowSpec.State { index.state(instance: Int(index.firstInstance[position])) }
+    }
+
+    /// The transitions in document order.
+    struct TransitionList: RandomAccessCollection {
+        let index: SpecIndex
+        var startIndex: Int { 0 }
+        var endIndex: Int { index.transitionInstance.count }
+        subscript(position: Int) -> FlowSpec.Transition {
+            let instance = Int(index.transitionInstance[position])
+            return index.state(instance: instance).transitions[position - Int(index.instanceFirstTransition[instance])]
+        }
+    }
+
+    /// The state declared with a name (its first declaration): `index.states["a"]`.
+    var states: States { States(index: self) }
+
+    /// The name of the state that contains a state, for states that have a parent: `index.parent["a"]`.
+    var parent: Parents { Parents(index: self) }
+
+    /// The name of the state that contains the state with this ordinal, if any.
+    func parentName(ofOrdinal ordinal: Int) -> String? {
+        parentOrdinals[ordinal] >= 0 ? order[parentOrdinals[ordinal]] : nil
+    }
+
+    /// Every transition with the name of the state that declares it, in document order.
+    var transitions: Transitions { Transitions(index: self) }
 
     /// A state's ancestors, innermost first.
     func ancestors(of name: String) -> [String] {
+        guard let start = ordinals[name] else { return [] }
         var result: [String] = []
-        var current = parent[name]
-        while let p = current, result.count <= states.count {
-            result.append(p)
-            current = parent[p]
+        var current = parentOrdinals[start]
+        while current >= 0, result.count <= order.count {
+            result.append(order[current])
+            current = parentOrdinals[current]
         }
         return result
+    }
+
+    /// Whether `state` is `leaf` or one of its ancestors (SCXML's `In()` for a machine resting in
+    /// `leaf`), without allocating.
+    func isActive(_ state: String, whenIn leaf: String) -> Bool {
+        if leaf == state { return true }
+        guard let wanted = ordinals[state], let start = ordinals[leaf] else { return false }
+        var current = parentOrdinals[start]
+        var steps = 0
+        while current >= 0, steps <= order.count {
+            if current == wanted { return true }
+            current = parentOrdinals[current]
+            steps += 1
+        }
+        return false
+    }
+
+    /// States by name.
+    struct States {
+        let index: SpecIndex
+        subscript(name: String) -> FlowSpec.State? { index.ordinals[name].map { index.stateList[$0] } }
+    }
+
+    /// Parents by name.
+    struct Parents {
+        let index: SpecIndex
+        subscript(name: String) -> String? { index.ordinals[name].flatMap(index.parentName(ofOrdinal:)) }
+    }
+
+    /// The transitions in document order, each with its source's name.
+    struct Transitions: RandomAccessCollection {
+        let index: SpecIndex
+        var startIndex: Int { 0 }
+        var endIndex: Int { index.transitionList.count }
+        subscript(position: Int) -> (source: String, transition: FlowSpec.Transition) {
+            (index.order[index.sourceOrdinals[position]], index.transitionList[position])
+        }
     }
 }

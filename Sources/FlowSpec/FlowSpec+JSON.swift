@@ -8,7 +8,22 @@ extension FlowSpec {
     ///   - file: The path, used in every error's location.
     /// - Throws: ``FlowSpecError`` naming the problem and its `file:line:column`.
     public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
-        let root = try JSONParser.parse(bytes, file: file)
+        // The top-level states are converted as they are read, each from its own small tree, so the
+        // tree of the whole file never exists at once (a 100,000-state file's tree is several times
+        // the size of its spec). Problems are still reported in the order a reader of the whole tree
+        // finds them: the file's syntax first (the rest of the file is read before a state's problem
+        // is reported), then the top-level fields, then the first state with a problem.
+        var states: [State] = []
+        var stateProblem: FlowSpecError?
+        let (root, streamed) = try JSONParser.parse(bytes, file: file, streaming: "states") { item in
+            guard stateProblem == nil else { return }
+            do throws(FlowSpecError) {
+                states.append(try Self.state(item))
+            } catch {
+                stateProblem = error
+                states = []
+            }
+        }
         var reader = Reader(root, what: "the flow spec")
         try reader.only(["flowspec", "name", "semantics", "initial", "states"])
         let version = try reader.number("flowspec")
@@ -17,8 +32,16 @@ extension FlowSpec {
                                 message: "flowspec version \(version.formatted) is not supported (this reader reads \(FlowSpec.version))",
                                 location: reader.location(of: "flowspec"))
         }
-        var spec = FlowSpec(name: try reader.string("name"), initial: try reader.string("initial"),
-                            states: try reader.array("states").map(Self.state))
+        let name = try reader.string("name")
+        let initial = try reader.string("initial")
+        if streamed {
+            if let stateProblem { throw stateProblem }
+            // Grown by doubling while read: kept at its size (a state is some 180 bytes).
+            if states.capacity > states.count { states = states.withUnsafeBufferPointer { Array($0) } }
+        } else {
+            states = try reader.array("states").map(Self.state)
+        }
+        var spec = FlowSpec(name: name, initial: initial, states: states)
         spec.location = root.location
         if let semantics = try reader.optionalString("semantics") {
             guard let value = Semantics(rawValue: semantics) else {

@@ -18,11 +18,20 @@ extension FlowSpec {
 
     /// Reads the `<scxml>` element of a document (the whole file, or an `<invoke>`'s inline `<content>`).
     static func read(_ root: XMLNode, file: String) throws(FlowSpecError) -> FlowSpec {
+        var inline = 0
+        return try read(root, file: file, inline: &inline)
+    }
+
+    /// Reads an `<scxml>` element; `inline` counts the inline documents of the file read so far (they
+    /// are named by it, see ``SCXMLReader/inline``).
+    static func read(_ root: XMLNode, file: String, inline: inout Int) throws(FlowSpecError) -> FlowSpec {
         guard root.name == "scxml" else {
             throw FlowSpecError(code: .unsupported, message: "the root element is <\(root.name)>, not <scxml>",
                                 location: root.location)
         }
         var reader = SCXMLReader(file: file)
+        reader.inline = inline
+        defer { inline = reader.inline }
         let states = try reader.children(of: root, in: nil)
         guard let first = states.first else {
             throw FlowSpecError(code: .missingField, message: "<scxml> contains no <state>, <parallel> or <final>",
@@ -49,61 +58,6 @@ extension FlowSpec {
         return String(last[..<dot])
     }
 
-    /// The spec as an SCXML document, which `parseSCXML(_:file:)` reads back to the same spec.
-    ///
-    /// Effects `raise(e)` and `send(e)` are written as `<raise>` and `<send>`; other effect labels as
-    /// `<log label>`. A final state's output, when it differs from its name, is written as
-    /// `<donedata><content expr>`. The same spec always gives the same bytes.
-    public func scxml() -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(Self.xmlQuote(name)) initial=\(Self.xmlQuote(initial))>\n"
-        for state in states { Self.writeSCXML(state, indent: "  ", into: &out) }
-        return out + "</scxml>\n"
-    }
-
-    private static func writeSCXML(_ state: State, indent: String, into out: inout String) {
-        let tag = state.isFinal ? "final" : (state.isParallel ? "parallel" : "state")
-        var open = "\(indent)<\(tag) id=\(xmlQuote(state.name))"
-        if let initial = state.initial, !state.isParallel { open += " initial=\(xmlQuote(initial))" }
-        var body: [String] = []
-        let inner = indent + "  "
-        func content(_ effects: [String], indent: String) -> [String] {
-            effects.map { effect in
-                switch SCXMLEffect.queued(effect) {
-                case (.internal, let event)?: "\(indent)<raise event=\(xmlQuote(event))/>"
-                case (.external, let event)?: "\(indent)<send event=\(xmlQuote(event))/>"
-                case nil: "\(indent)<log label=\(xmlQuote(effect))/>"
-                }
-            }
-        }
-        if !state.entry.isEmpty { body += ["\(inner)<onentry>"] + content(state.entry, indent: inner + "  ") + ["\(inner)</onentry>"] }
-        if !state.exit.isEmpty { body += ["\(inner)<onexit>"] + content(state.exit, indent: inner + "  ") + ["\(inner)</onexit>"] }
-        if let child = state.child {
-            body.append("\(inner)<invoke src=\(xmlQuote(child))" + (state.childID.map { " id=\(xmlQuote($0))" } ?? "") + "/>")
-        }
-        if state.isFinal, let output = state.output, output != state.name {
-            body.append("\(inner)<donedata><content expr=\(xmlQuote(output))/></donedata>")
-        }
-        for t in state.transitions {
-            var line = "\(inner)<transition"
-            if let event = t.event { line += " event=\(xmlQuote(event))" }
-            if let guardName = t.guardName { line += " cond=\(xmlQuote(guardName))" }
-            if let target = t.target { line += " target=\(xmlQuote(target))" }
-            if t.effects.isEmpty {
-                body.append(line + "/>")
-            } else {
-                body += [line + ">"] + content(t.effects, indent: inner + "  ") + ["\(inner)</transition>"]
-            }
-        }
-        var nested = ""
-        for child in state.states { writeSCXML(child, indent: inner, into: &nested) }
-        if body.isEmpty && nested.isEmpty {
-            out += open + "/>\n"
-            return
-        }
-        out += open + ">\n" + body.map { $0 + "\n" }.joined() + nested + "\(indent)</\(tag)>\n"
-    }
-
     /// An attribute value in double quotes, with `&`, `<`, `"` and line breaks escaped.
     static func xmlQuote(_ text: String) -> String {
         var out = "\""
@@ -124,12 +78,15 @@ extension FlowSpec {
 }
 
 /// Turns SCXML elements into spec states.
-private struct SCXMLReader {
+struct SCXMLReader {
     let file: String
     /// Names given to states without an `id`.
     var anonymous = 0
     /// Documents given inline by `<invoke><content>`, by the name their state's `child` uses.
     var documents: [String: FlowSpec] = [:]
+    /// The inline documents of the file met so far, nested ones included: the `n`-th is named
+    /// `<its name>@<n>`, unique in the file and the same when a written document is read again.
+    var inline = 0
     /// Where the document declares data or scripts.
     var dataElements: [FlowSourceLocation] = []
 
@@ -216,8 +173,10 @@ private struct SCXMLReader {
                     guard let document = content.children.first(where: { $0.name == "scxml" }) else {
                         throw error(.unsupported, "an <invoke>'s <content> must hold an <scxml> document", content.location)
                     }
-                    var inner = try FlowSpec.read(document, file: file)
-                    let key = "\(inner.name)@\(content.location.line):\(content.location.column)"
+                    self.inline += 1
+                    let number = self.inline
+                    var inner = try FlowSpec.read(document, file: file, inline: &self.inline)
+                    let key = "\(inner.name)@\(number)"
                     inner.name = key
                     documents[key] = inner
                     state.child = key
@@ -311,27 +270,31 @@ private struct SCXMLReader {
             guard Self.executable.contains(child.name) else {
                 throw error(.unsupported, "<\(child.name)> is not executable content (in <\(node.name)>)", child.location)
             }
-            let attributes = child.attributes
-            switch child.name {
-            case "raise" where child.attribute("event") != nil:
-                labels.append("raise(\(child.attribute("event")!))")
-            case "send" where child.attribute("event") != nil && attributes.allSatisfy({ ["event", "id"].contains($0.name) }):
-                labels.append("send(\(child.attribute("event")!))")
-            case "log" where child.attribute("label") != nil && child.attribute("expr") == nil:
-                labels.append(child.attribute("label")!)
-            default:
-                let list = attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
-                labels.append("\(child.name)(\(list))")
-            }
+            labels.append(Self.label(of: child))
         }
         var instructions: [FlowSpec.Instruction] = []
         try flatten(node.children, into: &instructions)
         return (labels, FlowSpec.Executable(instructions))
     }
 
+    /// The label of one element of executable content.
+    static func label(of child: XMLNode) -> String {
+        switch child.name {
+        case "raise" where child.attribute("event") != nil:
+            return "raise(\(child.attribute("event")!))"
+        case "send" where child.attribute("event") != nil && child.attributes.allSatisfy({ ["event", "id"].contains($0.name) }):
+            return "send(\(child.attribute("event")!))"
+        case "log" where child.attribute("label") != nil && child.attribute("expr") == nil:
+            return child.attribute("label")!
+        default:
+            let list = child.attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+            return "\(child.name)(\(list))"
+        }
+    }
+
     /// Appends the instructions of a list of executable elements. `<if>` nests at most as deep as the
     /// XML reader allows (``XMLParser/maxDepth``), so the recursion is bounded.
-    private func flatten(_ elements: [XMLNode], into code: inout [FlowSpec.Instruction]) throws(FlowSpecError) {
+    func flatten(_ elements: [XMLNode], into code: inout [FlowSpec.Instruction]) throws(FlowSpecError) {
         for element in elements {
             guard Self.executable.contains(element.name) else {
                 throw error(.unsupported, "<\(element.name)> is not executable content", element.location)

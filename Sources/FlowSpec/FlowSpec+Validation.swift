@@ -9,24 +9,59 @@ extension FlowSpec {
     /// it matches, is a `ValidationIssue.Kind.shadowedTransition` warning: SCXML selects by document
     /// order, and so does the engine. (`*` after `error`: not shadowed, it still takes other events;
     /// `error` after `*`: shadowed.)
+    ///
+    /// To validate a file and then explore it, ``compile(guards:)`` it once and ask the result both.
     public func validate() -> [ValidationIssue] {
-        let matching: Matching = semantics == .scxml ? .descriptors(EventClasses([self])) : .text
-        let (definition, map) = compiled(guards: [:], matching: matching)
-        var declarations: [Int: Int] = [:]  // spec transition -> how many declarations stand for it
-        for s in map { declarations[s, default: 0] += 1 }
-        var shadowed: [Int: [ValidationIssue]] = [:]
-        var issues: [ValidationIssue] = []
-        for issue in definition.validate() {
-            if issue.kind == .shadowedTransition, let id = issue.transition, id.position < map.count {
-                shadowed[map[id.position], default: []].append(issue)
-            } else {
-                issues.append(issue)
+        compile().validate()
+    }
+
+    /// The spec compiled once for the engine, as ``FlowPaths`` explores it: validate it and explore it
+    /// without compiling it twice (what `flowviz paths` does). Compiling costs time and memory linear
+    /// in the flow's size; it is most of what validating a big file costs.
+    /// - Parameter guards: Default truths of guards that steps do not mention (true otherwise), for
+    ///   the exploration. Validation does not depend on them.
+    public func compile(guards: [String: Bool] = [:]) -> Compiled {
+        Compiled(self, guards: guards)
+    }
+
+    /// A spec compiled for the engine: see ``FlowSpec/compile(guards:)``.
+    public struct Compiled: Sendable {
+        /// The spec.
+        public let spec: FlowSpec
+        /// The default guard truths it was compiled with.
+        public let guards: [String: Bool]
+        let document: SpecDocument
+        let classes: EventClasses
+
+        init(_ spec: FlowSpec, guards: [String: Bool]) {
+            self.spec = spec
+            self.guards = guards
+            // JSON specs match events exactly: no classes.
+            classes = EventClasses(spec.semantics == .scxml ? [spec] : [])
+            // Effect labels are left out: neither validation nor exploration reads them.
+            document = SpecDocument(spec, guards: guards, classes: classes, effects: false)
+        }
+
+        /// The file's problems: see ``FlowSpec/validate()``.
+        public func validate() -> [ValidationIssue] {
+            let definition = document.definition
+            let map = document.index.specTransitions
+            var declarations = [Int](repeating: 0, count: document.index.transitionList.count)  // per spec transition
+            for s in map { declarations[s] += 1 }
+            var shadowed: [Int: [ValidationIssue]] = [:]
+            var issues: [ValidationIssue] = []
+            for issue in definition.validate() {
+                if issue.kind == .shadowedTransition, let id = issue.transition, id.position < map.count {
+                    shadowed[map[id.position], default: []].append(issue)
+                } else {
+                    issues.append(issue)
+                }
             }
+            for (s, found) in shadowed.sorted(by: { $0.key < $1.key }) where found.count == declarations[s] {
+                issues.append(found[0])
+            }
+            // Errors first, each group in the order found.
+            return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }
         }
-        for (s, found) in shadowed.sorted(by: { $0.key < $1.key }) where found.count == declarations[s] {
-            issues.append(found[0])
-        }
-        // Errors first, each group in the order found.
-        return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }
     }
 }

@@ -113,8 +113,9 @@ public struct FlowSpec: Sendable {
 
     /// Every state, in document order (pre-order), each once.
     public var statesInDocumentOrder: [State] {
-        let index = SpecIndex(self)
-        return index.order.compactMap { index.states[$0] }
+        var states: [State] = []
+        SpecIndex(self).forEach(state: { _, state in states.append(state) })
+        return states
     }
 
     /// Creates a spec.

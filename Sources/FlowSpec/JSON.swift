@@ -46,15 +46,31 @@ struct JSONParser {
     }
 
     static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> JSON {
+        try parse(bytes, file: file, streaming: nil, each: { _ in }).root
+    }
+
+    /// Parses a document, handing the items of one array to `each` as they are read instead of
+    /// keeping them: the array that is the value of field `field` of the root object (a flow spec's
+    /// `states`). In the tree returned, that field's value is an empty array (at the array's place);
+    /// `streamed` says whether it was read so. A spec's states are thus converted one top-level state
+    /// at a time, and the tree of the whole file never exists at once.
+    static func parse(_ bytes: [UInt8], file: String, streaming field: String?,
+                      each: (JSON) -> Void) throws(FlowSpecError) -> (root: JSON, streamed: Bool) {
         var parser = JSONParser(bytes, file: file)
         parser.skipWhitespace()
         if parser.index == bytes.count {
             throw parser.error("the file is empty: expected a JSON object")
         }
-        let value = try parser.parseValue()
+        let value: JSON
+        var streamed = false
+        if let field, bytes[parser.index] == UInt8(ascii: "{") {
+            value = try parser.parseObject(parser.here, streaming: field, streamed: &streamed, each: each)
+        } else {
+            value = try parser.parseValue()
+        }
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return value
+        return (value, streamed)
     }
 
     private var here: FlowSourceLocation {
@@ -114,6 +130,14 @@ struct JSONParser {
     }
 
     private mutating func parseObject(_ start: FlowSourceLocation) throws(FlowSpecError) -> JSON {
+        var streamed = false
+        return try parseObject(start, streaming: nil, streamed: &streamed, each: { _ in })
+    }
+
+    /// An object; the items of its array field `streaming`, if any, go to `each` (see
+    /// `parse(_:file:streaming:each:)`).
+    private mutating func parseObject(_ start: FlowSourceLocation, streaming: String?, streamed: inout Bool,
+                                      each: (JSON) -> Void) throws(FlowSpecError) -> JSON {
         try nest()
         defer { depth -= 1 }
         index += 1
@@ -138,7 +162,14 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after '\(key)'") }
             index += 1
             skipWhitespace()
-            fields.append((key, keyLocation, try parseValue()))
+            if key == streaming, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                let arrayStart = here
+                try parseArray(arrayStart, each: each)
+                streamed = true
+                fields.append((key, keyLocation, JSON(value: .array([]), location: arrayStart)))
+            } else {
+                fields.append((key, keyLocation, try parseValue()))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file: the object is not closed") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -148,22 +179,28 @@ struct JSONParser {
     }
 
     private mutating func parseArray(_ start: FlowSourceLocation) throws(FlowSpecError) -> JSON {
+        var items: [JSON] = []
+        try parseArray(start) { items.append($0) }
+        return JSON(value: .array(items), location: start)
+    }
+
+    /// An array, each item handed to `each` as soon as it is read.
+    private mutating func parseArray(_ start: FlowSourceLocation, each: (JSON) -> Void) throws(FlowSpecError) {
         try nest()
         defer { depth -= 1 }
         index += 1
-        var items: [JSON] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return JSON(value: .array(items), location: start)
+            return
         }
         while true {
             skipWhitespace()
-            items.append(try parseValue())
+            each(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of file: the array is not closed") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return JSON(value: .array(items), location: start) }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return }
             throw error("expected ',' or ']' in the array")
         }
     }

@@ -10,26 +10,42 @@ final class SpecDocument: Sendable {
     let definition: FlowDefinition<SpecFlow>
     let index: SpecIndex
     let scxml: Bool
-    /// Each state's executable content and invoke, by name (the spec's, looked up once).
+    /// The states a step may have something to do in besides the engine's work, by name: those with
+    /// executable content, an invoke, or (SCXML) a nested final raising `done.state`. Looked up for
+    /// every state entered or exited; every other state has nothing to run.
     let states: [String: FlowSpec.State]
+    /// The executable content of the file's transitions that have some, by index in document order.
+    let contents: [Int: FlowSpec.Executable]
     /// Whether a step can have anything for the driver to do besides the engine's work: executable
     /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has none).
     let hasContent: Bool
 
-    init(_ spec: FlowSpec, guards: [String: Bool], classes: EventClasses) {
+    /// - Parameter effects: Whether the definition carries effect labels (what a simulation reports;
+    ///   an exploration does not read them, see ``FlowSpec/compiled(guards:matching:effects:children:)``).
+    init(_ spec: FlowSpec, guards: [String: Bool], classes: EventClasses, effects: Bool = true) {
         self.spec = spec
-        scxml = spec.semantics == .scxml
+        let scxml = spec.semantics == .scxml
+        self.scxml = scxml
+        // Compiled first, indexed after: the index is not alive while the compilation peaks.
+        let (definition, map) = spec.compiled(guards: guards, matching: scxml ? .descriptors(classes) : .text,
+                                              effects: effects)
         var index = SpecIndex(spec)
-        let (definition, map) = spec.compiled(guards: guards, matching: scxml ? .descriptors(classes) : .text)
         index.specTransitions = map
         self.definition = definition
+        var states: [String: FlowSpec.State] = [:]
+        var contents: [Int: FlowSpec.Executable] = [:]
+        index.forEach(state: { ordinal, state in
+            if !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil
+                || (scxml && state.isFinal && index.parentOrdinals[ordinal] >= 0) {
+                states[state.name] = state
+            }
+        }, transition: { t, transition in
+            if let content = transition.content, !content.instructions.isEmpty { contents[t] = content }
+        })
+        self.states = states
+        self.contents = contents
+        hasContent = !states.isEmpty || !contents.isEmpty
         self.index = index
-        states = index.states
-        let scxml = self.scxml
-        hasContent = index.states.values.contains { state in
-            !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil
-                || (scxml && state.isFinal && index.parent[state.name] != nil)
-        } || index.transitions.contains { $0.transition.content?.instructions.isEmpty == false }
     }
 
     /// The states a machine enters when it starts, outermost first, as the definition declares them.
@@ -131,7 +147,7 @@ struct SpecInterpreter: Sendable {
     private(set) var sessions: [Session?] = []
     /// The sessions alive, in the order they started: what a pass of the run serves (ended sessions
     /// keep their slot, so a document that invokes in a loop does not slow every pass down).
-    private var live: [Int] = []
+    private(set) var live: [Int] = []
     /// Virtual time, in milliseconds since the start.
     private(set) var now = 0
     /// Delayed events by due time: a heap, so a document with many timers costs log n per event.
@@ -156,14 +172,21 @@ struct SpecInterpreter: Sendable {
     private(set) var rootFinished = false
     /// The root session's last state (kept after it finishes).
     private(set) var rootState: String?
-    /// Whether notes are kept (exploration turns them off).
+    /// Whether notes are kept (exploration turns them off, and reads ``rootTransitions`` instead).
     var recording = true
+    /// While notes are off: the file's transitions the root session took, in order, since
+    /// ``takeRootTransitions()``.
+    private(set) var rootTransitions: [Int] = []
 
     /// The most internal events one macrostep may process before the run stops as a loop.
     static let internalEventLimit = 10_000
 
     /// The most steps a run may take in all (events per macrostep are bounded separately).
     var stepLimit = 1_000_000
+
+    /// When the run must stop, on the monotonic clock, and the limit it stands for (for the message);
+    /// `nil`: no limit. Checked between steps.
+    var deadline: (instant: ContinuousClock.Instant, limit: Duration)?
 
     init(documents: [String: SpecDocument], root: String, guards: [String: Bool], classes: EventClasses) {
         self.documents = documents
@@ -184,7 +207,14 @@ struct SpecInterpreter: Sendable {
     /// An external event for the root session, processed with all it causes at the current time.
     mutating func send(_ event: SpecEvent) throws(Stop) {
         guard sessions.first != nil else { return }
-        sessions[0]?.externalQueue.append(Queued(event: event, origin: nil))
+        if live.count == 1, live[0] == 0, sessions[0]?.externalQueue.isEmpty == true {
+            // The root alone, nothing queued: `settle` would take this event first and then find
+            // nothing else, so it is processed directly, without going through the queue (which an
+            // exploration's copies of the run would each have to copy).
+            try macrostep(0, external: event)
+        } else {
+            sessions[0]?.externalQueue.append(Queued(event: event, origin: nil))
+        }
         try settle()
     }
 
@@ -249,9 +279,10 @@ struct SpecInterpreter: Sendable {
     private mutating func macrostep(_ s: Int, external: SpecEvent?) throws(Stop) {
         if let external {
             // <invoke autoforward="true">: the child gets a copy of every external event.
-            for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key })
-            where sessions[child]?.autoforward == true {
-                sessions[child]!.externalQueue.append(Queued(event: external, origin: s))
+            if let children = sessions[s]?.children, !children.isEmpty {
+                for (_, child) in children.sorted(by: { $0.key < $1.key }) where sessions[child]?.autoforward == true {
+                    sessions[child]!.externalQueue.append(Queued(event: external, origin: s))
+                }
             }
             try microstep(s, event: external, isInternal: false)
         }
@@ -274,6 +305,11 @@ struct SpecInterpreter: Sendable {
         guard sessions[s]?.machine.isFinished == false else { return }
         let document = sessions[s]!.document
         var machine = sessions[s]!.machine
+        if let deadline, ContinuousClock.now >= deadline.instant {
+            let (seconds, attoseconds) = deadline.limit.components
+            let time = FlowSimulation.format(milliseconds: Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+            throw Stop(message: "more than \(time) of processing: the run was stopped (a document that keeps itself busy)")
+        }
         steps += 1
         guard steps <= stepLimit else {
             throw Stop(message: "more than \(stepLimit) steps: the run was stopped (a document that keeps itself busy)")
@@ -292,14 +328,19 @@ struct SpecInterpreter: Sendable {
         case .ignored, .rejected:
             let rejected: Bool
             if case .rejected = step { rejected = true } else { rejected = false }
-            note(.unhandled(path: pathOf(s), state: from, event: event.description, rejected: rejected))
+            if recording { note(.unhandled(path: pathOf(s), state: from, event: event.description, rejected: rejected)) }
             return
         case .started:
             return
         case .transitioned, .finished:
-            let taken = step.transitions.map { document.index.specTransitions[$0.position] }
-            note(.transitioned(path: pathOf(s), from: from, to: step.state, event: event.name, internal: isInternal,
-                               effects: Array(step.effects), transitions: taken))
+            if s == 0, !recording {
+                for id in step.transitions { rootTransitions.append(document.index.specTransitions[id.position]) }
+            }
+            if recording {
+                let taken = step.transitions.map { document.index.specTransitions[$0.position] }
+                note(.transitioned(path: pathOf(s), from: from, to: step.state, event: event.name, internal: isInternal,
+                                   effects: Array(step.effects), transitions: taken))
+            }
             if s == 0 { rootState = step.state }
             try run(step.transitions, from: from, in: s, event: event)
             if case .finished(_, _, _, _, let output, _) = step { try finish(s, output: output, event: event) }
@@ -322,7 +363,7 @@ struct SpecInterpreter: Sendable {
                 active.remove(state)
             }
             let specIndex = document.index.specTransitions[id.position]
-            if let block = document.index.transitions[specIndex].transition.content {
+            if let block = document.contents[specIndex] {
                 try execute(block, in: s, active: active, event: event)
             }
             for state in entered {
@@ -371,6 +412,7 @@ struct SpecInterpreter: Sendable {
         sessions[s]!.machine = machine
         let initial = document.initialEntry
         let taken = step.transitions.map { document.index.specTransitions[$0.position] }
+        if s == 0, !recording { rootTransitions += taken }
         note(.started(path: pathOf(s), state: step.state, effects: Array(step.effects), transitions: taken))
         if s == 0 { rootState = step.state }
         var active = Set<String>()
@@ -605,6 +647,12 @@ struct SpecInterpreter: Sendable {
 
     private mutating func note(_ note: Note) {
         if recording { notes.append(note) }
+    }
+
+    /// Takes the root session's transitions taken so far (see ``rootTransitions``).
+    mutating func takeRootTransitions() -> [Int] {
+        defer { rootTransitions = [] }
+        return rootTransitions
     }
 
     /// Takes the notes written so far.

@@ -40,7 +40,8 @@ struct FlowCompiler<F: Flow> {
     let name: String
     let initial: F.State
     let unhandled: UnhandledEventPolicy
-    let elements: [FlowElement<F>]
+    /// Emptied by `collect` once read: the tree is freed before the table and declarations are built.
+    private var elements: [FlowElement<F>]
     let location: FlowSourceLocation
 
     // States, by index in declaration order (a parent before its children). The structure is kept in
@@ -102,6 +103,8 @@ struct FlowCompiler<F: Flow> {
         // The list being read is held in locals; the lists it interrupted wait on the stack.
         var stack: [CollectFrame] = []
         var current = CollectFrame(elements: elements, parent: -1, insideFinal: false)
+        elements = []
+        reserve(for: current.elements)
         while true {
             guard current.next < current.elements.count else {
                 guard let resumed = stack.popLast() else { break }
@@ -154,6 +157,33 @@ struct FlowCompiler<F: Flow> {
                 checkNames(of: data)
             }
         }
+    }
+
+    /// Sizes the per-state and per-transition lists once: a definition of 100,000 states grown by
+    /// doubling holds up to twice its size while it compiles.
+    private mutating func reserve(for elements: [FlowElement<F>]) {
+        var states = 0
+        var transitions = 0
+        var pending = [elements]
+        while let list = pending.popLast() {
+            for element in list {
+                switch element.node {
+                case .state: states += 1
+                case .transition: transitions += 1
+                }
+                if element.hasChildren { pending.append(element.children) }
+            }
+        }
+        nodes.reserveCapacity(states)
+        parent.reserveCapacity(states)
+        depth.reserveCapacity(states)
+        children.reserveCapacity(states)
+        initialChild.reserveCapacity(states)
+        entries.reserveCapacity(states)
+        exits.reserveCapacity(states)
+        index.reserveCapacity(states)
+        raws.reserveCapacity(transitions)
+        rawEffects.reserveCapacity(transitions)
     }
 
     private mutating func resolveInitialChildren() {

@@ -113,7 +113,7 @@ public struct FlowDefinition<F: Flow>: Sendable {
         location: FlowSourceLocation = FlowSourceLocation(file: #fileID, line: #line, column: #column)
     ) {
         let compiled = FlowCompiler<F>(name: name, initial: initial, unhandled: unhandledEvents,
-                                       elements: elements, location: location).compile()
+                                       elements: consume elements, location: location).compile()
         storage = Storage(name: name, initial: initial, initialContext: context, unhandledEvents: unhandledEvents,
                           states: compiled.states, transitions: compiled.transitions, location: location,
                           issues: compiled.issues, table: compiled.table)
@@ -165,7 +165,7 @@ extension FlowDefinition where F.Context == Void {
         elements: [FlowElement<F>],
         location: FlowSourceLocation = FlowSourceLocation(file: #fileID, line: #line, column: #column)
     ) {
-        self.init(name, initial: initial, context: (), unhandledEvents: unhandledEvents, elements: elements,
+        self.init(name, initial: initial, context: (), unhandledEvents: unhandledEvents, elements: consume elements,
                   location: location)
     }
 }

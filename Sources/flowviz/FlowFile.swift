@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowGraph
 import FlowSpec
+import Flowstate
 import Foundation
 
 /// A flow file read from disk (a JSON flow spec, or SCXML), or the one line that says why it could not be.
@@ -40,7 +41,12 @@ struct FlowFile {
 
     /// Reports the flow's validation errors, one line each, and exits with `status` if there are any.
     func requireValid(orExit status: Int32) throws {
-        let errors = spec.validate().filter { $0.severity == .error }
+        try Self.requireValid(spec.validate(), orExit: status)
+    }
+
+    /// Reports the errors among validation issues, one line each, and exits with `status` if there are any.
+    static func requireValid(_ issues: [ValidationIssue], orExit status: Int32) throws {
+        let errors = issues.filter { $0.severity == .error }
         guard errors.isEmpty else {
             errors.forEach { report($0.description) }
             throw ExitCode(status)

@@ -12,9 +12,13 @@ struct Simulate: AsyncParsableCommand {
         the machines alive. An event may say which guards hold for its step: submit[valid email, !locked]. \
         Without --events, events are read from standard input, one a line.
 
-        Exit status: 0 done; 1 an event was not handled (with --strict) or the flow raises events in \
-        a loop; 2 a file cannot be read or parsed; 3 the flow uses what simulate does not run \
-        (parallel states) or a child flow is missing; 64 the command line is wrong.
+        A document that keeps itself busy stops with one line at the first limit it passes: 10,000 \
+        internal events in one macrostep, 1,000,000 steps, or --time-limit seconds of processing \
+        (default 10, measured on the monotonic clock and checked between steps; 0: no time limit).
+
+        Exit status: 0 done; 1 an event was not handled (with --strict), or the flow raises events in \
+        a loop or passes a limit; 2 a file cannot be read or parsed; 3 the flow uses what simulate \
+        does not run (parallel states) or a child flow is missing; 64 the command line is wrong.
 
         Example: flowviz simulate docs/flows/specs/sign-up.json --events submitEmail,submitPassword --trace-out run.trace.json
         """
@@ -35,7 +39,13 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Write the root machine's trace here, for render --trace.")
     var traceOut: String?
 
+    @Option(help: ArgumentHelp("Stop the run after this many seconds of processing (0: no limit).", valueName: "seconds"))
+    var timeLimit: Double = 10
+
     func validate() throws {
+        guard timeLimit.isFinite, timeLimit >= 0 else {
+            throw ValidationError("--time-limit must be a number of seconds, 0 or more (0: no limit)")
+        }
         for item in guards {
             let parts = item.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[1] == "true" || parts[1] == "false" else {
@@ -60,6 +70,7 @@ struct Simulate: AsyncParsableCommand {
         }
         let list = try eventList(text)
         let simulation = try flow.simulation(guards: guards)
+        if timeLimit > 0 { simulation.timeLimit = .seconds(timeLimit) }
         var printed = 0
         func flush() {
             for record in simulation.records[printed...] { print(record.description) }

@@ -157,6 +157,17 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try FlowPaths(bigSpec))
         }
     }
+    // What `flowviz paths` does: one compilation, validated and explored. Information only: the check
+    // adds the two benchmarks above, each compiling for itself, as `flowviz validate` then `flowviz
+    // paths` do (two processes, two compilations).
+    Benchmark("Spec: validate + paths compiled once (what flowviz paths does)",
+              configuration: .init(maxIterations: 10)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let compiled = bigSpec.compile()
+            blackHole(compiled.validate())
+            blackHole(try FlowPaths(compiled))
+        }
+    }
     Benchmark("Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)",
               configuration: .init(maxIterations: 10)) { benchmark in
         for _ in benchmark.scaledIterations {
