@@ -30,15 +30,7 @@ enum Cx: Flow {
 extension GeneratedFlow {
     /// The definition with context (see ``Cx``), written in the same document order as `definition`.
     var contextDefinition: FlowDefinition<Cx> {
-        func guardFor(_ kind: Int) -> Guard<Cx>? {
-            switch kind {
-            case 1: Guard("even") { $0.payload % 2 == 0 }
-            case 2: Guard("odd") { $0.payload % 2 != 0 }
-            case 3: Guard("triple") { $0.payload % 3 == 0 }
-            case 4: Guard("even leaf", evaluate: { state, _ in state % 2 == 0 })
-            default: nil
-            }
-        }
+        func guardFor(_ kind: Int) -> Guard<Cx>? { Self.guardFor(kind) }
         let elements: [FlowElement<Cx>] = elements(transition: { i in
             let t = transitions[i]
             let effects: [Cx.Effect] = [.base(t.fails ? .boom : .transition(i))]

@@ -137,7 +137,7 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
 
     // MARK: Guards
 
-    static func guardFor(_ kind: Int) -> Guard<Gx>? {
+    static func guardFor<G: Flow>(_ kind: Int) -> Guard<G>? where G.State == Int, G.Event == Gx.Event {
         switch kind {
         case 1: Guard("even") { $0.payload % 2 == 0 }
         case 2: Guard("odd") { $0.payload % 2 != 0 }
