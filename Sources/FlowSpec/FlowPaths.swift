@@ -121,11 +121,11 @@ public struct FlowPaths: Sendable {
         var prefixStart = [0]
         var prefixIDs: [Int] = []
         if scxml {
-            for name in names {
+            for (id, name) in names.enumerated() {
                 for i in name.indices where name[i] == "." {
-                    if let id = nameIDs[String(name[..<i])] { prefixIDs.append(id) }
+                    if let prefix = nameIDs[String(name[..<i])] { prefixIDs.append(prefix) }
                 }
-                prefixIDs.append(nameIDs[name]!)
+                prefixIDs.append(id)
                 prefixStart.append(prefixIDs.count)
             }
         }

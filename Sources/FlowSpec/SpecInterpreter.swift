@@ -281,7 +281,7 @@ struct SpecInterpreter: Sendable {
             // <invoke autoforward="true">: the child gets a copy of every external event.
             if let children = sessions[s]?.children, !children.isEmpty {
                 for (_, child) in children.sorted(by: { $0.key < $1.key }) where sessions[child]?.autoforward == true {
-                    sessions[child]!.externalQueue.append(Queued(event: external, origin: s))
+                    sessions[child]?.externalQueue.append(Queued(event: external, origin: s))
                 }
             }
             try microstep(s, event: external, isInternal: false)

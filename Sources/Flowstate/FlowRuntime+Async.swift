@@ -34,7 +34,8 @@ extension FlowRuntime {
     /// isolation.
     ///
     /// **Cancellation.** When the awaiting task is cancelled, the flow is stopped (``stop()``: its exit
-    /// effects performed once) and `CancellationError` is thrown.
+    /// effects performed once) and `CancellationError` is thrown; if an exit effect fails, that
+    /// failure (``FlowError/Code/effectFailed``) is thrown instead.
     /// - Throws: `CancellationError`; ``FlowError/Code/stopped`` when the flow is stopped before it
     ///   finishes; ``FlowError/Code/runtimeFailed`` when an effect failed.
     public func output(isolation: isolated (any Actor)? = #isolation) async throws -> F.Output {
@@ -51,7 +52,9 @@ extension FlowRuntime {
             guard await steps.next(isolation: isolation) == nil else { continue }
             // The stream ended: the task was cancelled, or the flow stopped or failed (checked above).
             if Task.isCancelled {
-                if !machine.isFinished && !machine.isStopped { try? stop() }
+                // Never re-entrant here (a handler cannot await): `stop()` can only fail with an exit
+                // effect's failure, which is thrown rather than hidden behind the cancellation.
+                if !machine.isFinished && !machine.isStopped { try stop() }
                 throw CancellationError()
             }
         }

@@ -73,6 +73,20 @@ struct RuntimeAsyncTests {
         #expect(log.effects == ["enter closed", "exit closed"])
     }
 
+    @Test("Cancelling the wait when an exit effect fails: the failure is thrown, not swallowed")
+    func cancellationWithFailingExit() async throws {
+        let runtime = try FlowRuntime(Door.definition) { effect, _ in
+            if effect == "exit closed" { throw CancellationError() }
+        }
+        try runtime.start()
+        let waiting = Task { @MainActor in try await runtime.output() }
+        await Task.yield()
+        waiting.cancel()
+        let error = await #expect(throws: FlowError.self) { try await waiting.value }
+        #expect(error?.code == .effectFailed)
+        #expect(throws: FlowError.self) { try runtime.send(.open) }  // stopped: refused
+    }
+
     @Test("A flow stopped, or failed, while awaited ends the wait with an error, not a hang")
     func stoppedOrFailed() async throws {
         let log = Log()
