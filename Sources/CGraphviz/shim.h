@@ -169,6 +169,22 @@ static inline int fs_fonts_family_for(fs_font_set *fonts, unsigned int character
     return 0;
 }
 
+/// Writes into `family` (at most `capacity` bytes, NUL-terminated) the family of the first font of
+/// `fonts`, the one fontconfig substitutes for the name sorted (an alias or a metric-compatible
+/// clone when the named family is not installed), and returns 1; returns 0 when there is none.
+static inline int fs_fonts_first_family(fs_font_set *fonts, char *family, int capacity) {
+    void *fc = fs_fontconfig();
+    if (fonts == NULL || fc == NULL || capacity <= 0 || fonts->count < 1) return 0;
+    int (*get_string)(void *, const char *, int, unsigned char **) =
+        (int (*)(void *, const char *, int, unsigned char **))dlsym(fc, "FcPatternGetString");
+    if (!get_string) return 0;
+    unsigned char *name = NULL;
+    if (get_string(fonts->fonts[0], "family", 0, &name) != 0 || name == NULL) return 0;
+    strncpy(family, (const char *)name, (size_t)capacity - 1);
+    family[capacity - 1] = 0;
+    return 1;
+}
+
 // Pango, as Graphviz's cairo renderer (PNG, PDF) uses it to lay text out and draw it. Loaded at run
 // time from the same shared libraries Graphviz's pango plugin loads, so no Pango headers are needed.
 

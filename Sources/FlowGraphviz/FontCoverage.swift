@@ -33,6 +33,19 @@ public enum FontCoverage {
         }
     }
 
+    /// The installed family fontconfig draws a family name with: the family itself when it is
+    /// installed, else what fontconfig substitutes for it (an alias such as `sans-serif`'s default,
+    /// or a metric-compatible clone: Liberation Sans or Nimbus Sans for Helvetica); `nil` when
+    /// fontconfig cannot be loaded or knows no font.
+    public static func resolvedFamily(of family: String) -> String? {
+        Graphviz.locked {
+            guard let fonts = fonts(for: family) else { return nil }
+            var buffer = [CChar](repeating: 0, count: 256)
+            guard fs_fonts_first_family(fonts, &buffer, Int32(buffer.count)) == 1 else { return nil }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
     /// Whether fontconfig, which Graphviz's text layout uses to find fonts, can be loaded to answer.
     /// Without it, ``family(for:fontName:)`` knows no font and ``missingCharacters(in:fontName:)``
     /// reports nothing.

@@ -3,13 +3,26 @@ import Flowstate
 /// Model-based paths through a typed definition: the shortest event sequence to every state, simple
 /// paths between two states, and a transition cover, found by running the engine.
 ///
-/// Creating a path finder explores the flow breadth first over machine configurations (the current
-/// leaf state and whether the flow has finished: a `FlowMachine` holds nothing else). From each
-/// configuration it sends, on a copy of a real machine, every sample event of every kind the current
-/// state (or an ancestor) reacts to. So guards are honoured, eventless transitions are followed as the
+/// Creating a path finder explores the flow breadth first over machine configurations: the current
+/// leaf state, whether the flow has finished, and the flow's context when it is `Hashable` (a
+/// `FlowMachine` holds nothing else). From each configuration it sends, on a copy of a real machine,
+/// every sample event of every kind the current state (or an ancestor) reacts to. So guards are
+/// honoured, updates change the context the next steps see, eventless transitions are followed as the
 /// engine follows them, an event that throws (for example under `UnhandledEventPolicy.fail`) is an
 /// edge not taken, and every path returned really reaches its target: ``FlowPath/replay()`` checks it.
 /// Which transitions a step took comes from `FlowStep.transitions`, never from labels.
+///
+/// A context that is not `Hashable` cannot be compared, so configurations are then told apart by
+/// state alone, and a reason that would blame a guard says instead that the context was not compared
+/// (``FlowUnreachableReason/contextNotCompared(transitions:)``). A flow without updates (or with a
+/// `Void` context) never changes its context, and loses nothing.
+///
+/// A state that runs a declared child flow (`StateNode(_:runs:)`) reacts to the events the child's
+/// outputs map to: the path finder explores the child's own definition (with the context it would be
+/// spawned with), and from every configuration where the state is active it sends the parent event
+/// of each output the child can finish with. You give no samples for those events. A child whose
+/// events carry no payload is explored with every event kind; give samples of a child's payload events
+/// in `childSamples`.
 ///
 /// Payload events need sample values: give one or more per event kind. A guard is exercised only by
 /// the samples you give: a target that only a valid email reaches is reported unreachable when every
@@ -26,8 +39,12 @@ import Flowstate
 /// ```
 ///
 /// The exploration stops at `maxConfigurations` configurations (10,000 by default), so it never hangs;
-/// ``isComplete`` says whether it stopped early. A finite flow has at most one configuration per leaf
-/// state, so the bound only matters for very large definitions.
+/// ``isComplete`` says whether it stopped early. A flow whose context does not change has at most one
+/// configuration per leaf state; a context that keeps changing (a counter, a list that grows) can
+/// reach the limit, and every reason and gap then says so rather than blame a guard. Each declared
+/// child is explored with the same limit, once per state and parent context; its own children in
+/// turn, down to 32 levels of nesting. When a child's exploration stops early, its outputs may be
+/// incomplete, and ``isComplete`` is `false`.
 public struct FlowPathfinder<F: Flow>: Sendable {
     /// The definition explored.
     public let definition: FlowDefinition<F>
@@ -42,6 +59,13 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     struct Configuration: Hashable {
         var leaf: Int
         var finished: Bool
+    }
+
+    /// What tells two configurations apart during the exploration: the state, and the context when
+    /// it is `Hashable` and the flow may change it (`nil` otherwise).
+    struct Key: Hashable {
+        var configuration: Configuration
+        var context: AnyHashable?
     }
 
     struct Node {
@@ -59,6 +83,13 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
     let index: FlowIndex<F>
     let samples: [F.Event.Kind: [F.Event]]
+    /// The kinds of the events some declared child's output became, somewhere in the exploration.
+    let childEventKinds: Set<F.Event.Kind>
+    /// Whether configurations were told apart by state alone although the context may change (it is
+    /// not `Hashable`): a step not taken may then have been taken from a context never compared.
+    let contextIgnored: Bool
+    /// The outputs of the finished configurations, in breadth-first order.
+    let outputs: [F.Output]
     let nodes: [Node]
     let edges: [Edge]
     let outgoing: [[Int]]
@@ -76,44 +107,77 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     ///   - definition: The flow; it must be valid.
     ///   - samples: Sample events, grouped by kind in the order given: each one is tried from every
     ///     configuration whose state reacts to its kind. Kinds without a sample are never sent.
+    ///   - childSamples: Sample events of declared child flows, of any child's event type: each child
+    ///     is sent those of its own type (and, when its events carry no payload, every kind).
     ///   - maxConfigurations: The most configurations to visit.
     /// - Throws: `FlowError` when the definition is invalid or cannot start (for example an
     ///   eventless loop at start).
-    public init(_ definition: FlowDefinition<F>, samples: [F.Event],
+    public init(_ definition: FlowDefinition<F>, samples: [F.Event], childSamples: [any Sendable] = [],
                 maxConfigurations: Int = 10_000) throws(FlowError) {
         var grouped: [F.Event.Kind: [F.Event]] = [:]
         for event in samples { grouped[event.kind, default: []].append(event) }
-        try self.init(definition, grouped: grouped, maxConfigurations: maxConfigurations)
+        try self.init(definition, grouped: grouped, children: ChildExplorer(samples: childSamples, limit: maxConfigurations),
+                      context: definition.initialContext, maxConfigurations: maxConfigurations)
     }
 
     /// Explores a definition, asking for the samples of each event kind its transitions name.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
     ///   - maxConfigurations: The most configurations to visit.
+    ///   - childSamples: Sample events of declared child flows: see ``init(_:samples:childSamples:maxConfigurations:)``.
     ///   - samples: The sample events of a kind (called once per kind, in declaration order); an empty
     ///     array means the kind is never sent.
     /// - Throws: `FlowError` when the definition is invalid or cannot start.
-    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000,
+    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000, childSamples: [any Sendable] = [],
                 samples: (F.Event.Kind) -> [F.Event]) throws(FlowError) {
         var grouped: [F.Event.Kind: [F.Event]] = [:]
         for kind in FlowIndex(definition).kinds {
             grouped[kind] = samples(kind).filter { $0.kind == kind }
         }
-        try self.init(definition, grouped: grouped, maxConfigurations: maxConfigurations)
+        try self.init(definition, grouped: grouped, children: ChildExplorer(samples: childSamples, limit: maxConfigurations),
+                      context: definition.initialContext, maxConfigurations: maxConfigurations)
     }
 
-    init(_ definition: FlowDefinition<F>, grouped: [F.Event.Kind: [F.Event]],
-         maxConfigurations: Int) throws(FlowError) {
+    init(_ definition: FlowDefinition<F>, grouped: [F.Event.Kind: [F.Event]], children: ChildExplorer,
+         context: F.Context, maxConfigurations: Int) throws(FlowError) {
         let index = FlowIndex(definition)
-        var machine = try FlowMachine(definition)
+        var machine = try FlowMachine(definition, context: context)
         let initialLeaf = index.position[machine.state] ?? 0
         let start = try machine.start()
         let limit = max(1, maxConfigurations)
 
-        var nodes = [Node(configuration: Configuration(leaf: index.position[machine.state] ?? 0,
-                                                       finished: machine.isFinished), parentEdge: nil)]
+        // The context is part of a configuration when the flow can change it and it can be compared.
+        let mayChange = definition.transitions.contains { $0.update != nil }
+        let comparable = mayChange && F.Context.self != Void.self && context is any Hashable
+        func key(_ machine: FlowMachine<F>) -> Key {
+            Key(configuration: Configuration(leaf: index.position[machine.state] ?? 0, finished: machine.isFinished),
+                context: comparable ? (machine.context as? any Hashable).map { AnyHashable($0) } : nil)
+        }
+
+        // The events each state's declared child can report, per parent context, found once.
+        let childFlows = definition.childFlows
+        var childEvents: [ChildKey: [F.Event]] = [:]
+        var childEventKinds = Set<F.Event.Kind>()
+        func reported(by active: [F.State], in machine: FlowMachine<F>) -> [F.Event] {
+            var events: [F.Event] = []
+            for state in active {
+                guard let s = index.position[state], let child = childFlows[s] else { continue }
+                let childKey = ChildKey(state: s, context: key(machine).context)
+                if let known = childEvents[childKey] {
+                    events += known
+                    continue
+                }
+                let found = child.parentEvents(from: children, parentContext: machine.context)
+                for event in found { childEventKinds.insert(event.kind) }
+                childEvents[childKey] = found
+                events += found
+            }
+            return events
+        }
+
+        var nodes = [Node(configuration: key(machine).configuration, parentEdge: nil)]
         var machines = [machine]
-        var lookup: [Configuration: Int] = [nodes[0].configuration: 0]
+        var lookup: [Key: Int] = [key(machine): 0]
         var edges: [Edge] = []
         var outgoing: [[Int]] = [[]]
         var complete = true
@@ -124,8 +188,15 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             guard !node.configuration.finished else { continue }
             let leaf = node.configuration.leaf
             var tried = Set<FlowTransitions>()
-            for kind in index.handledKinds[leaf] {
-                for event in grouped[kind] ?? [] {
+            let handled = index.handledKinds[leaf]
+            var fromChildren: [F.Event.Kind: [F.Event]] = [:]
+            if !childFlows.isEmpty {
+                for event in reported(by: machines[head].configuration, in: machines[head]) where handled.contains(event.kind) {
+                    fromChildren[event.kind, default: []].append(event)
+                }
+            }
+            for kind in handled {
+                for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {
                     var copy = machines[head]
                     guard let step = try? copy.send(event) else { continue }  // a throw: no edge
                     switch step {
@@ -133,10 +204,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     case .transitioned, .finished: break
                     }
                     guard tried.insert(step.transitions).inserted else { continue }
-                    let configuration = Configuration(leaf: index.position[copy.state] ?? 0,
-                                                      finished: copy.isFinished)
+                    let reached = key(copy)
                     let to: Int
-                    if let known = lookup[configuration] {
+                    if let known = lookup[reached] {
                         to = known
                     } else {
                         guard nodes.count < limit else {
@@ -144,8 +214,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                             continue
                         }
                         to = nodes.count
-                        lookup[configuration] = to
-                        nodes.append(Node(configuration: configuration, parentEdge: edges.count))
+                        lookup[reached] = to
+                        nodes.append(Node(configuration: reached.configuration, parentEdge: edges.count))
                         machines.append(copy)
                         outgoing.append([])
                     }
@@ -176,10 +246,13 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
         self.definition = definition
         self.maxConfigurations = limit
-        self.isComplete = complete
+        self.isComplete = complete && !children.cut.isSet
         self.start = start
         self.index = index
         self.samples = grouped
+        self.childEventKinds = childEventKinds
+        self.contextIgnored = mayChange && !comparable && F.Context.self != Void.self
+        self.outputs = nodes.indices.compactMap { nodes[$0].configuration.finished ? machines[$0].output : nil }
         self.nodes = nodes
         self.edges = edges
         self.outgoing = outgoing
@@ -253,12 +326,18 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         }
         var missing: [F.Event.Kind] = []
         for t in frontier {
-            if let kind = definition.transitions[t].event, (samples[kind] ?? []).isEmpty, !missing.contains(kind) {
+            if let kind = definition.transitions[t].event, lacksEvents(of: kind), !missing.contains(kind) {
                 missing.append(kind)
             }
         }
         if !missing.isEmpty { return .missingSamples(kinds: missing) }
-        return .blocked(transitions: frontier.sorted().map { FlowTransitionID(position: $0) })
+        let blocking = frontier.sorted().map { FlowTransitionID(position: $0) }
+        return contextIgnored ? .contextNotCompared(transitions: blocking) : .blocked(transitions: blocking)
+    }
+
+    /// Whether no event of a kind was ever sent: no sample, and no declared child's output became one.
+    private func lacksEvents(of kind: F.Event.Kind) -> Bool {
+        (samples[kind] ?? []).isEmpty && !childEventKinds.contains(kind)
     }
 
     struct Pair: Hashable {
@@ -405,8 +484,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             let gap: FlowCoverGap
             if !reached {
                 gap = isComplete ? .sourceNotReached : .searchLimitReached
-            } else if let kind = declaration.event, (samples[kind] ?? []).isEmpty {
+            } else if let kind = declaration.event, lacksEvents(of: kind) {
                 gap = .missingSamples
+            } else if !isComplete {
+                // The engine may have taken it from a configuration the limit left unexplored, or
+                // taken it in a step the limit dropped.
+                gap = .searchLimitReached
+            } else if contextIgnored {
+                gap = .contextNotCompared
             } else {
                 gap = .notTaken
             }
@@ -441,9 +526,64 @@ extension FlowPathfinder where F.Event == F.Event.Kind {
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
     ///   - maxConfigurations: The most configurations to visit.
+    ///   - childSamples: Sample events of declared child flows: see ``init(_:samples:childSamples:maxConfigurations:)``.
     /// - Throws: `FlowError` when the definition is invalid or cannot start.
-    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000) throws(FlowError) {
-        try self.init(definition, samples: FlowIndex(definition).kinds, maxConfigurations: maxConfigurations)
+    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000,
+                childSamples: [any Sendable] = []) throws(FlowError) {
+        try self.init(definition, samples: FlowIndex(definition).kinds, childSamples: childSamples,
+                      maxConfigurations: maxConfigurations)
+    }
+}
+
+/// A state and the parent's context: what a declared child's reachable outputs depend on.
+struct ChildKey: Hashable {
+    var state: Int
+    var context: AnyHashable?
+}
+
+/// Explores a declared child's own definition to find the outputs it can finish with: with the
+/// child samples of its event type and, when its events carry no payload, every kind its transitions
+/// name; its own children in turn, down to ``maxDepth`` levels of nesting (a chain of children is a
+/// chain of definitions, which code can make as long as it likes, and each level is a call).
+struct ChildExplorer: ChildOutputFinder, @unchecked Sendable {
+    // @unchecked: the samples are `any Sendable` values, only read; `cut` is written by the one
+    // thread that runs the exploration, which owns it.
+    let samples: [any Sendable]
+    let limit: Int
+    var depth = 0
+    /// Set when some child's exploration stopped early (its own limit, or the nesting limit): its
+    /// outputs may be incomplete, and so is every exploration that asked for them.
+    let cut = Flag()
+
+    /// The most levels of declared children explored below the flow itself.
+    static let maxDepth = 32
+
+    final class Flag {
+        var isSet = false
+    }
+
+    init(samples: [any Sendable], limit: Int) {
+        self.samples = samples
+        self.limit = limit
+    }
+
+    func outputs<Child: Flow>(of definition: FlowDefinition<Child>, context: Child.Context) -> [Child.Output] {
+        guard depth < Self.maxDepth else {
+            cut.isSet = true
+            return []
+        }
+        var nested = self
+        nested.depth += 1
+        var grouped: [Child.Event.Kind: [Child.Event]] = [:]
+        for kind in FlowIndex(definition).kinds {
+            if let event = kind as? Child.Event { grouped[kind, default: []].append(event) }  // Event == Kind
+        }
+        for case let event as Child.Event in samples { grouped[event.kind, default: []].append(event) }
+        // A child that cannot start reports nothing (validation tells why).
+        let explored = try? FlowPathfinder<Child>(definition, grouped: grouped, children: nested, context: context,
+                                                  maxConfigurations: limit)
+        if explored?.isComplete == false { cut.isSet = true }
+        return explored?.outputs ?? []
     }
 }
 
@@ -490,8 +630,14 @@ public enum FlowUnreachableReason<F: Flow>: Hashable, Sendable, CustomStringConv
     /// for every sample (`FlowDefinition.TransitionDeclaration.guardLabel` names it), or a
     /// transition the engine tries first (an inner state's, or one declared earlier) always reacted.
     case blocked(transitions: [FlowTransitionID])
-    /// Paths exist in the graph, but they need events of these kinds, and no sample was given for them.
+    /// Paths exist in the graph, but they need events of these kinds, and none was ever sent: no
+    /// sample was given for them, and no declared child's output became one.
     case missingSamples(kinds: [F.Event.Kind])
+    /// Paths exist in the graph, but every one needs one of these transitions from a state the
+    /// exploration reached, and the engine never took it; the flow's context is not `Hashable`, so
+    /// configurations were told apart by state alone, and a context some step left behind may have
+    /// let it through. Make the context `Hashable` to explore it.
+    case contextNotCompared(transitions: [FlowTransitionID])
     /// The exploration stopped at its configuration limit before reaching the state.
     case searchLimitReached
 
@@ -502,6 +648,9 @@ public enum FlowUnreachableReason<F: Flow>: Hashable, Sendable, CustomStringConv
         case .noPath: "no path of declared transitions leads there"
         case .blocked(let transitions): "every path is blocked at \(transitions) for the samples given"
         case .missingSamples(let kinds): "every path needs an event of a kind without samples: \(kinds)"
+        case .contextNotCompared(let transitions):
+            "every path needs one of \(transitions), never taken; the context is not Hashable, so the exploration "
+                + "could not tell contexts apart"
         case .searchLimitReached: "the exploration stopped at its configuration limit"
         }
     }
@@ -512,17 +661,24 @@ public enum FlowCoverGap: Hashable, Sendable, CustomStringConvertible {
     /// No explored configuration has the transition's source active (for an event transition: the
     /// machine never settles inside it; for an eventless one: no step enters it).
     case sourceNotReached
-    /// The transition reacts to an event kind that has no samples.
+    /// The transition reacts to an event kind that has no samples (and no declared child's output
+    /// became one).
     case missingSamples
     /// Its source was active and samples of its kind were sent, but the engine never selected it:
     /// its guard was false for every sample, or a transition tried first always reacted.
     case notTaken
-    /// The exploration stopped at its configuration limit before reaching the transition's source.
+    /// The exploration stopped at its configuration limit: before reaching the transition's source, or
+    /// before exploring every configuration the transition could be taken from.
     case searchLimitReached
+    /// Its source was active and events of its kind were sent, but the engine never selected it; the
+    /// flow's context is not `Hashable`, so configurations were told apart by state alone, and a context
+    /// not explored may have let it through.
+    case contextNotCompared
 
     /// The reason in words.
     public var description: String {
         switch self {
+        case .contextNotCompared: "never selected; the context is not Hashable, so contexts were not told apart"
         case .sourceNotReached: "its source is never active"
         case .missingSamples: "no sample of its event kind"
         case .notTaken: "never selected with the samples given"

@@ -503,6 +503,11 @@ struct FlowCompiler<F: Flow> {
     // MARK: Checks
 
     private mutating func checkFinalStates() {
+        for node in nodes where node.output != nil {
+            if let child = node.child {
+                issues.append(.finalStateWithChild(state: label(node.state), child: child.name, location: node.location))
+            }
+        }
         for raw in raws where nodes[raw.source].output != nil {
             report(.finalStateWithTransitions, .error,
                    "final state '\(label(nodes[raw.source].state))' has an outgoing transition", raw.data.location)

@@ -125,6 +125,10 @@ public struct FlowDefinition<F: Flow>: Sendable {
     /// Whether the definition has no errors (it may have warnings) and so can be started.
     public var isValid: Bool { !hasErrors }
 
+    /// The child flow each state runs (`nil` for none), by position in ``states``: what the testing
+    /// kit's path finder runs to find the events a child's outputs become.
+    package var childFlows: [ChildFlow<F>?] { table.childFlows }
+
     /// The declaration of a state, if the definition declares it.
     public func declaration(of state: F.State) -> StateDeclaration? {
         table.index[state].map { states[$0] }

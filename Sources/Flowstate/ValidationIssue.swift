@@ -33,6 +33,9 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// comes first in declaration order, and the engine takes the first enabled one (SCXML's
         /// document order). A warning: the flow runs, the later transition is dead.
         public static let shadowedTransition = Kind("shadowed-transition")
+        /// A final state declares a child flow: the flow finishes as it enters the state, so the child
+        /// would never run.
+        public static let finalStateWithChild = Kind("final-state-with-child")
         /// A state is declared twice.
         public static let duplicateState = Kind("duplicate-state")
         /// A compound state's initial child is not one of its children.
@@ -69,6 +72,15 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     /// The transition the issue is about, for ``Kind/shadowedTransition`` (the transition never
     /// taken): `definition[transition]` gives its declaration.
     public var transition: FlowTransitionID?
+
+    /// The error for a final state that declares a child flow, for the engine's definitions and for
+    /// flow files alike.
+    package static func finalStateWithChild(state: String, child: String, location: FlowSourceLocation?) -> Self {
+        ValidationIssue(kind: .finalStateWithChild, severity: .error,
+                        message: "final state '\(state)' runs child flow '\(child)', which would never run: "
+                            + "the flow finishes when it enters the state",
+                        location: location)
+    }
 
     /// `file:line:column: error: message`, the form compilers print.
     public var description: String {

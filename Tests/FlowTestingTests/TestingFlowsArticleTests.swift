@@ -259,6 +259,15 @@ struct TestingFlowsArticleTests {
         return result
     }
 
+    @Test("Context and child flows: a Hashable context is explored, a child's outputs need no samples")
+    func contextAndChildren() throws {
+        let tally = try FlowPathfinder(CappedTally.definition)
+        #expect(try #require(tally.shortestPath(to: .done)).events == [.add, .add, .add, .finish])
+
+        let gate = try FlowPathfinder(ChildGate.definition, samples: [.begin])
+        #expect(gate.shortestPath(to: .open)?.events == [.begin, .verified])
+    }
+
     @Test("Every snippet of the article is in this file, verbatim")
     func snippetsAreVerbatim() throws {
         let here = URL(fileURLWithPath: #filePath)
@@ -269,7 +278,7 @@ struct TestingFlowsArticleTests {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let snippets = Self.snippets(in: article)
-        #expect(snippets.count == 17)
+        #expect(snippets.count == 18)
         for snippet in snippets {
             let found = source.indices.contains { start in
                 start + snippet.count <= source.count && Array(source[start..<start + snippet.count]) == snippet
