@@ -43,7 +43,10 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "FlowNavigation", dependencies: ["Flowstate"]),
+        .target(
+            name: "FlowNavigation",
+            dependencies: ["Flowstate", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "FlowTesting",
             dependencies: [
@@ -125,6 +128,7 @@ let package = Package(
         .testTarget(
             name: "FlowNavigationTests",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
                 "flowstate-examples",
                 "Flowstate",
                 "FlowNavigation",

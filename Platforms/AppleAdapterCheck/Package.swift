@@ -45,7 +45,8 @@ let package = Package(
             ],
             path: "Linked/Flowstate"
         ),
-        .target(name: "FlowNavigation", dependencies: ["Flowstate", "UIKit", "SwiftUI", "Combine"],
+        .target(name: "FlowNavigation", dependencies: ["Flowstate", "UIKit", "SwiftUI", "Combine",
+                                                      .product(name: "Logging", package: "swift-log")],
                 path: "Linked/FlowNavigation", swiftSettings: strict),
         .target(name: "CoordinatorExamples", dependencies: ["Flowstate", "FlowNavigation"],
                 path: "Linked/CoordinatorExamples"),

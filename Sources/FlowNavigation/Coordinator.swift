@@ -1,4 +1,5 @@
 import Flowstate
+import Logging
 
 /// Runs coordinator flows: their navigation effects drive a ``Navigator``, the user's own navigation
 /// comes back to them as events, and a child flow bound to a screen lives exactly as long as it.
@@ -58,9 +59,12 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         init(_ lifetime: ScreenLifetime?) { pending = lifetime }
     }
 
-    /// Each adopted machine's route for the user's navigation. An entry lives exactly as long as its
-    /// machine: it is removed when the supervisor reports the machine torn down.
-    private var routes: [MachineID: (UserNavigation<Screen>) -> Void] = [:]
+    /// Each adopted machine's route for the user's navigation, which says whether an event reported
+    /// it. An entry lives exactly as long as its machine: it is removed when the supervisor reports the
+    /// machine torn down.
+    private var routes: [MachineID: (UserNavigation<Screen>) -> Bool] = [:]
+    /// Where the coordinator warns of the user's navigation that no flow hears.
+    private let logger: Logger
     /// The machine that last showed each screen.
     private var shownBy: [Screen: MachineID] = [:]
     private var bindings: [MachineID: Binding] = [:]
@@ -72,11 +76,18 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///
     /// The coordinator sets the navigator's `onUserNavigation` (replacing any earlier one) and holds
     /// the navigator strongly; the navigator's callback holds the coordinator weakly.
+    ///
+    /// When the user goes back from or dismisses a screen that a running flow showed, and the flow
+    /// has no event for it (its `userNavigation` returns `nil`), the flow no longer matches the
+    /// screens: the coordinator logs a warning naming the flow, its state and the screen.
     /// - Parameters:
     ///   - navigator: The screens.
+    ///   - logger: Where warnings go (swift-log's default handler prints them, so an app needs no setup).
     ///   - isolation: The actor the coordinator is used on (the caller's, by default).
-    public init(navigator: any Navigator<Screen>, isolation: isolated (any Actor)? = #isolation) {
+    public init(navigator: any Navigator<Screen>, logger: Logger = Logger(label: "Flowstate.Coordinator"),
+                isolation: isolated (any Actor)? = #isolation) {
         self.navigator = navigator
+        self.logger = logger
         supervisor = Supervisor()
         navigator.onUserNavigation = { [weak self] navigation in self?.userNavigated(navigation) }
         // Forget a machine as soon as it is torn down (completed, cancelled, stopped, its screen
@@ -92,7 +103,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///
     /// The flow's start effects are performed before this returns: its navigation on the navigator,
     /// the rest by `perform`. A root flow is bound to no screen; it lives until it finishes or the
-    /// supervisor stops it.
+    /// supervisor stops it. To wait for its output, use ``run(_:context:effects:perform:userNavigation:isolation:)``.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
     ///   - context: The flow's context; `nil` for the definition's initial context.
@@ -100,7 +111,10 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - perform: Performs the effects that are not navigation (saving, loading...).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
     ///     showed: going back from it, swiping it down, switching to a tab whose root it showed, or
-    ///     answering its alert (`nil`: none).
+    ///     answering its alert (`nil`: none; the coordinator logs a warning when the user changes a
+    ///     screen the flow showed and no event reports it).
+    ///   - output: Receives the flow's typed output when it reaches a final state (inside that step,
+    ///     after its teardown).
     /// - Returns: The flow's handle, for ``send(_:to:)`` and for starting children under it.
     /// - Throws: `SupervisorError` with code `invalidDefinition` if the definition has validation
     ///   errors, `stepFailed` if the flow cannot start (an eventless loop). Called from inside a step,
@@ -111,12 +125,54 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         context: F.Context? = nil,
         effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
         perform: @escaping (F.Effect) -> Void = { _ in },
-        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
+        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
+        output: ((F.Output) -> Void)? = nil
     ) throws(SupervisorError) -> MachineHandle<F> {
         let binding = Binding(nil)
-        let machine = try supervisor.start(definition, context: context, handler: handler(binding, effects, perform))
+        let machine = try supervisor.start(definition, context: context, output: output,
+                                           handler: handler(binding, effects, perform))
         adopt(machine, binding: binding, userNavigation: userNavigation)
         return machine
+    }
+
+    /// Starts a root flow and waits for its typed output: the app's whole run of a flow in one call.
+    ///
+    /// ```swift
+    /// let coordinator = Coordinator(navigator: navigator)
+    /// let account = try await coordinator.run(FirstLaunchAccount.launch, effects: { $0 })
+    /// ```
+    ///
+    /// The flow runs as ``start(_:context:effects:perform:userNavigation:output:)`` starts it; while
+    /// it runs, find it in ``supervisor`` (`Supervisor.machines`) and send it events as usual. Its
+    /// declared children run under it, bound to the screens they show.
+    ///
+    /// **Cancellation.** When the awaiting task is cancelled, the flow is stopped with its normal
+    /// teardown (children first, exit effects once, so its screens are dismissed by its own
+    /// navigation), and `CancellationError` is thrown.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - context: The flow's context; `nil` for the definition's initial context.
+    ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
+    ///   - perform: Performs the effects that are not navigation.
+    ///   - userNavigation: The event that reports the user's own navigation from a screen this flow showed.
+    ///   - isolation: The actor the coordinator is used on (the caller's, by default).
+    /// - Returns: The output of the final state the flow reached.
+    /// - Throws: What ``start(_:context:effects:perform:userNavigation:output:)`` throws;
+    ///   `SupervisorError` with code `machineGone` when the flow is torn down before it finishes
+    ///   (stopped, failed); `CancellationError`. It cannot be called from inside a step.
+    public func run<F: Flow>(
+        _ definition: FlowDefinition<F>,
+        context: F.Context? = nil,
+        effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
+        perform: @escaping (F.Effect) -> Void = { _ in },
+        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> F.Output {
+        let binding = Binding(nil)
+        return try await supervisor.run(definition, context: context, policy: .escalate, isolation: isolation,
+                                        handler: handler(binding, effects, perform)) { machine in
+            adopt(machine, binding: binding, userNavigation: userNavigation)
+        }
     }
 
     /// Starts a child flow under `parent`, bound to the first screen the child shows.
@@ -271,7 +327,9 @@ public final class Coordinator<Screen: Hashable & Sendable> {
                                 userNavigation: @escaping (UserNavigation<Screen>) -> F.Event?) {
         bindings[machine.id] = binding
         routes[machine.id] = { [unowned self] navigation in
-            if let event = userNavigation(navigation) { try? self.supervisor.send(event, to: machine) }
+            guard let event = userNavigation(navigation) else { return false }
+            try? self.supervisor.send(event, to: machine)
+            return true
         }
         // A machine that finished while starting was torn down before it was adopted.
         if !supervisor.contains(machine.id) { forget(machine.id) }
@@ -360,12 +418,24 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         supervisor.sweep()  // the flows bound to a screen that is gone go first (and are forgotten)
         switch navigation {
         case .wentBack(let screen), .dismissed(let screen), .selectedTab(let screen):
-            if let id = shownBy[screen], let route = routes[id] { route(navigation) }
+            guard let id = shownBy[screen], let route = routes[id] else { return }
+            let heard = route(navigation)
+            if case .selectedTab = navigation { return }  // a flow may not care which tab is shown
+            if !heard { warnUnheard(navigation, screen: screen, machine: id) }
         case .choseAlert(let index):
             guard let (_, actions) = alertActions, index < actions.count else { return }
             alertActions = nil
             actions[index]()
         }
+    }
+
+    /// Logs that the user changed a screen a flow showed, and no event told the flow.
+    private func warnUnheard(_ navigation: UserNavigation<Screen>, screen: Screen, machine id: MachineID) {
+        let info = supervisor.machines.first { $0.id == id }
+        let what = if case .dismissed = navigation { "dismissed" } else { "went back from" }
+        logger.warning(
+            "the user \(what) screen \(screen), shown by flow '\(info?.flow ?? "?")' (\(id)) in state '\(info?.state ?? "?")', and no event reports it: the flow no longer matches the screens; give the flow a userNavigation event for it",
+            metadata: ["machine": "\(id)", "screen": "\(screen)", "navigation": "\(navigation)"])
     }
 
     /// The number of machines the coordinator still routes to. Each is alive in the supervisor: a

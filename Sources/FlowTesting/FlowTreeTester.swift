@@ -484,7 +484,7 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
         for (id, output) in outputs {
             if let i = record.events.indices.first(where: { !stated[$0] && record.events[$0].isCompletion(of: id) }) {
                 stated[i] = true
-                if case .completed(_, let actual) = record.events[i], actual != output {
+                if case .completed(_, let actual) = record.events[i], actual.description != output {
                     problems.append("output of \(id): expected \(output), actual \(actual)")
                 }
             } else {

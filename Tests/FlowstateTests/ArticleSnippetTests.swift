@@ -105,6 +105,20 @@ struct ArticleSnippetTests {
 
     // MARK: Sources/Flowstate/Flowstate.docc/SupervisingFlows.md
 
+    @Test("Supervising child flows: awaiting a root's typed output")
+    @MainActor
+    func awaitingOutput() async throws {
+        typealias SignUp = FlowstateExamples.SignUp
+        let supervisor = Supervisor()
+        let output = try await supervisor.run(SignUp.definition) { effect, context in
+            // Show the screen the effect asks for; the screen reports what the user does.
+            if case .present(.email) = effect { context.send(.cancel) }
+        }
+        // output == .cancelled
+        #expect(output == .cancelled)
+        #expect(supervisor.machines.isEmpty)
+    }
+
     @Test("Supervising child flows: a declared child, then a child bound to a screen's lifetime")
     func supervisingFlows() throws {
         typealias SignUp = FlowstateExamples.SignUp

@@ -77,7 +77,7 @@ struct SupervisorProperties {
                 lineage[replacement] = line
                 restartsOf[line, default: 0] += 1
             case .completed(let id, let output):
-                finalState[id] = Int(output)
+                finalState[id] = output.as(Int.self)
             case .tornDown(let id, let reason):
                 if tornDown[id] != nil { problems.append("\(id) torn down twice") }
                 tornDown[id] = reason

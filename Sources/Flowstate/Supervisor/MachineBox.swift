@@ -164,7 +164,6 @@ class AnyMachineBox {
     func label(ofState index: Int) -> String { fatalError("abstract") }
     func stateIndex(labelled label: String) -> Int? { fatalError("abstract") }
     func output() -> (any Sendable)? { fatalError("abstract") }
-    var outputLabel: String { fatalError("abstract") }
     var outline: FlowOutline { fatalError("abstract") }
     /// The machine's context, of its flow's context type.
     var anyContext: any Sendable { fatalError("abstract") }
@@ -465,8 +464,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     override func label(ofState index: Int) -> String { machine.definition.states[index].label }
 
     override func output() -> (any Sendable)? { machine.output }
-
-    override var outputLabel: String { machine.output.map { "\($0)" } ?? "" }
 
     override var outline: FlowOutline { machine.definition.outline }
 }

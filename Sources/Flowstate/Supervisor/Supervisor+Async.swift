@@ -22,11 +22,34 @@ extension Supervisor {
     /// - Returns: The output of the final state the root reached.
     /// - Throws: What `start` throws; ``SupervisorError/Code/machineGone`` when the root is torn down
     ///   before it finishes (stopped, failed, its owner released); `CancellationError`.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - context: The machine's context; `nil` for the definition's ``FlowDefinition/initialContext``.
+    ///     A restart starts again from it.
+    ///   - policy: What to do when its handler throws.
+    ///   - isolation: The actor the supervisor is used on (the caller's, by default).
+    ///   - handler: Performs the machine's effects (and its declared children's, mapped).
     public func run<F: Flow>(
         _ definition: FlowDefinition<F>,
+        context: F.Context? = nil,
         policy: FailurePolicy = .escalate,
         isolation: isolated (any Actor)? = #isolation,
         handler: @escaping EffectHandler<F>
+    ) async throws -> F.Output {
+        try await run(definition, context: context, policy: policy, isolation: isolation, handler: handler,
+                      started: { _ in })
+    }
+
+    /// ``run(_:context:policy:isolation:handler:)``, telling `started` the root's handle as soon as it
+    /// is in the tree (before any await), for a shell that keeps its own records of the machine (the
+    /// coordinator routes the user's navigation to it).
+    package func run<F: Flow>(
+        _ definition: FlowDefinition<F>,
+        context: F.Context?,
+        policy: FailurePolicy,
+        isolation: isolated (any Actor)?,
+        handler: @escaping EffectHandler<F>,
+        started: (MachineHandle<F>) -> Void
     ) async throws -> F.Output {
         let (endings, continuation) = AsyncStream<RootEnding<F.Output>>.makeStream()
         var current: MachineID?
@@ -44,11 +67,12 @@ extension Supervisor {
             }
         }
         defer { observation.cancel() }
-        let handle = try start(definition, policy: policy, output: { output in
+        let handle = try start(definition, context: context, policy: policy, output: { output in
             continuation.yield(.output(output))
             continuation.finish()
         }, handler: handler)
         if current == nil, contains(handle.id) { current = handle.id }
+        started(handle)
         for await ending in endings {
             switch ending {
             case .output(let output):
@@ -85,7 +109,7 @@ extension Supervisor {
     }
 }
 
-/// How a root that ``Supervisor/run(_:policy:isolation:handler:)`` waits for ended.
+/// How a root that ``Supervisor/run(_:context:policy:isolation:handler:)`` waits for ended.
 enum RootEnding<Output: Sendable>: Sendable {
     case output(Output)
     case tornDown(MachineID, TeardownReason)

@@ -549,7 +549,7 @@ public final class Supervisor {
 
     private func complete(_ slot: Int32) {
         let box = boxes[Int(slot)]!
-        if isObserved { emit(.completed(box.id, output: box.outputLabel)) }
+        if isObserved, let output = box.output() { emit(.completed(box.id, output: TreeEvent.Output(output))) }
         let output = box.output()
         let parent = core[slot].parent
         let map = box.mapOutput

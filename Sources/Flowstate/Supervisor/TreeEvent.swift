@@ -21,8 +21,9 @@ public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
     /// left out: observe the machine's steps to see them). `transitions` are the transitions the
     /// engine took, by declaration (``FlowStep/transitions``).
     case transitioned(MachineID, from: String, to: String, event: String, transitions: FlowTransitions)
-    /// A machine reached a final state with an output.
-    case completed(MachineID, output: String)
+    /// A machine reached a final state with an output: the typed value (cast it with
+    /// ``Output/as(_:)``) and its description.
+    case completed(MachineID, output: Output)
     /// A machine's effect handler threw.
     case failed(MachineID, failure: SupervisionFailure)
     /// A machine was started again by its ``FailurePolicy/restart(maxRestarts:within:)`` policy;
@@ -35,6 +36,34 @@ public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
     /// A queued event was refused by its machine (for example, unhandled under
     /// ``UnhandledEventPolicy/fail``): the error that a direct ``Supervisor/send(_:to:)`` would have thrown.
     case refused(MachineID, event: String, error: FlowError)
+
+    /// A machine's output as a tree event carries it: the flow's typed value, and the line it prints.
+    ///
+    /// ```swift
+    /// if case .completed(_, let output) = event, let result = output.as(SignUp.Output.self) { print(result) }
+    /// ```
+    public struct Output: Hashable, Sendable, CustomStringConvertible {
+        /// The flow's output, typed as the flow declares it.
+        public let value: any Sendable
+        /// `String(describing:)` of the value.
+        public let description: String
+
+        /// Wraps an output.
+        public init(_ value: any Sendable) {
+            self.value = value
+            description = String(describing: value)
+        }
+
+        /// The value as `type`, or `nil` when it is of another type.
+        public func `as`<T>(_ type: T.Type = T.self) -> T? { value as? T }
+
+        /// Two outputs are equal when they print the same line: tree events compare as the lines they
+        /// print, whatever the flows' output types (compare typed values with ``as(_:)``).
+        public static func == (lhs: Output, rhs: Output) -> Bool { lhs.description == rhs.description }
+
+        /// Hashes the description, as ``==`` compares it.
+        public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    }
 
     /// One line.
     public var description: String {
