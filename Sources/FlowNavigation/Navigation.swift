@@ -27,6 +27,34 @@ public enum Navigation<Screen: Hashable & Sendable, Event: Sendable>: Sendable {
     case selectTab(Screen)
 }
 
+extension Navigation {
+    /// The same navigation with its events mapped: an alert's choices send `transform(event)`; every
+    /// other case carries no event and is kept as it is.
+    ///
+    /// A parent whose state runs a declared child (`StateNode(_:runs:)`) performs the child's
+    /// effects with its own handler, mapped by the `ChildFlow`'s `effects` closure; when both flows'
+    /// effects are navigation, this maps the child's to the parent's in one call (an alert's answers
+    /// then reach the parent, as the events `transform` gives):
+    ///
+    /// ```swift
+    /// let verify = ChildFlow<Login>(TwoFactor.definition, effects: { $0.mapEvents(Login.Event.twoFactor) }) { output in
+    ///     output == .verified ? .verified : .cancelled
+    /// }
+    /// ```
+    public func mapEvents<Mapped: Sendable>(_ transform: (Event) -> Mapped) -> Navigation<Screen, Mapped> {
+        switch self {
+        case .push(let screen): .push(screen)
+        case .pop: .pop
+        case .popToRoot: .popToRoot
+        case .present(let screen): .present(screen)
+        case .dismiss: .dismiss
+        case .alert(let alert): .alert(alert.mapEvents(transform))
+        case .tabs(let screens): .tabs(screens)
+        case .selectTab(let screen): .selectTab(screen)
+        }
+    }
+}
+
 extension Navigation: Equatable where Event: Equatable {}
 extension Navigation: Hashable where Event: Hashable {}
 
@@ -74,6 +102,13 @@ public struct Alert<Event: Sendable>: Sendable {
     public init(_ title: String, choices: [Choice]) {
         self.title = title
         self.choices = choices
+    }
+}
+
+extension Alert {
+    /// The same alert whose choices send `transform(event)`; titles, labels and cancel roles are kept.
+    public func mapEvents<Mapped: Sendable>(_ transform: (Event) -> Mapped) -> Alert<Mapped> {
+        Alert<Mapped>(title, choices: choices.map { .init($0.label, sends: transform($0.event), isCancel: $0.isCancel) })
     }
 }
 

@@ -146,3 +146,25 @@ struct AppPathTests {
         #expect(coordinator.supervisor.state(of: login) == .email)
     }
 }
+
+@Suite("Navigation.mapEvents: a child's navigation as its parent's (issue 23)")
+struct MapEventsTests {
+    enum ChildEvent: Hashable, Sendable { case resend, giveUp }
+    enum ParentEvent: Hashable, Sendable { case child(ChildEvent) }
+
+    @Test("Every case keeps its screens; an alert keeps its title, labels and cancel role, with mapped events")
+    func mapsEveryCase() {
+        let alert = Alert<ChildEvent>("Code", choices: [.init("Resend", sends: .resend),
+                                                        .init("Give up", sends: .giveUp, isCancel: true)])
+        let cases: [Navigation<String, ChildEvent>] = [
+            .push("a"), .pop, .popToRoot, .present("b"), .dismiss, .tabs(["x", "y"]), .selectTab("y"), .alert(alert),
+        ]
+        let mapped = cases.map { $0.mapEvents(ParentEvent.child) }
+        let expected: [Navigation<String, ParentEvent>] = [
+            .push("a"), .pop, .popToRoot, .present("b"), .dismiss, .tabs(["x", "y"]), .selectTab("y"),
+            .alert(Alert("Code", choices: [.init("Resend", sends: .child(.resend)),
+                                           .init("Give up", sends: .child(.giveUp), isCancel: true)])),
+        ]
+        #expect(mapped == expected)
+    }
+}
