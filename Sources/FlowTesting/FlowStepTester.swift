@@ -249,7 +249,9 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
     private var output: F.Output?
     private var transitions: [FlowTransitionID]?
     /// The stated context, as a check of the actual one (`nil`: it matches).
-    private var contextCheck: (@Sendable (F.Context) -> String?)?
+    private var contextCheck: (@Sendable (_ before: F.Context, _ after: F.Context) -> String?)?
+    /// The fields stated with ``context(_:_:)``, applied in order to the context before the step.
+    private var contextEdit: (@Sendable (inout F.Context) -> Void)?
 
     init() {}
 
@@ -327,7 +329,7 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
     }
 
     func contextProblems(before: F.Context, after: F.Context) -> [String] {
-        if let contextCheck { return contextCheck(after).map { [$0] } ?? [] }
+        if let contextCheck { return contextCheck(before, after).map { [$0] } ?? [] }
         guard let changed = Self.differ(before, after), changed else { return [] }
         return ["unstated context change: \(before) -> \(after) (state it with $0.context(...))"]
     }
@@ -355,6 +357,25 @@ extension FlowStepExpectation where F.Context: Equatable & Sendable {
     /// The flow's context after the step is `context`. A change of an `Equatable` context that is
     /// not stated fails the test.
     public mutating func context(_ context: F.Context) {
-        contextCheck = { actual in actual == context ? nil : "context: expected \(context), actual \(actual)" }
+        contextEdit = nil
+        contextCheck = { _, actual in actual == context ? nil : "context: expected \(context), actual \(actual)" }
+    }
+
+    /// One field of the flow's context after the step is `value`, and every field not stated this
+    /// way is as it was before the step: `$0.context(\.total, 3)`. State several fields with
+    /// several calls.
+    public mutating func context<Value: Equatable & Sendable>(_ field: WritableKeyPath<F.Context, Value> & Sendable,
+                                                             _ value: Value) {
+        let earlier = contextEdit
+        let edit: @Sendable (inout F.Context) -> Void = { context in
+            earlier?(&context)
+            context[keyPath: field] = value
+        }
+        contextEdit = edit
+        contextCheck = { before, actual in
+            var expected = before
+            edit(&expected)
+            return expected == actual ? nil : "context: expected \(expected), actual \(actual)"
+        }
     }
 }

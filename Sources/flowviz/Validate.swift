@@ -9,8 +9,9 @@ struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check flow files: every problem of every file, one line each.",
         discussion: """
-        Each problem is printed as `file:line:column: error|warning: text`. A FILE may be - for \
-        standard input.
+        Each problem is printed as `file:line:column: error|warning: text`; a file without errors ends \
+        with one line `file: valid (N states, M transitions)`, and its warnings counted. A FILE may be \
+        - for standard input.
 
         Exit status: 0 no errors (no warnings either, with --strict); 1 errors (or warnings, with \
         --strict); 2 a file cannot be read or parsed; 64 the command line is wrong.
@@ -45,7 +46,17 @@ struct Validate: AsyncParsableCommand {
                 report(error.line)
                 continue
             }
-            for issue in file.spec.validate() {
+            let issues = file.spec.validate()
+            defer {
+                if format == .text, !issues.contains(where: { $0.severity == .error }) {
+                    let states = file.spec.statesInDocumentOrder
+                    let transitions = states.reduce(0) { $0 + $1.transitions.count }
+                    let warnings = issues.count
+                    print("\(path): valid (\(states.count) states, \(transitions) transitions"
+                          + (warnings == 0 ? ")" : ", \(warnings) warning\(warnings == 1 ? "" : "s"))"))
+                }
+            }
+            for issue in issues {
                 if issue.severity == .error || strict { failed = true }
                 switch format {
                 case .text:

@@ -20,6 +20,25 @@ enum Tally: Flow {
     }
 }
 
+/// A context of two fields: `left` bumps one, `both` bumps both.
+enum Pair: Flow {
+    typealias State = String
+    enum Event: String, FlowEvent, Hashable { case left, both }
+    typealias Effect = String
+    typealias Output = Int
+    struct Context: Equatable, Sendable { var left = 0, right = 0 }
+
+    static let definition = FlowDefinition<Pair>("pair", initial: "only", context: Context()) {
+        StateNode("only") {
+            On(.left, to: nil, update: Update("bump left") { context, _ in context.left += 1 })
+            On(.both, to: nil, update: Update("bump both") { context, _ in
+                context.left += 1
+                context.right += 1
+            })
+        }
+    }
+}
+
 @Suite("FlowStepTester: the context is part of what a step must state")
 struct ContextTesterTests {
     static func text(of issue: Issue) -> String { issue.comments.map(\.rawValue).joined(separator: "\n") }
@@ -50,6 +69,28 @@ struct ContextTesterTests {
         } matching: { issue in
             Self.text(of: issue).contains("context: expected 5, actual 2")
         }
+    }
+
+    @Test("One field stated: it is checked, and every other field must be as it was")
+    func field() throws {
+        let tester = try FlowStepTester(Pair.definition)
+        try tester.start { $0.state("only") }
+        try tester.send(.left) { $0.context(\.left, 1) }
+        try withKnownIssue {
+            try tester.send(.left) { $0.context(\.left, 5) }
+        } matching: { issue in
+            Self.text(of: issue).contains("context: expected Context(left: 5, right: 0), actual Context(left: 2, right: 0)")
+        }
+        try withKnownIssue {
+            try tester.send(.both) { $0.context(\.left, 3) }  // right changed too, unstated
+        } matching: { issue in
+            Self.text(of: issue).contains("context: expected Context(left: 3, right: 0), actual Context(left: 3, right: 1)")
+        }
+        try tester.send(.both) {
+            $0.context(\.left, 4)
+            $0.context(\.right, 2)
+        }
+        tester.finish()
     }
 
     @Test("With a runtime, the context is stated on the last step of the call, once the queue has run")

@@ -268,6 +268,15 @@ struct TestingFlowsArticleTests {
         #expect(gate.shortestPath(to: .open)?.events == [.begin, .verified])
     }
 
+    @Test("Every step stated: the context, whole or one field at a time")
+    func contextFields() throws {
+        let counter = try FlowStepTester(CappedTally.definition)
+        try counter.start { $0.state(.counting) }
+        try counter.send(.add) { $0.context(\.total, 1) }
+        try counter.send(.add) { $0.context(CappedTally.Context(total: 2)) }
+        counter.finish()
+    }
+
     @Test("Every snippet of the article is in this file, verbatim")
     func snippetsAreVerbatim() throws {
         let here = URL(fileURLWithPath: #filePath)
@@ -278,7 +287,7 @@ struct TestingFlowsArticleTests {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let snippets = Self.snippets(in: article)
-        #expect(snippets.count == 18)
+        #expect(snippets.count == 19)
         for snippet in snippets {
             let found = source.indices.contains { start in
                 start + snippet.count <= source.count && Array(source[start..<start + snippet.count]) == snippet
