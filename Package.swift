@@ -153,6 +153,7 @@ let package = Package(
             name: "FlowTestingTests",
             dependencies: [
                 "Flowstate",
+                "FlowGraph",
                 "FlowTesting",
                 "FlowNavigation",
                 "FlowstateExamples",

@@ -21,9 +21,9 @@ public struct GraphvizError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// What failed.
-    public var code: Code
+    public internal(set) var code: Code
     /// Graphviz's messages (or ours), one sentence.
-    public var message: String
+    public internal(set) var message: String
 
     /// Creates an error.
     public init(code: Code, message: String) {

@@ -103,7 +103,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///
     /// The flow's start effects are performed before this returns: its navigation on the navigator,
     /// the rest by `perform`. A root flow is bound to no screen; it lives until it finishes or the
-    /// supervisor stops it. To wait for its output, use ``run(_:context:effects:perform:userNavigation:isolation:)``.
+    /// supervisor stops it. To wait for its output, use ``run(_:context:effects:perform:userNavigation:started:isolation:)``.
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
     ///   - context: The flow's context; `nil` for the definition's initial context.
@@ -155,6 +155,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
     ///   - perform: Performs the effects that are not navigation.
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow showed.
+    ///   - started: Called with the flow's handle as soon as it is in the tree (after its start effects,
+    ///     before the wait): keep it where the screens send the user's events to the flow.
     ///   - isolation: The actor the coordinator is used on (the caller's, by default).
     /// - Returns: The output of the final state the flow reached.
     /// - Throws: What ``start(_:context:effects:perform:userNavigation:output:)`` throws;
@@ -166,12 +168,14 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
         perform: @escaping (F.Effect) -> Void = { _ in },
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
+        started: (MachineHandle<F>) -> Void = { _ in },
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> F.Output {
         let binding = Binding(nil)
         return try await supervisor.run(definition, context: context, policy: .escalate, isolation: isolation,
                                         handler: handler(binding, effects, perform)) { machine in
             adopt(machine, binding: binding, userNavigation: userNavigation)
+            started(machine)
         }
     }
 

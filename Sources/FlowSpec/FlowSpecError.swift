@@ -33,11 +33,11 @@ public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// What went wrong.
-    public var code: Code
+    public internal(set) var code: Code
     /// A sentence for people.
-    public var message: String
+    public internal(set) var message: String
     /// Where: the file, line and column.
-    public var location: FlowSourceLocation
+    public internal(set) var location: FlowSourceLocation
 
     /// Creates an error.
     public init(code: Code, message: String, location: FlowSourceLocation) {

@@ -52,11 +52,11 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public var code: Code
+    public internal(set) var code: Code
     /// A sentence for people: what happened, to which flow, in which state.
-    public var message: String
+    public internal(set) var message: String
     /// Where the problem was declared, when it comes from a definition.
-    public var location: FlowSourceLocation?
+    public internal(set) var location: FlowSourceLocation?
 
     /// Creates an error.
     public init(code: Code, message: String, location: FlowSourceLocation? = nil) {

@@ -51,13 +51,13 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What kind of problem.
-    public var kind: Kind
+    public internal(set) var kind: Kind
     /// Error or warning.
-    public var severity: Severity
+    public internal(set) var severity: Severity
     /// A sentence that says what is wrong and where in the flow.
-    public var message: String
+    public internal(set) var message: String
     /// Where the offending state or transition was declared.
-    public var location: FlowSourceLocation?
+    public internal(set) var location: FlowSourceLocation?
 
     /// Creates an issue.
     public init(kind: Kind, severity: Severity, message: String, location: FlowSourceLocation?,
@@ -71,7 +71,7 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// The transition the issue is about, for ``Kind/shadowedTransition`` (the transition never
     /// taken): `definition[transition]` gives its declaration.
-    public var transition: FlowTransitionID?
+    public internal(set) var transition: FlowTransitionID?
 
     /// The error for a final state that declares a child flow, for the engine's definitions and for
     /// flow files alike.

@@ -118,7 +118,7 @@ final class SnapshotChildren: @unchecked Sendable {
 /// A `Codable` snapshot of a supervisor's whole tree.
 public struct TreeSnapshot: Codable, Hashable, Sendable {
     /// The format's version: 1. Decoding any other version fails, naming it.
-    public var version: Int = 1
+    public internal(set) var version: Int = 1
     /// Each root, with its subtree.
     public var roots: [MachineSnapshot]
 

@@ -28,11 +28,11 @@ public struct SupervisorError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// What went wrong.
-    public var code: Code
+    public internal(set) var code: Code
     /// A sentence for people.
-    public var message: String
+    public internal(set) var message: String
     /// The engine's error, when a step failed.
-    public var underlying: FlowError?
+    public internal(set) var underlying: FlowError?
 
     /// Creates an error.
     public init(code: Code, message: String, underlying: FlowError? = nil) {
