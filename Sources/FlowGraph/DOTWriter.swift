@@ -219,9 +219,9 @@ public enum DOTWriter {
                 let indent = String(repeating: "  ", count: depth)
                 if node.kind == .compound {
                     out += "\(indent)subgraph cluster_\(node.id) {\n"
-                    var attrs: [String: String] = ["label": node.label, "style": "rounded", "color": "#888888"]
-                    if let child = node.childFlow { attrs["label"] = "\(node.label)\n⟨runs \(child)⟩" }
+                    var attrs: [String: String] = ["style": "rounded", "color": "#888888"]
                     attrs.merge(node.attributes) { $1 }
+                    attrs["label"] = label(of: node)
                     foldExternalLabel(&attrs)
                     for (key, value) in attrs.sorted(by: { $0.key < $1.key }) {
                         out += "\(indent)  \(key)=\(quote(value));\n"
@@ -229,18 +229,23 @@ public enum DOTWriter {
                     stack.append(.close(node.id, depth: depth))
                     stack += index.children(of: node.id).reversed().map { .open($0, depth: depth + 1) }
                 } else {
-                    var attrs: [String: String] = ["label": node.label]
+                    var attrs: [String: String] = [:]
                     if node.kind == .final { attrs["peripheries"] = "2" }
-                    if let child = node.childFlow {
-                        attrs["label"] = "\(node.label)\n⟨runs \(child)⟩"
-                        attrs["style"] = "rounded,dashed"
-                    }
+                    if node.childFlow != nil { attrs["style"] = "rounded,dashed" }
                     attrs.merge(node.attributes) { $1 }
+                    attrs["label"] = label(of: node)
                     foldExternalLabel(&attrs)
                     out += "\(indent)\(node.id) [\(attributes(attrs))];\n"
                 }
             }
         }
+    }
+
+    /// A state's label, one line each (``FlowGraph/Node/lines(title:)``): its name (or its `label`
+    /// attribute), then its entry and exit effects and the child flow it runs. A compound state's is
+    /// its cluster's label.
+    static func label(of node: FlowGraph.Node) -> String {
+        node.lines(title: node.attributes["label"]).joined(separator: "\n")
     }
 
     /// A node's external label (`xlabel`, for example an overlay's visit count) becomes the last line

@@ -1,6 +1,8 @@
 import Flowstate
 
 /// A flow as a graph: states as nodes (compound states as clusters), transitions as labelled edges.
+/// A state's node carries its entry and exit effects and the child flow it runs, which every writer
+/// draws under its name (``Node/detailLines``).
 ///
 /// Built from a definition without running it. Node identifiers are generated (`s0`, `s1`, ...)
 /// from declaration order, so every name a user writes appears only in labels, which the writers
@@ -28,19 +30,51 @@ public struct FlowGraph: Hashable, Sendable {
         public var parent: String?
         /// For a state that runs a child flow under a supervisor, the child flow's name.
         public var childFlow: String?
-        /// Extra DOT attributes (they override the defaults).
+        /// Labels of its entry effects, then the names of its entry emits, in the order they run.
+        public var entry: [String] = []
+        /// Labels of its exit effects, then the names of its exit emits, in the order they run.
+        public var exit: [String] = []
+        /// Extra DOT attributes (they override the defaults). A `label` replaces the state's name in
+        /// the drawing; the lines that follow it (``detailLines``) stay.
         public var attributes: [String: String] = [:]
 
         /// Creates a node.
         public init(id: String, label: String, kind: NodeKind, parent: String? = nil, childFlow: String? = nil,
-                    attributes: [String: String] = [:]) {
+                    entry: [String] = [], exit: [String] = [], attributes: [String: String] = [:]) {
             self.id = id
             self.label = label
             self.kind = kind
             self.parent = parent
             self.childFlow = childFlow
+            self.entry = entry
+            self.exit = exit
             self.attributes = attributes
         }
+
+        /// What a drawing says of the state under its name, one line each, as statechart diagrams
+        /// (UML, SCXML editors) write it: `entry / effect` for each entry effect or emit,
+        /// `exit / effect` for each exit effect or emit, then `runs ▸ child` for the child flow it runs.
+        /// The one place these lines are made: `DOTWriter` draws them in the state's box (or a compound
+        /// state's cluster label), `MermaidWriter` as the state's description lines.
+        public var detailLines: [String] {
+            var lines: [String] = []
+            lines.reserveCapacity(entry.count + exit.count + 1)
+            for effect in entry { lines.append(Self.entryPrefix + effect) }
+            for effect in exit { lines.append(Self.exitPrefix + effect) }
+            if let childFlow { lines.append(Self.childPrefix + childFlow) }
+            return lines
+        }
+
+        /// Every line the drawing of the state shows: its name (or `title`), then ``detailLines``.
+        /// - Parameter title: The first line (default: the state's ``label``).
+        public func lines(title: String? = nil) -> [String] { [title ?? label] + detailLines }
+
+        /// What starts the line of an entry effect: `entry / `.
+        public static let entryPrefix = "entry / "
+        /// What starts the line of an exit effect: `exit / `.
+        public static let exitPrefix = "exit / "
+        /// What starts the line naming the child flow a state runs: `runs ▸ `.
+        public static let childPrefix = "runs ▸ "
     }
 
     /// A transition, or several merged.
@@ -115,7 +149,8 @@ public struct FlowGraph: Hashable, Sendable {
         nodes = outline.states.enumerated().map { i, state in
             Node(id: "\(prefix)s\(i)", label: state.label,
                  kind: state.kind == .final ? .final : (state.kind == .compound ? .compound : .state),
-                 parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow)
+                 parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow,
+                 entry: state.entry, exit: state.exit)
         }
         edges = outline.transitions.enumerated().compactMap { position, t in
             guard let target = t.targetless ? t.source : t.target else { return nil }  // undeclared: not drawn

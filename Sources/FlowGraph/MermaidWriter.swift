@@ -1,5 +1,8 @@
 /// Writes a ``FlowGraph`` as Mermaid `stateDiagram-v2` text, which GitHub renders in Markdown.
-/// Labels are escaped with Mermaid's entity codes (`#quot;`, `#35;`, ...), so any name is safe.
+/// A state's entry and exit effects and the child flow it runs (``FlowGraph/Node/detailLines``) are
+/// its description lines (`s1 : entry / present(email)`), which Mermaid draws under its name; a
+/// composite state's are line breaks in its title. Labels are escaped with Mermaid's entity codes
+/// (`#quot;`, `#35;`, ...), so any name is safe.
 public enum MermaidWriter {
     /// The Mermaid text of a graph.
     public static func mermaid(_ graph: FlowGraph) -> String {
@@ -26,9 +29,14 @@ public enum MermaidWriter {
             case .close(let indent):
                 out += "\(indent)}\n"
             case .open(let node, let indent):
-                let label = node.childFlow.map { "\(node.label) (runs \($0))" } ?? node.label
-                out += "\(indent)state \"\(escape(label))\" as \(node.id)\n"
-                guard node.kind == .compound else { continue }
+                guard node.kind == .compound else {
+                    // Description lines: Mermaid draws them under the name, below a divider.
+                    out += "\(indent)state \"\(escape(node.label))\" as \(node.id)\n"
+                    for line in node.detailLines { out += "\(indent)\(node.id) : \(escape(line))\n" }
+                    continue
+                }
+                // A composite state's title is one text: its lines joined with line breaks.
+                out += "\(indent)state \"\(escape(node.lines().joined(separator: "\n")))\" as \(node.id)\n"
                 out += "\(indent)state \(node.id) {\n"
                 let inner = children[node.id] ?? []
                 if let first = inner.first { out += "\(indent)  [*] --> \(first.id)\n" }

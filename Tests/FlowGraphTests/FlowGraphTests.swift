@@ -144,8 +144,10 @@ struct FlowGraphTests {
             #expect(parsed.nodes == definition.states.count + 1, "the states and the start point")
             #expect(parsed.edges == definition.transitions.count + 1, "the transitions and the start edge")
             let mermaid = MermaidWriter.mermaid(graph)
-            #expect(mermaid.split(separator: "\n").count == 1 + definition.states.count + 1 + definition.transitions.count + 1,
-                    "one line per state, the start, each transition and the final state: no name broke a line")
+            let effectLines = graph.nodes.map(\.detailLines.count).reduce(0, +)
+            #expect(mermaid.split(separator: "\n").count
+                        == 1 + definition.states.count + effectLines + 1 + definition.transitions.count + 1,
+                    "one line per state, per entry effect, the start, each transition and the final state: no name broke a line")
         }
     }
 
