@@ -147,7 +147,7 @@ let package = Package(
                 "FlowstateExamples",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            resources: [.copy("Golden"), .copy("Flows"), .copy("W3C")]
+            resources: [.copy("Golden"), .copy("Flows"), .copy("W3C"), .copy("Corpus")]
         ),
         .testTarget(
             name: "FlowTestingTests",

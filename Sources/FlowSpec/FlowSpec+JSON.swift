@@ -25,7 +25,7 @@ extension FlowSpec {
             }
         }
         var reader = Reader(root, what: "the flow spec")
-        try reader.only(["flowspec", "name", "semantics", "initial", "states"])
+        try reader.only(["flowspec", "name", "semantics", "initial", "data", "states"])
         let version = try reader.number("flowspec")
         guard version == Double(FlowSpec.version) else {
             throw FlowSpecError(code: .unsupportedVersion,
@@ -51,7 +51,42 @@ extension FlowSpec {
             }
             spec.semantics = value
         }
+        spec.data = try reader.strings("data")
+        try spec.checkKeptSCXML()
         return spec
+    }
+
+    /// What SCXML kept in a JSON spec that a simulation does not run: its places (``dataElements``)
+    /// and ``warnings``, as the SCXML reader records them. An eventless transition without a target is
+    /// SCXML's only (`"semantics": "scxml"`), an error otherwise.
+    private mutating func checkKeptSCXML() throws(FlowSpecError) {
+        let place = location ?? FlowSourceLocation(file: name, line: 0, column: 0)
+        for _ in data {
+            dataElements.append(place)
+            warnings.append(Warning(message: "the flow keeps SCXML data as text: not run (simulate runs SCXML's null data model)",
+                                    location: place))
+        }
+        var pending = Array(states.reversed())
+        while let state = pending.popLast() {
+            let at = state.location ?? place
+            for _ in state.data {
+                dataElements.append(at)
+                warnings.append(Warning(message: "state '\(state.name)' keeps SCXML as text (data or an invocation): not run",
+                                        location: at))
+            }
+            for t in state.transitions where t.event == nil && t.target == nil {
+                let at = t.location ?? at
+                guard semantics == .scxml else {
+                    throw FlowSpecError(code: .missingField,
+                                        message: "a transition without an 'event' is taken as soon as its state is entered, so it needs a 'target'",
+                                        location: at)
+                }
+                dataElements.append(at)
+                warnings.append(Warning(message: "an eventless transition without a target needs a data model (it is taken again and again while its guard holds): drawn, not run",
+                                        location: at))
+            }
+            pending += state.states.reversed()
+        }
     }
 
     /// Reads a spec from text.
@@ -62,7 +97,7 @@ extension FlowSpec {
     private static func state(_ json: JSON) throws(FlowSpecError) -> State {
         var reader = Reader(json, what: "a state")
         try reader.only(["name", "final", "parallel", "output", "initial", "child", "childID", "entry", "exit",
-                         "transitions", "states"])
+                         "data", "transitions", "states"])
         var state = State(name: try reader.string("name"))
         state.location = json.location
         state.isFinal = try reader.optionalBool("final") ?? false
@@ -73,6 +108,7 @@ extension FlowSpec {
         state.isParallel = try reader.optionalBool("parallel") ?? false
         state.entry = try reader.strings("entry")
         state.exit = try reader.strings("exit")
+        state.data = try reader.strings("data")
         state.transitions = try reader.optionalArray("transitions").map(Self.transition)
         state.states = try reader.optionalArray("states").map(Self.state)
         return state
@@ -83,11 +119,7 @@ extension FlowSpec {
         try reader.only(["event", "guard", "target", "effects"])
         var transition = Transition(event: try reader.optionalString("event"), guardName: try reader.optionalString("guard"),
                                     target: try reader.optionalString("target"), effects: try reader.strings("effects"))
-        if transition.event == nil && transition.target == nil {
-            throw FlowSpecError(code: .missingField,
-                                message: "a transition without an 'event' is taken as soon as its state is entered, so it needs a 'target'",
-                                location: json.location)
-        }
+        // Without an event nor a target: SCXML's only, checked when the semantics are known.
         transition.location = json.location
         return transition
     }
@@ -100,6 +132,7 @@ extension FlowSpec {
         out += "  \"name\": \(Self.quote(name)),\n"
         if semantics != .flowstate { out += "  \"semantics\": \(Self.quote(semantics.rawValue)),\n" }
         out += "  \"initial\": \(Self.quote(initial)),\n"
+        if !data.isEmpty { out += "  \"data\": [\(data.map(Self.quote).joined(separator: ", "))],\n" }
         out += "  \"states\": " + Self.list(states.map { Self.write($0, indent: "  ") }, indent: "  ") + "\n"
         return out + "}\n"
     }
@@ -117,6 +150,7 @@ extension FlowSpec {
         if let childID = state.childID { fields.append("\(inner)\"childID\": \(quote(childID))") }
         if !state.entry.isEmpty { fields.append("\(inner)\"entry\": [\(state.entry.map(quote).joined(separator: ", "))]") }
         if !state.exit.isEmpty { fields.append("\(inner)\"exit\": [\(state.exit.map(quote).joined(separator: ", "))]") }
+        if !state.data.isEmpty { fields.append("\(inner)\"data\": [\(state.data.map(quote).joined(separator: ", "))]") }
         if !state.transitions.isEmpty {
             let items = state.transitions.map { t -> String in
                 var parts: [String] = []

@@ -10,8 +10,16 @@ extension FlowSpec {
     /// Executable content becomes effect labels: `<raise event="e"/>` is `raise(e)`, a `<send>` with an
     /// event and no target or delay is `send(e)` (both performed by ``FlowSimulation``), `<log label="l"/>`
     /// is `l`, and anything else is its element name and attributes (`assign(location=x, expr=1)`).
-    /// The spec has ``Semantics/scxml`` semantics. `<history>`, a transition with several targets and an
-    /// `<invoke>` without `src` are refused with their location; so is anything that is not SCXML.
+    /// The spec has ``Semantics/scxml`` semantics.
+    ///
+    /// Valid SCXML that a drawing does not need to run is read, kept and reported in ``warnings``:
+    /// `<datamodel>` and `<script>` (kept as text in ``data`` and ``State/data``), an `<invoke>` that
+    /// needs a data model (`namelist`, `idlocation`, `srcexpr`, `typeexpr`, `<param>`, `<finalize>`
+    /// with content), of another type, or a state's second one (kept as text in ``State/data``),
+    /// `<donedata>` with `<param>`, an eventless transition without a target, an `<scxml>` without
+    /// states (``states`` empty, ``initial`` empty). Elements and attributes of other namespaces
+    /// (Qt Creator's `<qt:editorinfo>`) are left out. `<history>`, a transition with several targets,
+    /// `<transition type="internal">` and anything that is not SCXML are refused with their location.
     public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
         try read(try XMLParser.parse(bytes, file: file), file: file)
     }
@@ -32,23 +40,84 @@ extension FlowSpec {
         var reader = SCXMLReader(file: file)
         reader.inline = inline
         defer { inline = reader.inline }
-        let states = try reader.children(of: root, in: nil)
-        guard let first = states.first else {
-            throw FlowSpecError(code: .missingField, message: "<scxml> contains no <state>, <parallel> or <final>",
-                                location: root.location)
+        var data: [String] = []
+        let states = try reader.children(of: root, in: nil, data: &data)
+        let initial: String
+        if let first = states.first {
+            initial = try reader.initialName(root, children: states) ?? first.name
+        } else {
+            if let named = root.attribute("initial") {
+                throw FlowSpecError(code: .invalidValue,
+                                    message: "<scxml> names an initial state '\(named)' but contains no <state>, <parallel> or <final>",
+                                    location: root.location(of: "initial"))
+            }
+            reader.warn("<scxml> contains no <state>, <parallel> or <final>: there is nothing to run", root.location)
+            initial = ""
         }
-        let initial = try reader.initialName(root, children: states) ?? first.name
         var spec = FlowSpec(name: root.attribute("name") ?? Self.baseName(file), initial: initial, states: states)
         spec.semantics = .scxml
         spec.location = root.location
         spec.documents = reader.documents
         spec.dataElements = reader.dataElements
+        spec.data = data
+        // In the order written (states are read before the elements around them).
+        spec.warnings = reader.warnings.enumerated().sorted { a, b in
+            (a.element.location.line, a.element.location.column, a.offset)
+                < (b.element.location.line, b.element.location.column, b.offset)
+        }.map(\.element)
         return spec
     }
 
     /// Reads an SCXML document from text.
     public static func parseSCXML(_ text: String, file: String) throws(FlowSpecError) -> FlowSpec {
         try parseSCXML(Array(text.utf8), file: file)
+    }
+
+    /// One short line for each element of SCXML kept as text (``data``, ``State/data``), for diagrams
+    /// and listings: a `<datamodel>`'s `<data id="x" expr="0"/>` is `x = 0` (`x = <text>` for inline
+    /// content, `x ← src` for a `src`), a `<script>` is `script: <its text>`, any other element its
+    /// name and attributes as effect labels write them (`invoke(src=c.scxml, namelist=a b)`), followed
+    /// by its children's. Whitespace is collapsed and each line cut at 80 characters.
+    public static func dataLines(_ entries: [String]) -> [String] {
+        var lines: [String] = []
+        for entry in entries {
+            guard let node = try? XMLParser.parse(Array(entry.utf8), file: "") else {
+                lines.append(short(entry))
+                continue
+            }
+            switch node.name {
+            case "datamodel":
+                for data in node.children {
+                    let id = data.attribute("id") ?? data.name
+                    if let expr = data.attribute("expr") {
+                        lines.append(short("\(id) = \(expr)"))
+                    } else if let src = data.attribute("src") {
+                        lines.append(short("\(id) ← \(src)"))
+                    } else if !data.text.isEmpty || !data.children.isEmpty {
+                        lines.append(short("\(id) = " + (data.text.isEmpty ? data.children.map(\.xml).joined() : data.text)))
+                    } else {
+                        lines.append(short(id))
+                    }
+                }
+            case "script":
+                lines.append(short(node.attribute("src").map { "script ← \($0)" } ?? "script: \(node.text)"))
+            default:
+                var line = SCXMLReader.label(of: node)
+                let inner = node.children.map { child in
+                    SCXMLReader.label(of: child)
+                        + (child.children.isEmpty ? "" : " { " + child.children.map(SCXMLReader.label(of:)).joined(separator: "; ") + " }")
+                }
+                if !inner.isEmpty { line += " { " + inner.joined(separator: "; ") + " }" }
+                lines.append(short(line))
+            }
+        }
+        return lines
+    }
+
+    /// Text on one line (runs of whitespace as one space), cut at 80 characters.
+    private static func short(_ text: String) -> String {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
+        return words.count > 80 ? String(words.prefix(79)) + "…" : words
     }
 
     /// A file's name without its folders and extension.
@@ -87,20 +156,42 @@ struct SCXMLReader {
     /// The inline documents of the file met so far, nested ones included: the `n`-th is named
     /// `<its name>@<n>`, unique in the file and the same when a written document is read again.
     var inline = 0
-    /// Where the document declares data or scripts.
+    /// Where the document declares data or scripts, or holds what needs a data model: one place for
+    /// each element kept as text (``FlowSpec/data``, ``FlowSpec/State/data``) and each eventless
+    /// transition without a target. A simulation refuses them.
     var dataElements: [FlowSourceLocation] = []
+    /// What was read but is not run, in the order found.
+    var warnings: [FlowSpec.Warning] = []
 
     init(file: String) { self.file = file }
 
     static let executable: Set<String> = ["raise", "send", "log", "assign", "script", "if", "elseif", "else",
                                           "foreach", "cancel"]
 
+    /// The `type` values of an `<invoke>` that invokes an SCXML document.
+    static let scxmlTypes: Set<String> = ["scxml", "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml"]
+
     private func error(_ code: FlowSpecError.Code, _ message: String, _ location: FlowSourceLocation) -> FlowSpecError {
         FlowSpecError(code: code, message: message, location: location)
     }
 
-    /// The states among an element's children (`parent` is the enclosing state's name, if any).
-    mutating func children(of node: XMLNode, in parent: String?) throws(FlowSpecError) -> [FlowSpec.State] {
+    /// Records something read that is not run.
+    mutating func warn(_ message: String, _ location: FlowSourceLocation) {
+        warnings.append(FlowSpec.Warning(message: message, location: location))
+    }
+
+    /// Keeps an element as text in `data`, a place a simulation refuses, and a warning.
+    private mutating func keep(_ node: XMLNode, in data: inout [String], because reason: String) {
+        data.append(node.xml)
+        dataElements.append(node.location)
+        warn(reason, node.location)
+    }
+
+    /// The states among an element's children (`parent` is the enclosing state's name, if any); its
+    /// `<datamodel>` and `<script>` elements are kept in `data`.
+    mutating func children(of node: XMLNode, in parent: String?, data: inout [String]) throws(FlowSpecError)
+        -> [FlowSpec.State]
+    {
         var states: [FlowSpec.State] = []
         for child in node.children {
             switch child.name {
@@ -108,9 +199,13 @@ struct SCXMLReader {
                 states.append(try state(child))
             case "transition", "onentry", "onexit", "initial", "invoke", "donedata":
                 continue  // read by `state`
-            case "datamodel", "script":
+            case "datamodel":
                 // Data the structure does not need; a simulation refuses to run it (null data model).
-                if child.name == "script" || !child.children.isEmpty { dataElements.append(child.location) }
+                if !child.children.isEmpty {
+                    keep(child, in: &data, because: "<datamodel> declares data: kept as text, not run (simulate runs SCXML's null data model)")
+                }
+            case "script":
+                keep(child, in: &data, because: "<script> needs a data model: kept as text, not run (simulate runs SCXML's null data model)")
             case "history":
                 throw error(.unsupported, "<history> is not supported: flowviz reads SCXML's structure without history states", child.location)
             default:
@@ -134,7 +229,8 @@ struct SCXMLReader {
         state.location = node.location
         state.isFinal = node.name == "final"
         state.isParallel = node.name == "parallel"
-        state.states = try children(of: node, in: name)
+        state.states = try children(of: node, in: name, data: &state.data)
+        var invokes = 0
         for child in node.children {
             switch child.name {
             case "onentry":
@@ -147,48 +243,36 @@ struct SCXMLReader {
                 state.onExit.append(block)
             case "transition": state.transitions.append(try transition(child, in: name))
             case "invoke":
-                guard state.child == nil else {
-                    throw error(.unsupported, "state '\(name)' has a second <invoke>: a state runs one child flow", child.location)
-                }
-                for attribute in child.attributes where !["src", "id", "type", "autoforward"].contains(attribute.name) {
-                    throw error(.unsupported, "<invoke \(attribute.name)> is not supported: the null data model evaluates no expressions",
-                                attribute.location)
-                }
-                if let type = child.attribute("type"), !["scxml", "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml"].contains(type) {
-                    throw error(.unsupported, "<invoke type=\"\(type)\"> is not supported: only SCXML documents are invoked", child.location(of: "type"))
-                }
-                let inline = child.children.first { $0.name == "content" }
-                for other in child.children where other.name != "content" && other.name != "finalize" {
-                    throw error(.unsupported, "<\(other.name)> in <invoke> is not supported", other.location)
-                }
-                if let finalize = child.children.first(where: { $0.name == "finalize" }), !finalize.children.isEmpty {
-                    throw error(.unsupported, "<finalize> with content is not supported: the null data model has no data to update",
-                                finalize.location)
-                }
-                let src = child.attribute("src")
-                switch (src, inline) {
-                case (let src?, nil) where !src.isEmpty:
-                    state.child = src
-                case (nil, let content?):
-                    guard let document = content.children.first(where: { $0.name == "scxml" }) else {
-                        throw error(.unsupported, "an <invoke>'s <content> must hold an <scxml> document", content.location)
-                    }
+                invokes += 1
+                if invokes > 1 {
+                    keep(child, in: &state.data,
+                         because: "state '\(name)' has a second <invoke>: a state runs one child flow, so it is kept as text, not run")
+                } else if let reason = Self.unrunnable(invoke: child) {
+                    keep(child, in: &state.data, because: "\(reason): the <invoke> is kept as text, not run")
+                } else if let content = child.children.first(where: { $0.name == "content" }),
+                          let document = content.children.first(where: { $0.name == "scxml" }) {
                     self.inline += 1
                     let number = self.inline
                     var inner = try FlowSpec.read(document, file: file, inline: &self.inline)
                     let key = "\(inner.name)@\(number)"
                     inner.name = key
+                    warnings += inner.warnings
                     documents[key] = inner
                     state.child = key
-                default:
-                    throw error(.unsupported, "an <invoke> needs one of 'src' or an inline <content>", child.location)
+                    state.childID = child.attribute("id")
+                    state.autoforward = child.attribute("autoforward") == "true"
+                } else {
+                    state.child = child.attribute("src")
+                    state.childID = child.attribute("id")
+                    state.autoforward = child.attribute("autoforward") == "true"
                 }
-                state.childID = child.attribute("id")
-                state.autoforward = child.attribute("autoforward") == "true"
             case "donedata":
                 guard state.isFinal else { throw error(.invalidValue, "<donedata> belongs in a <final>", child.location) }
-                if let content = child.children.first(where: { $0.name == "content" }) {
-                    state.output = content.attribute("expr")
+                if let output = Self.output(of: child) {
+                    state.output = output
+                } else if !child.children.isEmpty || !child.text.isEmpty {
+                    keep(child, in: &state.data,
+                         because: "<donedata> with \(child.children.contains { $0.name == "param" } ? "<param>" : "data") needs a data model: kept as text, not run")
                 }
             default: continue
             }
@@ -211,6 +295,53 @@ struct SCXMLReader {
         }
         if state.initial != nil, state.initial == state.states.first?.name { state.initial = nil }
         return state
+    }
+
+    /// Why an `<invoke>` cannot be a state's child flow (``FlowSpec/State/child``), or `nil` when it
+    /// can: an SCXML document by `src` or inline `<content>`, with an `id` and `autoforward` at most.
+    static func unrunnable(invoke node: XMLNode) -> String? {
+        for attribute in node.attributes where !["src", "id", "type", "autoforward"].contains(attribute.name) {
+            return ["namelist", "idlocation", "srcexpr", "typeexpr"].contains(attribute.name)
+                ? "<invoke \(attribute.name)> needs a data model" : "<invoke \(attribute.name)> is not SCXML's"
+        }
+        if let type = node.attribute("type"), !scxmlTypes.contains(type) {
+            return "<invoke type=\"\(type)\"> is not an SCXML document"
+        }
+        var contents = 0
+        for child in node.children {
+            switch child.name {
+            case "content":
+                contents += 1
+                guard contents == 1, child.attributes.isEmpty, child.text.isEmpty, child.children.count == 1,
+                      child.children[0].name == "scxml" else {
+                    return "an <invoke>'s <content> without one <scxml> document needs a data model"
+                }
+            case "finalize":
+                if !child.children.isEmpty || !child.text.isEmpty { return "<finalize> with content needs a data model" }
+            case "param": return "<param> in <invoke> needs a data model"
+            default: return "<\(child.name)> in <invoke> is not SCXML's"
+            }
+        }
+        if !node.text.isEmpty { return "an <invoke> with text is not SCXML's" }
+        let src = node.attribute("src")
+        switch (src, contents) {
+        case (let src?, 0): return src.isEmpty ? "an <invoke> with an empty 'src' names no document" : nil
+        case (nil, 1): return nil
+        case (nil, _): return "an <invoke> without 'src' or <content> names no document"
+        default: return "an <invoke> with both 'src' and <content> is not SCXML's"
+        }
+    }
+
+    /// A `<donedata>`'s output when it is one `<content>` with an `expr` or text, and nothing else.
+    static func output(of node: XMLNode) -> String? {
+        guard node.attributes.isEmpty, node.text.isEmpty, node.children.count == 1 else { return nil }
+        let content = node.children[0]
+        guard content.name == "content", content.children.isEmpty else { return nil }
+        switch (content.attribute("expr"), content.attributes.count, content.text) {
+        case (let expr?, 1, ""): return expr
+        case (nil, 0, let text) where !text.isEmpty: return text
+        default: return nil
+        }
     }
 
     /// The `initial` attribute or the `<initial>` element's target.
@@ -244,12 +375,15 @@ struct SCXMLReader {
     mutating func transition(_ node: XMLNode, in state: String) throws(FlowSpecError) -> FlowSpec.Transition {
         let event = node.attribute("event").map { String($0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")) }
         let target = try node.attribute("target").map { value throws(FlowSpecError) in try single(value, "target", node.location(of: "target")) }
-        if event == nil || event == "", target == nil {
-            throw error(.missingField, "an eventless <transition> needs a 'target'", node.location)
-        }
         if let type = node.attribute("type"), type != "external" {
             throw error(.unsupported, "<transition type=\"\(type)\"> is not supported: transitions are external (the default)",
                         node.location(of: "type"))
+        }
+        if event == nil || event == "", target == nil {
+            // Taken again after every microstep while its condition holds: only data can stop it.
+            dataElements.append(node.location)
+            warn("an eventless <transition> without a target needs a data model (it is taken again and again while its condition holds): drawn, not run",
+                 node.location)
         }
         let (labels, block) = try content(in: node)
         var transition = FlowSpec.Transition(event: event == "" ? nil : event, guardName: node.attribute("cond"),
@@ -260,11 +394,12 @@ struct SCXMLReader {
     }
 
     /// The executable content of an element: a label for each element (what steps report and
-    /// diagrams draw), and the block ``FlowSimulation`` runs.
+    /// diagrams draw), and the block ``FlowSimulation`` runs. What the null data model cannot run is
+    /// reported in ``warnings``.
     ///
     /// Labels: `<raise event="e"/>` is `raise(e)`, a `<send>` with only an event (and an id) is
     /// `send(e)`, `<log label="l"/>` is `l`, anything else its element name and attributes.
-    func content(in node: XMLNode) throws(FlowSpecError) -> (labels: [String], block: FlowSpec.Executable) {
+    mutating func content(in node: XMLNode) throws(FlowSpecError) -> (labels: [String], block: FlowSpec.Executable) {
         var labels: [String] = []
         for child in node.children {
             guard Self.executable.contains(child.name) else {
@@ -274,6 +409,9 @@ struct SCXMLReader {
         }
         var instructions: [FlowSpec.Instruction] = []
         try flatten(node.children, into: &instructions)
+        for case .unsupported(let element, let location?) in instructions {
+            warn("\(element) needs a data model: shown as a label, not run (simulate runs SCXML's null data model)", location)
+        }
         return (labels, FlowSpec.Executable(instructions))
     }
 
@@ -382,5 +520,26 @@ struct SCXMLReader {
         }
         return .send(FlowSpec.Send(event: event, target: element.attribute("target"), type: element.attribute("type"),
                                    id: element.attribute("id"), delay: delay, location: element.location))
+    }
+}
+
+extension FlowGraph {
+    /// Draws the SCXML a flow file keeps as text where it belongs: each state's (``FlowSpec/State/data``:
+    /// its data, the invocations it does not run) under the state's name, the document's own
+    /// (``FlowSpec/data``) as the graph's label, one line each (``FlowSpec/dataLines(_:)``). `flowviz
+    /// render` and `flowviz view` draw files so. Nodes are found by their state's name; a graph of
+    /// another flow is left as it is.
+    public mutating func showKeptSCXML(of spec: FlowSpec) {
+        var kept: [String: [String]] = [:]
+        var pending = spec.states
+        while let state = pending.popLast() {
+            if !state.data.isEmpty, kept[state.name] == nil { kept[state.name] = FlowSpec.dataLines(state.data) }
+            pending += state.states
+        }
+        for i in nodes.indices {
+            guard let lines = kept[nodes[i].label] else { continue }
+            nodes[i].attributes["label"] = ([nodes[i].attributes["label"] ?? nodes[i].label] + lines).joined(separator: "\n")
+        }
+        if !spec.data.isEmpty { graphAttributes["label"] = FlowSpec.dataLines(spec.data).joined(separator: "\n") }
     }
 }

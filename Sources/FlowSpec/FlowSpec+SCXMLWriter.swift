@@ -15,10 +15,15 @@ extension FlowSpec {
     /// spec) has only labels: `raise(e)` and `send(e)` are written as `<raise>` and `<send>`, other
     /// labels as `<log label>`.
     ///
-    /// What the reader does not keep is not written: comments, text, the data model (each place the
-    /// document declared data or a script is written as an empty `<script/>`, so the document still
-    /// declares data), `<invoke type>`. Blocks built by hand whose branches and jumps do not nest as
-    /// `<if>` elements do are written without their branches. The same spec always gives the same bytes.
+    /// SCXML kept as text (``data``, ``State/data``: `<datamodel>`, `<script>`, invocations not run,
+    /// `<donedata>` with `<param>`) is written back as it was read, each element on one line; text
+    /// that does not read as such an element is written as a `<script>`'s text. What the reader does
+    /// not keep is not written: comments, text outside the elements kept as text, elements and
+    /// attributes of other namespaces, an SCXML `<invoke type>`. A place that a spec built by hand
+    /// says declares data (``dataElements``) without an element kept for it is written as an empty
+    /// `<script/>`, so the document still declares data. Blocks built by hand whose branches and
+    /// jumps do not nest as `<if>` elements do are written without their branches. The same spec
+    /// always gives the same bytes.
     public func scxml() -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         SCXMLWriter.write(self, indent: "", into: &out)
@@ -32,10 +37,31 @@ enum SCXMLWriter {
 
     /// Writes an `<scxml>` element: the document's states, and the inline documents they invoke.
     static func write(_ spec: FlowSpec, indent: String, into out: inout String) {
-        out += "\(indent)<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(quote(spec.name)) initial=\(quote(spec.initial))>\n"
-        for _ in spec.dataElements { out += "\(indent)  <script/>\n" }
+        out += "\(indent)<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(quote(spec.name))"
+        out += spec.initial.isEmpty && spec.states.isEmpty ? ">\n" : " initial=\(quote(spec.initial))>\n"
+        for entry in spec.data { out += "\(indent)  \(kept(entry, as: ["datamodel", "script"]).xml)\n" }
+        // The places the reader will find again in what is written: one for each element kept as text,
+        // one for each eventless transition without a target.
+        var found = spec.data.count
+        var pending = spec.states
+        while let state = pending.popLast() {
+            found += state.data.count + state.transitions.count { $0.event == nil && $0.target == nil }
+            pending += state.states
+        }
+        for _ in found..<max(found, spec.dataElements.count) { out += "\(indent)  <script/>\n" }
         for state in spec.states { write(state, documents: spec.documents, indent: indent + "  ", into: &out) }
         out += "\(indent)</scxml>\n"
+    }
+
+    /// An element kept as text, written as the reader reads it back: the element (one of `names`)
+    /// the text reads as, else a `<script>` holding the text; and the element's name.
+    static func kept(_ text: String, as names: Set<String>) -> (name: String, xml: String) {
+        if let node = try? XMLParser.parse(Array(text.utf8), file: ""), names.contains(node.name),
+           node.name != "datamodel" || !node.children.isEmpty,
+           node.name != "donedata" || (SCXMLReader.output(of: node) == nil && (!node.children.isEmpty || !node.text.isEmpty)) {
+            return (node.name, node.xml)
+        }
+        return ("script", "<script>" + XMLNode.escapeText(text) + "</script>")
     }
 
     private static func quote(_ text: String) -> String { FlowSpec.xmlQuote(text) }
@@ -47,6 +73,11 @@ enum SCXMLWriter {
         if let initial = state.initial, !state.isParallel { open += " initial=\(quote(initial))" }
         var body: [String] = []
         let inner = indent + "  "
+        // Data first, as documents declare it; invocations and <donedata> kept as text after the
+        // invoke the state runs, so that the reader takes that one for its child again.
+        let names: Set<String> = state.isFinal ? ["datamodel", "script", "invoke", "donedata"] : ["datamodel", "script", "invoke"]
+        let kept = state.data.map { Self.kept($0, as: names) }
+        for entry in kept where entry.name == "datamodel" || entry.name == "script" { body.append(inner + entry.xml) }
         for (element, blocks, labels) in [("onentry", state.onEntry, state.entry), ("onexit", state.onExit, state.exit)] {
             if !blocks.isEmpty {
                 for nodes in elements(of: blocks, labels: labels) { body += lines(element, nodes, indent: inner) }
@@ -75,6 +106,7 @@ enum SCXMLWriter {
                 body.append(invoke + "/>")
             }
         }
+        for entry in kept where entry.name != "datamodel" && entry.name != "script" { body.append(inner + entry.xml) }
         if state.isFinal, let output = state.output {
             body.append("\(inner)<donedata><content expr=\(quote(output))/></donedata>")
         }
@@ -191,7 +223,10 @@ enum SCXMLWriter {
         }
         let inside = label.dropFirst(element.name.count + 1).dropLast()
         guard let instructions = read([element]) else { return element }
-        for attributes in readings(inside) {
+        // `send(e)` and `raise(e)` name only the event (a `<send>` with `<param>` or `<content>` in
+        // it has that label too): the event first, then the attributes a label lists.
+        let event: [[(name: String, value: String)]] = ["send", "raise"].contains(element.name) ? [[("event", String(inside))]] : []
+        for attributes in event + readings(inside) {
             let candidate = XMLNode(name: element.name, attributes: attributes.map { ($0.name, $0.value, nowhere) },
                                     children: element.children, location: nowhere)
             if SCXMLReader.label(of: candidate) == label, read([candidate]) == instructions { return candidate }

@@ -37,6 +37,12 @@ public struct FlowSpec: Sendable {
         public var onEntry: [Executable] = []
         /// SCXML: the `<onexit>` blocks' executable content.
         public var onExit: [Executable] = []
+        /// SCXML the state holds that its structure does not model, each element as XML text (one
+        /// line, attributes as written): its `<datamodel>` and `<script>` elements, the `<invoke>`s
+        /// it does not run as ``child`` (one that needs a data model, of another type, or a second
+        /// one) and a `<donedata>` with `<param>`. Drawn as text under the state's name
+        /// (``FlowSpec/dataLines(_:)``), written back as it was read, never run.
+        public var data: [String] = []
         /// The state's transitions.
         public var transitions: [Transition] = []
         /// The states it contains.
@@ -96,13 +102,40 @@ public struct FlowSpec: Sendable {
     public var states: [State]
     /// Where the spec was read from.
     public var location: FlowSourceLocation?
-    /// SCXML: where the document declares data (`<datamodel>` with `<data>`) or a `<script>`. Drawing
-    /// and validation do not need them; ``FlowSimulation``, which runs SCXML's null data model,
-    /// refuses them.
+    /// SCXML: where the document declares data (`<datamodel>` with `<data>`) or a `<script>`, or holds
+    /// what needs a data model (each element kept as text in ``data`` or ``State/data``, and each
+    /// eventless transition without a target). Drawing and validation do not need them;
+    /// ``FlowSimulation``, which runs SCXML's null data model, refuses them.
     public var dataElements: [FlowSourceLocation] = []
     /// Child flows the file itself contains (SCXML `<invoke>` with inline `<content>`), by the name
     /// their state's ``State/child`` gives them.
     public var documents: [String: FlowSpec] = [:]
+    /// SCXML: the document's own `<datamodel>` and `<script>` elements, each as XML text (see
+    /// ``State/data``), never run.
+    public var data: [String] = []
+    /// What the file holds that is valid but not run (SCXML: data, scripts, invocations that need a
+    /// data model, eventless transitions without a target, a document without states, and those of
+    /// its inline documents), in the order written. `flowviz validate` prints them as warnings;
+    /// `simulate` and `paths` refuse a file that has any, naming the first.
+    public var warnings: [Warning] = []
+
+    /// Something valid in a flow file that the spec keeps (to draw, validate and write it) but that a
+    /// simulation does not run.
+    public struct Warning: Hashable, Sendable, CustomStringConvertible {
+        /// What is not run, and why.
+        public var message: String
+        /// Where it is written.
+        public var location: FlowSourceLocation
+
+        /// Creates a warning.
+        public init(message: String, location: FlowSourceLocation) {
+            self.message = message
+            self.location = location
+        }
+
+        /// `file:line:column: warning: message`, one line.
+        public var description: String { "\(location): warning: \(message)" }
+    }
 
     /// Every transition with the name of the state that declares it, in document order (a state's
     /// transitions, then its children's): the numbering the graph of a file (`FlowGraph(spec)`),

@@ -13,7 +13,9 @@ struct Paths: AsyncParsableCommand {
         sequences from the start that together take every transition (model-based test generation).
 
         Exit status: 0 done; 1 --to names a state no path reaches; 2 a file cannot be read or parsed, \
-        or the flow is invalid; 3 the flow has parallel states; 64 the command line is wrong.
+        or the flow is invalid; 3 the flow has parallel states or holds what is not run (SCXML's data, \
+        scripts, invocations that need a data model, an eventless transition without a target, a \
+        document without states: one line names the first); 64 the command line is wrong.
 
         Example: flowviz paths docs/flows/specs/sign-up.json --to twoFactor
         """
@@ -30,6 +32,7 @@ struct Paths: AsyncParsableCommand {
 
     func run() async throws {
         let flow = try FlowFile.open(file)
+        try flow.refuseWhatIsNotRun()
         // Compiled once, validated and explored: compiling is most of what either costs on a big file.
         let compiled = flow.spec.compile()
         try FlowFile.requireValid(compiled.validate(), orExit: 2)

@@ -80,7 +80,7 @@ struct Render: AsyncParsableCommand {
 
     func run() async throws {
         let flow = try FlowFile.open(file)
-        let whole = FlowGraph(flow.spec)
+        let whole = flow.graph
         var run: FlowTrace?
         if let trace {
             do {
@@ -151,7 +151,7 @@ struct Render: AsyncParsableCommand {
             }
         }
         // Drawn, with what is broken marked: now say what it is, and fail.
-        let errors = flow.spec.definition().validate().filter { $0.severity == .error }
+        let errors = flow.drawingErrors
         if !errors.isEmpty {
             errors.forEach { report($0.description) }
             throw ExitCode(1)

@@ -18,7 +18,9 @@ struct Simulate: AsyncParsableCommand {
 
         Exit status: 0 done; 1 an event was not handled (with --strict), or the flow raises events in \
         a loop or passes a limit; 2 a file cannot be read or parsed; 3 the flow uses what simulate \
-        does not run (parallel states) or a child flow is missing; 64 the command line is wrong.
+        does not run (parallel states; SCXML's data, scripts, invocations that need a data model, an \
+        eventless transition without a target, a document without states: one line names the first) \
+        or a child flow is missing; 64 the command line is wrong.
 
         Example: flowviz simulate docs/flows/specs/sign-up.json --events submitEmail,submitPassword --trace-out run.trace.json
         """
@@ -56,6 +58,7 @@ struct Simulate: AsyncParsableCommand {
 
     func run() async throws {
         let flow = try FlowFile.open(file)
+        try flow.refuseWhatIsNotRun()
         try flow.requireValid(orExit: 1)
         let text: String
         if let events {

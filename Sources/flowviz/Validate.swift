@@ -9,7 +9,8 @@ struct Validate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check flow files: every problem of every file, one line each.",
         discussion: """
-        Each problem is printed as `file:line:column: error|warning: text`; a file without errors ends \
+        Each problem is printed as `file:line:column: error|warning: text`; SCXML that is valid but \
+        not run (data, scripts, invocations that need a data model, ...) is a warning; a file without errors ends \
         with one line `file: valid (N states, M transitions)`, and its warnings counted. A FILE may be \
         - for standard input.
 
@@ -46,26 +47,30 @@ struct Validate: AsyncParsableCommand {
                 report(error.line)
                 continue
             }
-            let issues = file.spec.validate()
+            let issues = file.validationIssues
+            // What the file holds that is valid but not run (SCXML's data, ...): warnings, after the errors.
+            let notRun = file.spec.warnings
             defer {
                 if format == .text, !issues.contains(where: { $0.severity == .error }) {
                     let states = file.spec.statesInDocumentOrder
                     let transitions = states.reduce(0) { $0 + $1.transitions.count }
-                    let warnings = issues.count
+                    let warnings = issues.count + notRun.count
                     print("\(path): valid (\(states.count) states, \(transitions) transitions"
                           + (warnings == 0 ? ")" : ", \(warnings) warning\(warnings == 1 ? "" : "s"))"))
                 }
             }
-            for issue in issues {
-                if issue.severity == .error || strict { failed = true }
+            let lines = issues.filter { $0.severity == .error }.map(Line.init)
+                + notRun.map(Line.init) + issues.filter { $0.severity != .error }.map(Line.init)
+            for line in lines {
+                if line.severity == "error" || strict { failed = true }
                 switch format {
                 case .text:
-                    print(issue.description)
+                    print(line.description)
                 case .json:
                     records.append([
-                        "file": issue.location?.file ?? path, "line": "\(issue.location?.line ?? 0)",
-                        "column": "\(issue.location?.column ?? 0)", "severity": "\(issue.severity)",
-                        "kind": "\(issue.kind)", "message": issue.message,
+                        "file": line.location?.file ?? path, "line": "\(line.location?.line ?? 0)",
+                        "column": "\(line.location?.column ?? 0)", "severity": line.severity,
+                        "kind": line.kind, "message": line.message,
                     ])
                 }
             }
@@ -76,5 +81,24 @@ struct Validate: AsyncParsableCommand {
         }
         if unreadable { throw ExitCode(2) }
         if failed { throw ExitCode(1) }
+    }
+
+    /// One line of the report: a validation issue, or what the reader read but does not run.
+    struct Line: CustomStringConvertible {
+        let location: FlowSourceLocation?
+        let severity: String
+        let kind: String
+        let message: String
+        let description: String
+
+        init(_ issue: ValidationIssue) {
+            (location, severity, kind, message) = (issue.location, "\(issue.severity)", "\(issue.kind)", issue.message)
+            description = issue.description
+        }
+
+        init(_ warning: FlowSpec.Warning) {
+            (location, severity, kind, message) = (warning.location, "warning", "not-run", warning.message)
+            description = warning.description
+        }
     }
 }

@@ -19,7 +19,8 @@ struct View: AsyncParsableCommand {
         Exit status: 0 written; 1 the flow has errors (the page is written without a run; with \
         --events nothing is written) or the run raises events in a loop; 2 a file cannot be read or \
         parsed, the trace does not fit the flow, or rendering or writing failed; 3 --events on a flow \
-        with parallel states or a missing child flow; 64 the command line is wrong.
+        with parallel states, what is not run (SCXML's data, ...) or a missing child flow; 64 the \
+        command line is wrong.
 
         Example: flowviz view docs/flows/specs/sign-up.json --events submitEmail,submitPassword -o sign-up.html
         """
@@ -57,7 +58,8 @@ struct View: AsyncParsableCommand {
 
     func run() async throws {
         let flow = try FlowFile.open(file)
-        let errors = flow.spec.definition().validate().filter { $0.severity == .error }
+        if events != nil { try flow.refuseWhatIsNotRun() }
+        let errors = flow.drawingErrors
         if !errors.isEmpty, events != nil {
             errors.forEach { report($0.description) }
             throw ExitCode(1)
@@ -125,7 +127,9 @@ extension FlowViewer {
     /// transition described under the number the file's graph and traces give it (document order: a
     /// state's transitions, then its children's), and each state's entry and exit effects.
     init(_ spec: FlowSpec, trace: FlowTrace?, title: String?) {
-        self.init(graph: FlowGraph(spec), trace: trace, title: title)
+        var graph = FlowGraph(spec)
+        graph.showKeptSCXML(of: spec)  // the SCXML the file keeps as text, under its states
+        self.init(graph: graph, trace: trace, title: title)
         for state in spec.statesInDocumentOrder {
             states[state.name] = StateInfo(entry: state.entry, exit: state.exit, output: state.output)
         }

@@ -1,0 +1,117 @@
+import ArgumentParser
+import FlowGraph
+import FlowSpec
+import Foundation
+
+/// `flowviz convert FILE --to json|scxml [-o OUT]`
+struct Convert: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a flow file between the JSON flow spec and SCXML.",
+        discussion: """
+        The input's format comes from its name (.json; .scxml or .xml) or, for standard input and \
+        other names, from its first character (< is SCXML). The output's comes from --to, else from \
+        the output file's extension (.json; .scxml or .xml). Without -o, or with -o -, the result is \
+        written to standard output.
+
+        SCXML keeps everything the reader reads: structure, executable content, inline child \
+        documents, data kept as text. JSON keeps the structure, the effect labels and the data kept \
+        as text; converting SCXML to JSON says on standard error, in one line, what it leaves out. \
+        An SCXML file always has SCXML's semantics: converting a JSON spec of the engine's semantics \
+        says so in one line. The flow is converted as it is: validate checks it.
+
+        Exit status: 0 converted; 1 the input cannot be read or parsed (one line says where and why), \
+        or the output cannot be written; 64 the command line is wrong.
+
+        Example: flowviz convert docs/flows/specs/feed.scxml --to json
+        """
+    )
+
+    /// The formats a flow file is written in.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, scxml
+
+        /// The format a file's name says, if it says one.
+        init?(path: String) {
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "json": self = .json
+            case "scxml", "xml": self = .scxml
+            default: return nil
+            }
+        }
+    }
+
+    @Argument(help: "The flow file to convert (JSON flow spec or SCXML; - for standard input).",
+              completion: .file(extensions: ["json", "scxml", "xml"]))
+    var file: String
+
+    @Option(help: "The output format: json or scxml (default: from the output file's extension).")
+    var to: Format?
+
+    @Option(name: .shortAndLong, help: "The file to write (default, or -: standard output).")
+    var output: String?
+
+    func validate() throws {
+        guard to != nil || output.flatMap(Format.init(path:)) != nil else {
+            throw ValidationError("give --to json or --to scxml, or an output file ending in .json, .scxml or .xml")
+        }
+    }
+
+    func run() async throws {
+        guard let format = to ?? output.flatMap(Format.init(path:)) else { throw ExitCode.validationFailure }
+        let flow: FlowFile
+        do {
+            flow = try FlowFile.read(file)
+        } catch {
+            report(error.line)
+            throw ExitCode(1)
+        }
+        let spec = flow.spec
+        let text: String
+        switch format {
+        case .json:
+            text = spec.json()
+            if let lost = Self.leftOutOfJSON(spec) {
+                report("note: \(flow.path): JSON leaves out \(lost) (it keeps the structure, effect labels and data kept as text)")
+            }
+        case .scxml:
+            text = spec.scxml()
+            if spec.semantics == .flowstate {
+                report("note: \(flow.path) has the engine's semantics (exact events, every final state finishes the flow); "
+                       + "as SCXML it has SCXML's (dotted-prefix events, a nested final raises done.state.<parent>)")
+            }
+        }
+        if output == nil || output == "-" {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        guard let output else { return }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            report("\(output): error: cannot write: \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// What an SCXML file holds that its JSON spec does not, named for people; `nil` when the JSON
+    /// reads back to a spec that writes the same SCXML.
+    static func leftOutOfJSON(_ spec: FlowSpec) -> String? {
+        guard spec.semantics == .scxml, let back = try? FlowSpec.parse(spec.json(), file: "converted.json"),
+              back.scxml() != spec.scxml() else { return nil }
+        var lost: [String] = []
+        var pending = spec.states
+        var content = false, autoforward = false
+        while let state = pending.popLast() {
+            autoforward = autoforward || state.autoforward
+            content = content || !state.onEntry.isEmpty || !state.onExit.isEmpty || state.transitions.contains { $0.content != nil }
+            pending += state.states
+        }
+        if content { lost.append("executable content (written back from labels as <raise>, <send> and <log>)") }
+        if !spec.documents.isEmpty { lost.append("the child documents it holds inline") }
+        if autoforward { lost.append("autoforward") }
+        if !spec.dataElements.isEmpty && spec.data.isEmpty && spec.statesInDocumentOrder.allSatisfy({ $0.data.isEmpty }) {
+            lost.append("the places it declares data")
+        }
+        return lost.isEmpty ? "what the SCXML writer writes from it" : lost.joined(separator: ", ")
+    }
+}
