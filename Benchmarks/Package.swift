@@ -43,6 +43,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Xllvm", "-align-all-functions=6", "-Xllvm", "-align-all-nofallthru-blocks=5"])],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The Engine benchmark's step loops as a plain executable, for callgrind and perf (not a
+        // benchmark: it lives outside Benchmarks/Benchmarks).
+        .executableTarget(
+            name: "StepDriver",
+            dependencies: [.product(name: "Flowstate", package: rootIdentity)],
+            path: "Support/StepDriver"
+        ),
         .executableTarget(
             name: "SupervisorBench",
             dependencies: [

@@ -51,6 +51,21 @@ RUNTIME = "Send: FlowRuntime.send, 1M events (no-op handler, no observers)"
 SUPERVISOR = "Send: Supervisor.send to a running root, 1M events (no observers)"
 CONTEXT_SWITCH = "Send: hand-written switch with context, 1M events (baseline)"
 CONTEXT_MACHINE = "Send: FlowMachine.send with context (updates, context guard, emits), 1M events"
+# How a caller holds the step (issue 24): each form of Benchmarks/Engine/StepForms.swift, against the
+# same switch, held to the same threshold as the one-expression form and to no allocation per event.
+# Issue 24's target is 3x for every form; the step's value witnesses keep five forms far from it
+# (docs/PERFORMANCE.md, "How a caller holds the step"). Until the step's representation changes, those
+# five are held to 1.5 times what they measured when the forms were added (a guard against getting
+# worse, not the target), and their line says the target is not met.
+STEP_FORMS = [  # (benchmark, label, threshold)
+    ("Send: FlowMachine.send, step bound to a let, 1M events", "let step = send; step.effects", 18.0),
+    ("Send: FlowMachine.send, step switched over, 1M events", "switch step { case .transitioned... }", 10.0),
+    ("Send: FlowMachine.send, call's result switched over, 1M events", "switch try send(e) { case ... }", 3.0),
+    ("Send: FlowMachine.send, step passed to a function, 1M events", "step passed to a function", 18.0),
+    ("Send: FlowMachine.send, step passed to a generic function, 1M events", "step passed to a generic function", 19.0),
+    ("Send: FlowMachine.send, step's state, effects and transitions read, 1M events",
+     "step.state, .effects, .transitions", 31.0),
+]
 SIZES = ["1k", "10k", "100k", "1M"]
 OWNER = "Owner: {} owner-bound spawns"
 PLAIN = "Owner: {} spawns without owner"
@@ -58,6 +73,9 @@ PLAIN = "Owner: {} spawns without owner"
 # Thresholds, from the issue. Not to be loosened to make a run pass.
 SEND_RATIOS = [  # (subject, baseline, label, threshold)
     (MACHINE, SWITCH, "FlowMachine.send / switch", 3.0),
+    *[(form, SWITCH, f"FlowMachine.send, {label} / switch"
+       + ("" if limit <= 3.0 else " (a guard; issue 24's target of 3x is not met)"), limit)
+      for form, label, limit in STEP_FORMS],
     (RUNTIME, MACHINE, "FlowRuntime.send / FlowMachine.send", 3.0),
     (SUPERVISOR, MACHINE, "Supervisor.send / FlowMachine.send", 6.0),
     # The cost of context (issue 16): updates, a context guard and derived effects, against the same
@@ -246,7 +264,8 @@ def evaluate_send(checker, clock):
     # No allocation per event in steady state.
     base = checker.get(SWITCH, METRICS["mallocs"])
     for subject, label in [(MACHINE, "FlowMachine.send"), (RUNTIME, "FlowRuntime.send"), (SUPERVISOR, "Supervisor.send"),
-                           (CONTEXT_MACHINE, "FlowMachine.send with context")]:
+                           (CONTEXT_MACHINE, "FlowMachine.send with context"),
+                           *[(form, f"FlowMachine.send, {label}") for form, label, _ in STEP_FORMS]]:
         s = checker.get(subject, METRICS["mallocs"])
         if s is not None and base is not None:
             excess = (s - base) / EVENTS

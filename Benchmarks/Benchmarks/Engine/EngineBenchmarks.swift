@@ -122,6 +122,19 @@ let benchmarks: @Sendable () -> Void = {
         checked(checksum, "FlowMachine")
     }
 
+    // The same engine, the step held every other way a caller holds it (StepForms.swift), each
+    // against the same switch in the same iteration.
+    for form in stepForms {
+        Benchmark(form.name, configuration: configuration) { benchmark in
+            var baseline = HandWrittenCheckout()
+            var machine = try startedMachine()
+            let checksum = benchmark.measure(pairedWith: { checked(runSwitch(&baseline, events), "switch") }) {
+                form.run(&machine, events)
+            }
+            checked(checksum, form.name)
+        }
+    }
+
     // The cost of context: the same flow with updates, a context guard and derived effects, against
     // the same switch over the same struct.
     Benchmark("Send: hand-written switch with context, 1M events (baseline)", configuration: configuration) { benchmark in
