@@ -2,15 +2,16 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test check-adapters sanitize demo bench fuzz docs clean mutate
+.PHONY: all deps build test check-mutations check-adapters sanitize demo bench fuzz docs clean mutate
 
 all: build
 
 # System dependencies (Debian packages): Graphviz's C library and the `dot` binary (the exporter links
 # libgvc), and fonts for every script a label may use: DejaVu Sans (Latin, Greek, Cyrillic, Arabic,
 # Hebrew, combining marks), WenQuanYi Micro Hei (Chinese, Japanese, Korean; 1.6 MB download) and
-# Symbola (emoji and symbols; 1.3 MB). Chromium runs the interactive viewer's tests (headless).
-DEB_PACKAGES := graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola fonts-noto-color-emoji chromium
+# Symbola (emoji and symbols; 1.3 MB). Chromium runs the interactive viewer's tests (headless). Python 3
+# runs the mutation check (`make check-mutations`, part of `make test`) and the benchmark thresholds.
+DEB_PACKAGES := python3 graphviz libgraphviz-dev pkg-config fonts-dejavu-core fonts-wqy-microhei fonts-symbola fonts-noto-color-emoji chromium
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
@@ -23,8 +24,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: build check-adapters
+test: check-mutations build check-adapters
 	$(SWIFT) test
+
+# Every mutation of `make mutate` still applies (its search text found exactly once) and its suite's
+# targets match Package.swift: checked on the working tree in about a second, no build.
+check-mutations: deps
+	python3 Tests/Mutations/mutate.py --check
 
 # The UIKit and SwiftUI adapters are compiled on Apple platforms only. On Linux, Platforms/AppleAdapterCheck
 # type-checks them, and their documentation snippets, against stubs of UIKit, SwiftUI and Combine (docs/ADAPTERS.md).
@@ -69,9 +75,10 @@ docs:
 		--target Flowstate --target FlowGraph --target FlowSpec --target FlowGraphviz --target FlowNavigation --target FlowTesting --target FlowstateMacros --warnings-as-errors
 	@echo "Documentation archives: .build-docs/plugins/Swift-DocC/outputs/*.doccarchive"
 
-# Mutation check: each deliberate mistake in Tests/Mutations/mutate.py (engine and supervisor) is applied
-# to a copy of the package in a temporary folder, and `swift test --filter FlowstateTests` must fail.
-# Exits 1 if a mutation survives. See docs/TESTING.md.
+# Mutation check: each deliberate mistake in Tests/Mutations/mutate.py (engine, supervisor, the flow-file
+# interpreter, the path finder, navigation bookkeeping) is applied to a copy of the package in a temporary
+# folder, and the tests of its suite (`swift test --filter SUITE`) must fail. Exits 1 if a mutation
+# survives. `make test` runs only `--check` (every mutation still applies). See docs/TESTING.md.
 mutate:
 	python3 Tests/Mutations/mutate.py --swift "$(SWIFT)"
 
