@@ -61,7 +61,7 @@ public enum TreeEvent: Hashable, Sendable, CustomStringConvertible {
         /// print, whatever the flows' output types (compare typed values with ``as(_:)``).
         public static func == (lhs: Output, rhs: Output) -> Bool { lhs.description == rhs.description }
 
-        /// Hashes the description, as ``==`` compares it.
+        /// Hashes the description, as `==` compares it.
         public func hash(into hasher: inout Hasher) { hasher.combine(description) }
     }
 
