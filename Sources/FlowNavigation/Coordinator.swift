@@ -332,7 +332,14 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         bindings[machine.id] = binding
         routes[machine.id] = { [unowned self] navigation in
             guard let event = userNavigation(navigation) else { return false }
-            try? self.supervisor.send(event, to: machine)
+            do {
+                try self.supervisor.send(event, to: machine)
+            } catch {
+                // The flow heard the user but refused the event (for example, unhandled under
+                // `UnhandledEventPolicy.fail`): it no longer matches the screens either.
+                self.logger.warning("the user's \(navigation) reached flow \(machine.id) as \(event), which it refused: \(error)",
+                                    metadata: ["machine": "\(machine.id)", "navigation": "\(navigation)"])
+            }
             return true
         }
         // A machine that finished while starting was torn down before it was adopted.

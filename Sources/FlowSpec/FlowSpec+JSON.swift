@@ -63,16 +63,14 @@ extension FlowSpec {
         let place = location ?? FlowSourceLocation(file: name, line: 0, column: 0)
         for _ in data {
             dataElements.append(place)
-            warnings.append(Warning(message: "the flow keeps SCXML data as text: not run (simulate runs SCXML's null data model)",
-                                    location: place))
+            warnings.append(Self.notRun("the flow keeps SCXML data as text: not run (simulate runs SCXML's null data model)", at: place))
         }
         var pending = Array(states.reversed())
         while let state = pending.popLast() {
             let at = state.location ?? place
             for _ in state.data {
                 dataElements.append(at)
-                warnings.append(Warning(message: "state '\(state.name)' keeps SCXML as text (data or an invocation): not run",
-                                        location: at))
+                warnings.append(Self.notRun("state '\(state.name)' keeps SCXML as text (data or an invocation): not run", at: at))
             }
             for t in state.transitions where t.event == nil && t.target == nil {
                 let at = t.location ?? at
@@ -82,8 +80,7 @@ extension FlowSpec {
                                         location: at)
                 }
                 dataElements.append(at)
-                warnings.append(Warning(message: "an eventless transition without a target needs a data model (it is taken again and again while its guard holds): drawn, not run",
-                                        location: at))
+                warnings.append(Self.notRun("an eventless transition without a target needs a data model (it is taken again and again while its guard holds): drawn, not run", at: at))
             }
             pending += state.states.reversed()
         }

@@ -62,8 +62,8 @@ extension FlowSpec {
         spec.data = data
         // In the order written (states are read before the elements around them).
         spec.warnings = reader.warnings.enumerated().sorted { a, b in
-            (a.element.location.line, a.element.location.column, a.offset)
-                < (b.element.location.line, b.element.location.column, b.offset)
+            (a.element.location?.line ?? 0, a.element.location?.column ?? 0, a.offset)
+                < (b.element.location?.line ?? 0, b.element.location?.column ?? 0, b.offset)
         }.map(\.element)
         return spec
     }
@@ -129,20 +129,18 @@ extension FlowSpec {
 
     /// An attribute value in double quotes, with `&`, `<`, `"` and line breaks escaped.
     static func xmlQuote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
+        "\"" + escaping(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default: out.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "\n": "&#10;"
+            case "\r": "&#13;"
+            case "\t": "&#9;"
+            default: nil
             }
-        }
-        return out + "\""
+        } + "\""
     }
 }
 
@@ -161,7 +159,7 @@ struct SCXMLReader {
     /// transition without a target. A simulation refuses them.
     var dataElements: [FlowSourceLocation] = []
     /// What was read but is not run, in the order found.
-    var warnings: [FlowSpec.Warning] = []
+    var warnings: [ValidationIssue] = []
 
     init(file: String) { self.file = file }
 
@@ -177,7 +175,7 @@ struct SCXMLReader {
 
     /// Records something read that is not run.
     mutating func warn(_ message: String, _ location: FlowSourceLocation) {
-        warnings.append(FlowSpec.Warning(message: message, location: location))
+        warnings.append(FlowSpec.notRun(message, at: location))
     }
 
     /// Keeps an element as text in `data`, a place a simulation refuses, and a warning.

@@ -62,12 +62,10 @@ extension FlowSpec {
             }
             // Child flows are recorded by name in the compiled definition's place, so the engine's
             // compiler does not see them: a final state that runs one is checked here, in document order.
-            var pending = Array(spec.states.reversed())
-            while let state = pending.popLast() {
-                if state.isFinal, let child = state.child {
+            for state in spec.statesInDocumentOrder where state.isFinal {
+                if let child = state.child {
                     issues.append(.finalStateWithChild(state: state.name, child: child, location: state.location))
                 }
-                pending.append(contentsOf: state.states.reversed())
             }
             // Errors first, each group in the order found.
             return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }

@@ -115,26 +115,15 @@ public struct FlowSpec: Sendable {
     public var data: [String] = []
     /// What the file holds that is valid but not run (SCXML: data, scripts, invocations that need a
     /// data model, eventless transitions without a target, a document without states, and those of
-    /// its inline documents), in the order written. `flowviz validate` prints them as warnings;
-    /// `simulate` and `paths` refuse a file that has any, naming the first.
-    public var warnings: [Warning] = []
+    /// its inline documents), in the order written: issues of kind `ValidationIssue.Kind.notRun`,
+    /// with their location. `flowviz validate` prints them as warnings; `simulate` and `paths` refuse
+    /// a file that has any, naming the first.
+    public var warnings: [ValidationIssue] = []
 
-    /// Something valid in a flow file that the spec keeps (to draw, validate and write it) but that a
-    /// simulation does not run.
-    public struct Warning: Hashable, Sendable, CustomStringConvertible {
-        /// What is not run, and why.
-        public var message: String
-        /// Where it is written.
-        public var location: FlowSourceLocation
-
-        /// Creates a warning.
-        public init(message: String, location: FlowSourceLocation) {
-            self.message = message
-            self.location = location
-        }
-
-        /// `file:line:column: warning: message`, one line.
-        public var description: String { "\(location): warning: \(message)" }
+    /// A ``warnings`` entry: something valid in a flow file that the spec keeps but a simulation does
+    /// not run, at its place in the file.
+    static func notRun(_ message: String, at location: FlowSourceLocation) -> ValidationIssue {
+        ValidationIssue(kind: .notRun, severity: .warning, message: message, location: location)
     }
 
     /// Every transition with the name of the state that declares it, in document order (a state's

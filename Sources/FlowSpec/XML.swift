@@ -60,17 +60,15 @@ struct XMLNode: Sendable {
 
     /// Character data with `&`, `<`, `>` and carriage returns escaped.
     static func escapeText(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        escaping(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\r": "&#13;"
+            default: nil
             }
         }
-        return out
     }
 }
 

@@ -111,7 +111,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     ///     is sent those of its own type (and, when its events carry no payload, every kind).
     ///   - maxConfigurations: The most configurations to visit.
     /// - Throws: `FlowError` when the definition is invalid or cannot start (for example an
-    ///   eventless loop at start).
+    ///   eventless loop at start), or a declared child it reaches cannot (as the supervisor could not
+    ///   spawn it).
     public init(_ definition: FlowDefinition<F>, samples: [F.Event], childSamples: [any Sendable] = [],
                 maxConfigurations: Int = 10_000) throws(FlowError) {
         var grouped: [F.Event.Kind: [F.Event]] = [:]
@@ -158,7 +159,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         let childFlows = definition.childFlows
         var childEvents: [ChildKey: [F.Event]] = [:]
         var childEventKinds = Set<F.Event.Kind>()
-        func reported(by active: [F.State], in machine: FlowMachine<F>) -> [F.Event] {
+        func reported(by active: [F.State], in machine: FlowMachine<F>) throws(FlowError) -> [F.Event] {
             var events: [F.Event] = []
             for state in active {
                 guard let s = index.position[state], let child = childFlows[s] else { continue }
@@ -167,7 +168,15 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     events += known
                     continue
                 }
-                let found = child.parentEvents(from: children, parentContext: machine.context)
+                let found: [F.Event]
+                do throws(FlowError) {
+                    found = try child.parentEvents(from: children, parentContext: machine.context)
+                } catch {
+                    throw FlowError(code: error.code,
+                                    message: "the child flow '\(child.name)' that state '\(state)' runs cannot start: "
+                                        + error.message,
+                                    location: error.location)
+                }
                 for event in found { childEventKinds.insert(event.kind) }
                 childEvents[childKey] = found
                 events += found
@@ -191,7 +200,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             let handled = index.handledKinds[leaf]
             var fromChildren: [F.Event.Kind: [F.Event]] = [:]
             if !childFlows.isEmpty {
-                for event in reported(by: machines[head].configuration, in: machines[head]) where handled.contains(event.kind) {
+                for event in try reported(by: machines[head].configuration, in: machines[head])
+                where handled.contains(event.kind) {
                     fromChildren[event.kind, default: []].append(event)
                 }
             }
@@ -567,7 +577,8 @@ struct ChildExplorer: ChildOutputFinder, @unchecked Sendable {
         self.limit = limit
     }
 
-    func outputs<Child: Flow>(of definition: FlowDefinition<Child>, context: Child.Context) -> [Child.Output] {
+    func outputs<Child: Flow>(of definition: FlowDefinition<Child>,
+                              context: Child.Context) throws(FlowError) -> [Child.Output] {
         guard depth < Self.maxDepth else {
             cut.isSet = true
             return []
@@ -579,11 +590,11 @@ struct ChildExplorer: ChildOutputFinder, @unchecked Sendable {
             if let event = kind as? Child.Event { grouped[kind, default: []].append(event) }  // Event == Kind
         }
         for case let event as Child.Event in samples { grouped[event.kind, default: []].append(event) }
-        // A child that cannot start reports nothing (validation tells why).
-        let explored = try? FlowPathfinder<Child>(definition, grouped: grouped, children: nested, context: context,
-                                                  maxConfigurations: limit)
-        if explored?.isComplete == false { cut.isSet = true }
-        return explored?.outputs ?? []
+        // A child that cannot start is an error, as the supervisor could not spawn it either.
+        let explored = try FlowPathfinder<Child>(definition, grouped: grouped, children: nested, context: context,
+                                                 maxConfigurations: limit)
+        if !explored.isComplete { cut.isSet = true }
+        return explored.outputs
     }
 }
 

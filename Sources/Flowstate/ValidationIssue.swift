@@ -36,6 +36,9 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// A final state declares a child flow: the flow finishes as it enters the state, so the child
         /// would never run.
         public static let finalStateWithChild = Kind("final-state-with-child")
+        /// A flow file holds something valid that a simulation does not run (SCXML's data, scripts,
+        /// invocations that need a data model...): kept to draw, validate and write, a warning.
+        public static let notRun = Kind("not-run")
         /// A state is declared twice.
         public static let duplicateState = Kind("duplicate-state")
         /// A compound state's initial child is not one of its children.

@@ -70,7 +70,14 @@ struct Convert: AsyncParsableCommand {
         switch format {
         case .json:
             text = spec.json()
-            if let lost = Self.leftOutOfJSON(spec) {
+            let lost: String?
+            do {
+                lost = try Self.leftOutOfJSON(spec, json: text)
+            } catch {
+                report("\(flow.path): error: the JSON written from it does not read back: \(error)")
+                throw ExitCode(1)
+            }
+            if let lost {
                 report("note: \(flow.path): JSON leaves out \(lost) (it keeps the structure, effect labels and data kept as text)")
             }
         case .scxml:
@@ -93,11 +100,13 @@ struct Convert: AsyncParsableCommand {
         }
     }
 
-    /// What an SCXML file holds that its JSON spec does not, named for people; `nil` when the JSON
-    /// reads back to a spec that writes the same SCXML.
-    static func leftOutOfJSON(_ spec: FlowSpec) -> String? {
-        guard spec.semantics == .scxml, let back = try? FlowSpec.parse(spec.json(), file: "converted.json"),
-              back.scxml() != spec.scxml() else { return nil }
+    /// What an SCXML file holds that its JSON spec (`json`, written from it) does not, named for
+    /// people; `nil` when the JSON reads back to a spec that writes the same SCXML.
+    /// - Throws: The reader's error when the JSON does not read back (a writer's bug, never hidden).
+    static func leftOutOfJSON(_ spec: FlowSpec, json: String) throws(FlowSpecError) -> String? {
+        guard spec.semantics == .scxml else { return nil }
+        let back = try FlowSpec.parse(json, file: "converted.json")
+        guard back.scxml() != spec.scxml() else { return nil }
         var lost: [String] = []
         var pending = spec.states
         var content = false, autoforward = false

@@ -31,7 +31,7 @@ extension FlowFile {
     func refuseWhatIsNotRun() throws {
         guard let first = spec.warnings.first else { return }
         let more = spec.warnings.count - 1
-        report("\(first.location): error: \(first.message)"
+        report((first.location.map { "\($0): " } ?? "") + "error: \(first.message)"
                + (more == 0 ? "" : " (and \(more) more not run: flowviz validate lists them)"))
         throw ExitCode(3)
     }

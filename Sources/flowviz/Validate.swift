@@ -59,18 +59,17 @@ struct Validate: AsyncParsableCommand {
                           + (warnings == 0 ? ")" : ", \(warnings) warning\(warnings == 1 ? "" : "s"))"))
                 }
             }
-            let lines = issues.filter { $0.severity == .error }.map(Line.init)
-                + notRun.map(Line.init) + issues.filter { $0.severity != .error }.map(Line.init)
+            let lines = issues.filter { $0.severity == .error } + notRun + issues.filter { $0.severity != .error }
             for line in lines {
-                if line.severity == "error" || strict { failed = true }
+                if line.severity == .error || strict { failed = true }
                 switch format {
                 case .text:
                     print(line.description)
                 case .json:
                     records.append([
                         "file": line.location?.file ?? path, "line": "\(line.location?.line ?? 0)",
-                        "column": "\(line.location?.column ?? 0)", "severity": line.severity,
-                        "kind": line.kind, "message": line.message,
+                        "column": "\(line.location?.column ?? 0)", "severity": "\(line.severity)",
+                        "kind": "\(line.kind)", "message": line.message,
                     ])
                 }
             }
@@ -81,24 +80,5 @@ struct Validate: AsyncParsableCommand {
         }
         if unreadable { throw ExitCode(2) }
         if failed { throw ExitCode(1) }
-    }
-
-    /// One line of the report: a validation issue, or what the reader read but does not run.
-    struct Line: CustomStringConvertible {
-        let location: FlowSourceLocation?
-        let severity: String
-        let kind: String
-        let message: String
-        let description: String
-
-        init(_ issue: ValidationIssue) {
-            (location, severity, kind, message) = (issue.location, "\(issue.severity)", "\(issue.kind)", issue.message)
-            description = issue.description
-        }
-
-        init(_ warning: FlowSpec.Warning) {
-            (location, severity, kind, message) = (warning.location, "warning", "not-run", warning.message)
-            description = warning.description
-        }
     }
 }

@@ -50,7 +50,7 @@ struct FlowvizSCXMLTests {
         for command in [["simulate", path, "--events", "x"], ["paths", path], ["view", path, "--events", "x", "-o", scratch.path("v.html")]] {
             let result = try Flowviz.run(command)
             #expect(result.status == 3, "\(command[0]): \(result.stderr)")
-            #expect(result.stderr.hasPrefix("\(first.location): error: \(first.message)"), "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("\(first.location.map { "\($0)" } ?? ""): error: \(first.message)"), "\(command[0]): \(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
         }
     }

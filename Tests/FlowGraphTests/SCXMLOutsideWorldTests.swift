@@ -241,7 +241,7 @@ struct SCXMLOutsideWorldTests {
         #expect(FlowSpec.dataLines(shopping.data) == ["lastAdded", #"banner = <message lang="en">Free delivery over 50 EUR</message>"#])
         let paid = try #require(spec.states.first { $0.name == "paid" })
         #expect(FlowSpec.dataLines(paid.data) == ["donedata() { param(name=total, expr=total(items)); param(name=count, expr=items…"])
-        #expect(spec.warnings.map { "\($0.location.line): \($0.message)" } == [
+        #expect(spec.warnings.map { "\($0.location?.line ?? 0): \($0.message)" } == [
             "7: <datamodel> declares data: kept as text, not run (simulate runs SCXML's null data model)",
             "12: <script> needs a data model: kept as text, not run (simulate runs SCXML's null data model)",
             "17: <datamodel> declares data: kept as text, not run (simulate runs SCXML's null data model)",
@@ -305,7 +305,7 @@ struct SCXMLOutsideWorldTests {
         """.utf8), file: "loop.scxml")
         let t = spec.states[0].transitions[0]
         #expect(t.event == nil && t.target == nil && t.effects == ["again"])
-        #expect(spec.warnings.map(\.location.line) == [2])
+        #expect(spec.warnings.map(\.location?.line) == [2])
         #expect(spec.validate().filter { $0.severity == .error }.isEmpty)
         let graph = FlowGraph(spec)
         #expect(graph.edges.contains { $0.from == $0.to && $0.label.contains("[In('a')]") }, "\(graph.edges)")

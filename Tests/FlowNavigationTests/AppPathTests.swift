@@ -168,3 +168,35 @@ struct MapEventsTests {
         #expect(mapped == expected)
     }
 }
+
+/// A flow that refuses what it does not handle: the user's navigation can reach it as an event it refuses.
+enum StrictLogin: Flow {
+    enum State: Hashable, Sendable { case email, password }
+    enum Event: Hashable, Sendable, FlowEvent { case next, back }
+    typealias Effect = Navigation<AppLogin.Screen, Event>
+    typealias Output = Never
+
+    static let definition = FlowDefinition<StrictLogin>("strict", initial: .email, unhandledEvents: .fail) {
+        StateNode(.email, entry: [.push(.email)]) { On(.next, to: .password) }
+        StateNode(.password, entry: [.push(.password)]) { On(.next, to: .email) }
+    }
+}
+
+@MainActor
+@Suite("The coordinator warns when a flow refuses the event the user's navigation became")
+struct RefusedNavigationTests {
+    @Test("The refusal is logged, not swallowed")
+    func refusedIsWarned() throws {
+        let store = WarningRecorder.Store()
+        let navigator = HeadlessNavigator<AppLogin.Screen>()
+        let coordinator = Coordinator(navigator: navigator,
+                                      logger: Logger(label: "test") { _ in WarningRecorder(store: store) })
+        let login = try coordinator.start(StrictLogin.definition, effects: { $0 }, userNavigation: { navigation in
+            if case .wentBack = navigation { .back } else { nil }
+        })
+        try coordinator.send(.next, to: login)
+        #expect(navigator.goBack())
+        #expect(store.messages.count == 1)
+        #expect(store.messages.first?.contains("which it refused") == true)
+    }
+}

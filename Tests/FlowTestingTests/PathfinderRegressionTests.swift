@@ -181,3 +181,46 @@ struct PathfinderRegressionTests {
         #expect(right.shortestPath(to: .open)?.events == [.unlocked])
     }
 }
+
+/// A child that cannot start: its eventless transitions loop.
+enum LoopingCheck: Flow {
+    enum State: Hashable, Sendable { case a, b, done }
+    enum Event: Hashable, Sendable, FlowEvent { case go }
+    typealias Effect = Never
+    typealias Output = Bool
+
+    static let definition = FlowDefinition<LoopingCheck>("looping", initial: .a) {
+        StateNode(.a) {
+            Always(to: .b)
+            On(.go, to: .done)
+        }
+        StateNode(.b) { Always(to: .a) }
+        Final(.done, output: true)
+    }
+}
+
+enum LoopingGate: Flow {
+    enum State: Hashable, Sendable { case start, checking, open }
+    enum Event: Hashable, Sendable, FlowEvent { case begin, passed }
+    typealias Effect = Never
+    typealias Output = Bool
+
+    static let definition = FlowDefinition<LoopingGate>("looping gate", initial: .start) {
+        StateNode(.start) { On(.begin, to: .checking) }
+        StateNode(.checking, runs: ChildFlow(LoopingCheck.definition) { _ in .passed }) { On(.passed, to: .open) }
+        Final(.open, output: true)
+    }
+}
+
+@Suite("Path finder: a declared child that cannot start")
+struct PathfinderChildErrorTests {
+    @Test("The exploration throws, naming the child and the state, instead of reporting no outputs")
+    func childCannotStart() {
+        #expect(throws: FlowError.self) { try FlowPathfinder(LoopingGate.definition, samples: [.begin]) }
+        do {
+            _ = try FlowPathfinder(LoopingGate.definition, samples: [.begin])
+        } catch {
+            #expect(error.message.hasPrefix("the child flow 'looping' that state 'checking' runs cannot start: "))
+        }
+    }
+}

@@ -20,7 +20,7 @@ public struct ChildFlow<Parent: Flow>: Sendable {
     let mapFailure: (@Sendable (SupervisionFailure) -> Parent.Event?)?
     /// The parent events the child's reachable outputs map to, as a finder finds the outputs of the
     /// child's typed definition started with the context it would be spawned with.
-    let reachableEvents: @Sendable (Parent.Context, any ChildOutputFinder) -> [Parent.Event]
+    let reachableEvents: @Sendable (Parent.Context, any ChildOutputFinder) throws(FlowError) -> [Parent.Event]
 
     /// A child whose effects are mapped to the parent's effects.
     /// - Parameters:
@@ -55,17 +55,19 @@ public struct ChildFlow<Parent: Flow>: Sendable {
         }
         self.mapOutput = mapOutput
         mapFailure = failure
-        reachableEvents = { parentContext, finder in
+        reachableEvents = { (parentContext, finder) throws(FlowError) in
             let start = context.map { $0(parentContext) } ?? definition.initialContext
-            return finder.outputs(of: definition, context: start).compactMap(output)
+            return try finder.outputs(of: definition, context: start).compactMap(output)
         }
     }
 
     /// The parent events this child can report: the outputs `finder` finds for the child's own
     /// definition (started with the context it is spawned with under `parentContext`), each mapped
     /// by the declaration's output mapping (an output mapped to `nil` reports nothing).
-    package func parentEvents(from finder: some ChildOutputFinder, parentContext: Parent.Context) -> [Parent.Event] {
-        reachableEvents(parentContext, finder)
+    /// - Throws: What the finder throws (a child that cannot start).
+    package func parentEvents(from finder: some ChildOutputFinder,
+                              parentContext: Parent.Context) throws(FlowError) -> [Parent.Event] {
+        try reachableEvents(parentContext, finder)
     }
 
     /// A child whose effects are of the parent's effect type, performed by the parent's handler.
@@ -84,7 +86,9 @@ public struct ChildFlow<Parent: Flow>: Sendable {
 /// works on children without knowing their types (the testing kit's path finder explores them).
 package protocol ChildOutputFinder {
     /// The outputs a machine of `definition`, started with `context`, can finish with.
-    func outputs<Child: Flow>(of definition: FlowDefinition<Child>, context: Child.Context) -> [Child.Output]
+    /// - Throws: `FlowError` when such a machine cannot start (as the supervisor could not spawn it).
+    func outputs<Child: Flow>(of definition: FlowDefinition<Child>,
+                              context: Child.Context) throws(FlowError) -> [Child.Output]
 }
 
 /// How a declared child is made: fresh under its parent, or restored from a snapshot.
