@@ -6,7 +6,8 @@ import Flowstate
 ///
 /// States are matched by name. Transitions are matched by their state, event and guard (the n-th
 /// such transition of the old version with the n-th of the new); a matched transition whose target
-/// or effects differ is changed.
+/// update or effects differ is changed. A state's child outputs (which event each becomes) are
+/// compared too.
 public struct FlowDiff: Sendable {
     /// One difference.
     public enum Change: Hashable, Sendable, CustomStringConvertible {
@@ -75,6 +76,8 @@ public struct FlowDiff: Sendable {
             compare("output", was.output, now.output, optional)
             compare("initial", was.initial, now.initial, optional)
             compare("child", was.child, now.child, optional)
+            let outputs: ([FlowSpec.ChildOutput]) -> String = { list($0.map { "\($0.output): \($0.event ?? "none")" }) }
+            compare("outputs", was.childOutputs, now.childOutputs, outputs)
             compare("entry", was.entry, now.entry, list)
             compare("exit", was.exit, now.exit, list)
             if !what.isEmpty { changes.append(.stateChanged(name, what: what)) }
@@ -103,6 +106,9 @@ public struct FlowDiff: Sendable {
             var what: [String] = []
             if was.target != entry.transition.target {
                 what.append("target: \(was.target ?? "none") -> \(entry.transition.target ?? "none")")
+            }
+            if was.update != entry.transition.update {
+                what.append("update: \(was.update ?? "none") -> \(entry.transition.update ?? "none")")
             }
             if was.effects != entry.transition.effects {
                 what.append("effects: [\(was.effects.joined(separator: ", "))] -> [\(entry.transition.effects.joined(separator: ", "))]")

@@ -215,6 +215,34 @@ public final class FlowSimulation {
         try drive { (i: inout SpecInterpreter) throws(SpecInterpreter.Stop) in try i.send(event) }
     }
 
+    /// A child flow's output that reached its parent as an event no transition of the parent took.
+    public struct UnhandledOutput: Hashable, Sendable, CustomStringConvertible {
+        /// The parent machine (its path of child flow names from the root; empty for the root).
+        public var machine: [String]
+        /// The parent's state when the event arrived.
+        public var state: String
+        /// The event the output became (a JSON spec state's `outputs`, else the output's name).
+        public var event: String
+        /// The child flow whose output it was.
+        public var child: String
+        /// Whether transitions matched the event but every guard said no.
+        public var rejected: Bool
+
+        /// One line, for example `the output of child flow 'twoFactor' reaches 'login' as event 'ok',
+        /// which state 'verifying' ignores`.
+        public var description: String {
+            let parent = machine.last.map { "'\($0)'" } ?? "the root flow"
+            let what = rejected ? "rejects (every guard false)" : "ignores"
+            return "the output of child flow '\(child)' reaches \(parent) as event '\(event)', which state '\(state)' \(what)"
+        }
+    }
+
+    /// The outputs of child flows that reached their parent as an event the parent took no transition
+    /// on, in order (each is also a ``Record/unhandled(machine:state:event:rejected:)`` record). A
+    /// JSON spec's state maps its child's outputs to events with `outputs`; one the parent does not
+    /// handle is usually a renamed output or event (`flowviz simulate --strict` fails on it).
+    public private(set) var unhandledOutputs: [UnhandledOutput] = []
+
     /// The events given to ``send(_:)`` that no machine took a transition on (not the root, nor a
     /// child flow it was forwarded to), in order.
     public private(set) var unhandledEvents: [SpecEvent] = []
@@ -283,6 +311,10 @@ public final class FlowSimulation {
                 }
             case .unhandled(let path, let state, let event, let rejected):
                 records.append(.unhandled(machine: path, state: state, event: event, rejected: rejected))
+            case .unhandledOutput(let path, let state, let event, let child, let rejected):
+                records.append(.unhandled(machine: path, state: state, event: event, rejected: rejected))
+                unhandledOutputs.append(UnhandledOutput(machine: path, state: state, event: event, child: child,
+                                                        rejected: rejected))
             case .finished(let path, let output):
                 records.append(.finished(machine: path, output: output))
             case .cancelled(let path):

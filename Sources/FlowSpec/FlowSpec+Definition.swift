@@ -65,6 +65,14 @@ extension FlowSpec {
             conditions[name] = made
             return made
         }
+        // One update per distinct name: a flow file's context update is a name with no code behind it.
+        var updates: [String: Update<SpecFlow>] = [:]
+        func update(_ name: String) -> Update<SpecFlow> {
+            if let known = updates[name] { return known }
+            let made = Update<SpecFlow>(name) { _, _ in }
+            updates[name] = made
+            return made
+        }
         // The classes an event attribute matches, once per distinct attribute text.
         var kindsByEvent: [String: [String]] = [:]
         func kinds(_ event: String) -> [String] {
@@ -98,14 +106,15 @@ extension FlowSpec {
                 let labels = effects ? t.effects : []
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
-                    body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, effects: labels,
-                                                fileID: tl.file, line: tl.line, column: tl.column).element)
+                    body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, update: t.update.map(update),
+                                                effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     declared.append(firstOwn + k)
                     continue
                 }
                 for kind in kinds(event) {
-                    body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, effects: labels, label: event,
-                                             fileID: tl.file, line: tl.line, column: tl.column).element)
+                    body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, update: t.update.map(update),
+                                             effects: labels, label: event, fileID: tl.file, line: tl.line,
+                                             column: tl.column).element)
                     declared.append(firstOwn + k)
                 }
             }

@@ -24,8 +24,19 @@ extension FlowSpec {
                 states = []
             }
         }
-        var reader = Reader(root, what: "the flow spec")
-        try reader.only(["flowspec", "name", "semantics", "initial", "data", "states"])
+        if streamed, states.capacity > states.count {
+            // Grown by doubling while read: kept at its size (a state is some 180 bytes).
+            states = states.withUnsafeBufferPointer { Array($0) }
+        }
+        return try document(root, what: "the flow spec", streamed: streamed ? (states, stateProblem) : nil)
+    }
+
+    /// A spec from its JSON object: the file's, or one of its ``documents`` (a child flow, in the same
+    /// format). `streamed` holds the top-level states when they were read as the file was parsed.
+    private static func document(_ json: JSON, what: String,
+                                 streamed: (states: [State], problem: FlowSpecError?)?) throws(FlowSpecError) -> FlowSpec {
+        var reader = Reader(json, what: what)
+        try reader.only(["flowspec", "name", "semantics", "initial", "data", "states", "documents"])
         let version = try reader.number("flowspec")
         guard version == Double(FlowSpec.version) else {
             throw FlowSpecError(code: .unsupportedVersion,
@@ -34,15 +45,15 @@ extension FlowSpec {
         }
         let name = try reader.string("name")
         let initial = try reader.string("initial")
-        if streamed {
-            if let stateProblem { throw stateProblem }
-            // Grown by doubling while read: kept at its size (a state is some 180 bytes).
-            if states.capacity > states.count { states = states.withUnsafeBufferPointer { Array($0) } }
+        let states: [State]
+        if let streamed {
+            if let problem = streamed.problem { throw problem }
+            states = streamed.states
         } else {
             states = try reader.array("states").map(Self.state)
         }
         var spec = FlowSpec(name: name, initial: initial, states: states)
-        spec.location = root.location
+        spec.location = json.location
         if let semantics = try reader.optionalString("semantics") {
             guard let value = Semantics(rawValue: semantics) else {
                 throw FlowSpecError(code: .invalidValue,
@@ -52,6 +63,9 @@ extension FlowSpec {
             spec.semantics = value
         }
         spec.data = try reader.strings("data")
+        for field in try reader.optionalObject("documents") {
+            spec.documents[field.key] = try document(field.value, what: "document '\(field.key)'", streamed: nil)
+        }
         try spec.checkKeptSCXML()
         return spec
     }
@@ -93,8 +107,8 @@ extension FlowSpec {
 
     private static func state(_ json: JSON) throws(FlowSpecError) -> State {
         var reader = Reader(json, what: "a state")
-        try reader.only(["name", "final", "parallel", "output", "initial", "child", "childID", "entry", "exit",
-                         "data", "transitions", "states"])
+        try reader.only(["name", "final", "parallel", "output", "initial", "child", "childID", "outputs", "entry",
+                         "exit", "data", "transitions", "states"])
         var state = State(name: try reader.string("name"))
         state.location = json.location
         state.isFinal = try reader.optionalBool("final") ?? false
@@ -102,6 +116,16 @@ extension FlowSpec {
         state.initial = try reader.optionalString("initial")
         state.child = try reader.optionalString("child")
         state.childID = try reader.optionalString("childID")
+        for field in try reader.optionalObject("outputs") {
+            switch field.value.value {
+            case .string(let event): state.childOutputs.append(ChildOutput(output: field.key, event: event))
+            case .null: state.childOutputs.append(ChildOutput(output: field.key, event: nil))
+            default:
+                throw FlowSpecError(code: .wrongType,
+                                    message: "output '\(field.key)' in 'outputs' must be an event name or null, not \(field.value.typeName)",
+                                    location: field.value.location)
+            }
+        }
         state.isParallel = try reader.optionalBool("parallel") ?? false
         state.entry = try reader.strings("entry")
         state.exit = try reader.strings("exit")
@@ -113,9 +137,10 @@ extension FlowSpec {
 
     private static func transition(_ json: JSON) throws(FlowSpecError) -> Transition {
         var reader = Reader(json, what: "a transition")
-        try reader.only(["event", "guard", "target", "effects"])
+        try reader.only(["event", "guard", "update", "target", "effects"])
         var transition = Transition(event: try reader.optionalString("event"), guardName: try reader.optionalString("guard"),
-                                    target: try reader.optionalString("target"), effects: try reader.strings("effects"))
+                                    target: try reader.optionalString("target"), effects: try reader.strings("effects"),
+                                    update: try reader.optionalString("update"))
         // Without an event nor a target: SCXML's only, checked when the semantics are known.
         transition.location = json.location
         return transition
@@ -123,15 +148,27 @@ extension FlowSpec {
 
     /// The spec as JSON text: two-space indentation, fields in a fixed order, empty fields left out.
     /// The same spec always gives the same bytes.
-    public func json() -> String {
+    /// Child flows held in ``documents`` are written inside it, under `"documents"`, by name.
+    public func json() -> String { json(indent: "") + "\n" }
+
+    /// The spec as a JSON object whose closing brace is indented by `indent`.
+    private func json(indent: String) -> String {
+        let field = indent + "  "
         var out = "{\n"
-        out += "  \"flowspec\": \(FlowSpec.version),\n"
-        out += "  \"name\": \(Self.quote(name)),\n"
-        if semantics != .flowstate { out += "  \"semantics\": \(Self.quote(semantics.rawValue)),\n" }
-        out += "  \"initial\": \(Self.quote(initial)),\n"
-        if !data.isEmpty { out += "  \"data\": [\(data.map(Self.quote).joined(separator: ", "))],\n" }
-        out += "  \"states\": " + Self.list(states.map { Self.write($0, indent: "  ") }, indent: "  ") + "\n"
-        return out + "}\n"
+        out += "\(field)\"flowspec\": \(FlowSpec.version),\n"
+        out += "\(field)\"name\": \(Self.quote(name)),\n"
+        if semantics != .flowstate { out += "\(field)\"semantics\": \(Self.quote(semantics.rawValue)),\n" }
+        out += "\(field)\"initial\": \(Self.quote(initial)),\n"
+        if !data.isEmpty { out += "\(field)\"data\": [\(data.map(Self.quote).joined(separator: ", "))],\n" }
+        out += "\(field)\"states\": " + Self.list(states.map { Self.write($0, indent: field) }, indent: field)
+        if !documents.isEmpty {
+            let inner = field + "  "
+            let items = documents.sorted { $0.key < $1.key }.map { name, document in
+                inner + Self.quote(name) + ": " + document.json(indent: inner)
+            }
+            out += ",\n\(field)\"documents\": {\n" + items.joined(separator: ",\n") + "\n\(field)}"
+        }
+        return out + "\n\(indent)}"
     }
 
     /// A state object inside a list indented by `indent`.
@@ -145,6 +182,10 @@ extension FlowSpec {
         if let initial = state.initial { fields.append("\(inner)\"initial\": \(quote(initial))") }
         if let child = state.child { fields.append("\(inner)\"child\": \(quote(child))") }
         if let childID = state.childID { fields.append("\(inner)\"childID\": \(quote(childID))") }
+        if !state.childOutputs.isEmpty {
+            let pairs = state.childOutputs.map { "\(quote($0.output)): " + ($0.event.map(quote) ?? "null") }
+            fields.append("\(inner)\"outputs\": { " + pairs.joined(separator: ", ") + " }")
+        }
         if !state.entry.isEmpty { fields.append("\(inner)\"entry\": [\(state.entry.map(quote).joined(separator: ", "))]") }
         if !state.exit.isEmpty { fields.append("\(inner)\"exit\": [\(state.exit.map(quote).joined(separator: ", "))]") }
         if !state.data.isEmpty { fields.append("\(inner)\"data\": [\(state.data.map(quote).joined(separator: ", "))]") }
@@ -153,6 +194,7 @@ extension FlowSpec {
                 var parts: [String] = []
                 if let event = t.event { parts.append("\"event\": \(quote(event))") }
                 if let name = t.guardName { parts.append("\"guard\": \(quote(name))") }
+                if let update = t.update { parts.append("\"update\": \(quote(update))") }
                 if let target = t.target { parts.append("\"target\": \(quote(target))") }
                 if !t.effects.isEmpty { parts.append("\"effects\": [\(t.effects.map(quote).joined(separator: ", "))]") }
                 return inner + "  { " + parts.joined(separator: ", ") + " }"  // one transition a line
@@ -257,6 +299,13 @@ struct Reader {
         guard let field = fields[key] else { return [] }
         guard case .array(let items) = field.value.value else { throw wrong(key, "an array", field.value) }
         return items
+    }
+
+    /// An optional object's fields, in the order written (missing: none).
+    func optionalObject(_ key: String) throws(FlowSpecError) -> [(key: String, value: JSON)] {
+        guard let field = fields[key] else { return [] }
+        guard case .object(let pairs) = field.value.value else { throw wrong(key, "an object", field.value) }
+        return pairs.map { ($0.key, $0.value) }
     }
 
     /// An optional array of non-negative integers (missing: empty).

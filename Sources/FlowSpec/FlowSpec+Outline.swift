@@ -3,28 +3,47 @@ import Flowstate
 
 extension FlowSpec {
     /// The spec of a flow's outline: what a live machine of a `Supervisor` gives
-    /// (`Supervisor.outline(of:)`), whatever the flow's Swift types.
+    /// (`Supervisor.outline(of:)`), whatever the flow's Swift types. The one place a spec is made from
+    /// a flow's structure: `init(_:)` of a definition writes its outline's spec, then its children's.
     public init(_ outline: FlowOutline) {
-        func make(_ i: Int) -> State {
-            let s = outline.states[i]
+        var made: [State] = outline.states.map { s in
             var state = State(name: s.label)
             state.isFinal = s.kind == .final
             state.output = s.output
             state.child = s.childFlow
+            state.childOutputs = s.childOutputs
             state.entry = s.entry
             state.exit = s.exit
-            let children = outline.states.indices.filter { outline.states[$0].parent == i }
-            if let initial = s.initial, initial != children.first { state.initial = outline.states[initial].label }
-            state.transitions = outline.transitions.filter { $0.source == i }.map { t in
-                Transition(event: t.event, guardName: t.guardLabel,
-                           target: t.targetless ? nil : t.target.map { outline.states[$0].label }, effects: t.effects)
-            }
-            state.states = children.map(make)
             return state
         }
-        let top = outline.states.indices.filter { outline.states[$0].parent == nil }
+        // Grouped once: linear in the flow's size.
+        var children = [[Int]](repeating: [], count: made.count)
+        var top: [Int] = []
+        for (i, s) in outline.states.enumerated() {
+            if let parent = s.parent, children.indices.contains(parent) { children[parent].append(i) } else { top.append(i) }
+        }
+        for t in outline.transitions where made.indices.contains(t.source) {
+            made[t.source].transitions.append(Transition(
+                event: t.event, guardName: t.guardLabel,
+                target: t.targetless ? nil : t.target.map { outline.states[$0].label }, effects: t.effects,
+                update: t.update))
+        }
+        for (i, s) in outline.states.enumerated() {
+            if let initial = s.initial, initial != children[i].first { made[i].initial = outline.states[initial].label }
+        }
+        // Children into their parents, in reverse pre-order (whatever the order of the outline's
+        // states), so each state is placed in its parent whole, without recursion.
+        var preorder: [Int] = []
+        var stack = Array(top.reversed())
+        while let i = stack.popLast() {
+            preorder.append(i)
+            stack += children[i].reversed()
+        }
+        for i in preorder.reversed() where !children[i].isEmpty {
+            made[i].states = children[i].map { made[$0] }
+        }
         self.init(name: outline.name, initial: outline.initial.map { outline.states[$0].label } ?? "",
-                  states: top.map(make))
+                  states: top.map { made[$0] })
     }
 
     /// The specs of every flow alive in a supervisor's tree, each flow once, roots first: written to

@@ -67,8 +67,61 @@ extension FlowSpec {
                     issues.append(.finalStateWithChild(state: state.name, child: child, location: state.location))
                 }
             }
+            issues += spec.childOutputIssues()
             // Errors first, each group in the order found.
             return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }
         }
+    }
+}
+
+extension FlowSpec {
+    /// What a state's mapping of its child's outputs to events gets wrong (JSON specs: SCXML's
+    /// children report `done.invoke`), in document order: a mapping on a state that runs no child, an
+    /// output the child (when the spec holds its document) never produces, an event that no transition
+    /// of the state, of its ancestors or of the states inside it takes.
+    func childOutputIssues() -> [ValidationIssue] {
+        guard semantics == .flowstate else { return [] }
+        var issues: [ValidationIssue] = []
+        let index = SpecIndex(self)
+        for state in statesInDocumentOrder where !state.childOutputs.isEmpty || state.child != nil {
+            guard let child = state.child else {
+                issues.append(ValidationIssue(kind: .unknownChildOutput, severity: .error,
+                                              message: "state '\(state.name)' maps child outputs to events but runs no child flow",
+                                              location: state.location))
+                continue
+            }
+            var outputs: Set<String>?
+            if let document = documents[child] {
+                outputs = Set(document.statesInDocumentOrder.filter(\.isFinal).map { $0.output ?? $0.name })
+            }
+            // Events taken by the state, its ancestors, or any state inside it (active while it is).
+            var handled = Set<String>()
+            var around = index.ancestors(of: state.name).compactMap { index.states[$0] }
+            var inside = [state]
+            while let next = inside.popLast() {
+                around.append(next)
+                inside += next.states
+            }
+            for holder in around {
+                for t in holder.transitions { if let event = t.event { handled.insert(event) } }
+            }
+            // Without a mapping, each output the child's document declares is the event itself.
+            let mapping = state.childOutputs.isEmpty
+                ? (outputs ?? []).sorted().map { ChildOutput(output: $0, event: $0) } : state.childOutputs
+            for pair in mapping {
+                if let outputs, !outputs.contains(pair.output) {
+                    issues.append(ValidationIssue(
+                        kind: .unknownChildOutput, severity: .warning,
+                        message: "state '\(state.name)' maps output '\(pair.output)' of child flow '\(child)', which the child never produces (its outputs: \(outputs.sorted().joined(separator: ", ")))",
+                        location: state.location))
+                } else if let event = pair.event, !handled.contains(event) {
+                    issues.append(ValidationIssue(
+                        kind: .unhandledChildOutput, severity: .warning,
+                        message: "output '\(pair.output)' of child flow '\(child)' becomes event '\(event)', which no transition of state '\(state.name)', its ancestors or the states inside it takes: the output would be ignored",
+                        location: state.location))
+                }
+            }
+        }
+        return issues
     }
 }

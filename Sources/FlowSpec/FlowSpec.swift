@@ -28,6 +28,11 @@ public struct FlowSpec: Sendable {
         /// Whether the child flow is sent every external event the state's flow receives (SCXML
         /// `<invoke autoforward="true">`).
         public var autoforward = false
+        /// Which event each output of the ``child`` flow becomes in this flow (a Swift `ChildFlow`'s
+        /// `output:` mapping, exported for the outputs declared as constants). An output not listed
+        /// reaches the flow as the event of the same name (JSON specs) or as `done.invoke.<childID>`
+        /// (SCXML).
+        public var childOutputs: [ChildOutput] = []
         /// Entry effects, as labels (drawn, written to JSON, reported by steps).
         public var entry: [String] = []
         /// Exit effects, as labels.
@@ -54,6 +59,10 @@ public struct FlowSpec: Sendable {
         public init(name: String) { self.name = name }
     }
 
+    /// An output of a state's child flow and the event it becomes in the flow that runs it (the same
+    /// pair a definition's outline carries).
+    public typealias ChildOutput = FlowOutline.ChildOutput
+
     /// A transition.
     public struct Transition: Sendable {
         /// The event; `nil` for an eventless transition.
@@ -64,17 +73,22 @@ public struct FlowSpec: Sendable {
         public var target: String?
         /// Effects, as labels.
         public var effects: [String] = []
+        /// The name of the context update the transition makes (drawn `{name}`; a Swift `Update`'s
+        /// name). A flow file has no code behind it: simulating it changes no context.
+        public var update: String?
         /// SCXML: the transition's executable content (``effects`` holds its labels). `nil` for JSON specs.
         public var content: Executable?
         /// Where the transition was written, for files.
         public var location: FlowSourceLocation?
 
         /// Creates a transition.
-        public init(event: String?, guardName: String? = nil, target: String?, effects: [String] = []) {
+        public init(event: String?, guardName: String? = nil, target: String?, effects: [String] = [],
+                    update: String? = nil) {
             self.event = event
             self.guardName = guardName
             self.target = target
             self.effects = effects
+            self.update = update
         }
     }
 
@@ -147,33 +161,59 @@ public struct FlowSpec: Sendable {
         self.states = states
     }
 
-    /// The spec of any definition, by its labels: states, transitions (event, guard, target, effects),
-    /// nesting, entry and exit effects, final outputs, child flows.
+    /// The spec of any definition, by its labels: states, transitions (event, guard, context update,
+    /// target, effects and emits), nesting, entry and exit effects, final outputs, and the child flows
+    /// its states run, each exported the same way into ``documents`` with the events its constant
+    /// outputs become (``State/childOutputs``). Reading the spec back draws the same graph as the
+    /// definition (`FlowGraph(spec)` equals `FlowGraph(definition)`), and so does each child's document.
     public init<F: Flow>(_ definition: FlowDefinition<F>) {
-        var index: [F.State: Int] = [:]
-        for (i, state) in definition.states.enumerated() { index[state.state] = i }
-        var declaredOn: [Int: [FlowDefinition<F>.TransitionDeclaration]] = [:]  // grouped once: linear in size
-        for transition in definition.transitions {
-            if let source = index[transition.source] { declaredOn[source, default: []].append(transition) }
-        }
-        func make(_ i: Int) -> State {
-            let declaration = definition.states[i]
-            var state = State(name: declaration.label)
-            state.isFinal = declaration.kind == .final
-            state.output = declaration.outputLabel
-            state.initial = declaration.initialChild.map { "\($0)" }
-            if let first = declaration.children.first, declaration.initialChild == first { state.initial = nil }
-            state.child = declaration.childFlow
-            state.entry = declaration.entryLabels
-            state.exit = declaration.exitLabels
-            state.transitions = (declaredOn[i] ?? []).map { t in
-                Transition(event: t.eventLabel, guardName: t.guardLabel, target: t.target.map { "\($0)" },
-                           effects: t.effectLabels)
+        // Children are visited without recursion: each flow is exported alone, with its children's
+        // visits queued, and the documents nest once every flow is known (a child comes after its parent).
+        var pending: [ChildVisit] = []
+        var exported: [(spec: FlowSpec, parent: Int?)] = [(FlowSpec(flow: definition, pending: &pending, position: 0), nil)]
+        var next = 0
+        while next < pending.count {
+            let exporter = ChildExporter(position: exported.count)
+            pending[next].describe(exporter)
+            if let child = exporter.spec {
+                exported.append((child, pending[next].parent))
+                pending += exporter.pending
             }
-            state.states = declaration.children.compactMap { index[$0] }.map(make)
-            return state
+            next += 1
         }
-        self.init(name: definition.name, initial: "\(definition.initial)",
-                  states: definition.states.indices.filter { definition.states[$0].parent == nil }.map(make))
+        for i in exported.indices.dropFirst().reversed() {
+            guard let parent = exported[i].parent else { continue }
+            let child = exported[i].spec
+            if exported[parent].spec.documents[child.name] == nil { exported[parent].spec.documents[child.name] = child }
+        }
+        self = exported[0].spec
+    }
+
+    /// A declared child still to export: the position of the flow that runs it, and how to visit it.
+    fileprivate struct ChildVisit {
+        var parent: Int
+        var describe: (any ChildDefinitionVisitor) -> Void
+    }
+
+    /// One flow's spec (its outline's), without its children's documents: their visits go to
+    /// `pending`, as children of the flow exported at `position`.
+    fileprivate init<F: Flow>(flow definition: FlowDefinition<F>, pending: inout [ChildVisit], position: Int) {
+        self.init(definition.outline)
+        for case let child? in definition.childFlows {
+            pending.append(ChildVisit(parent: position, describe: { child.describe(to: $0) }))
+        }
+    }
+}
+
+/// Exports one declared child's spec (its own children left to the caller's queue).
+private final class ChildExporter: ChildDefinitionVisitor {
+    let position: Int
+    var spec: FlowSpec?
+    var pending: [FlowSpec.ChildVisit] = []
+
+    init(position: Int) { self.position = position }
+
+    func visit<Child: Flow>(_ definition: FlowDefinition<Child>) {
+        spec = FlowSpec(flow: definition, pending: &pending, position: position)
     }
 }

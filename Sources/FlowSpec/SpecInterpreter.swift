@@ -91,6 +91,8 @@ struct SpecInterpreter: Sendable {
     struct Queued: Sendable {
         var event: SpecEvent
         var origin: Int?
+        /// The output of the child flow named here, reaching its parent as this event (JSON specs).
+        var outputOf: String? = nil
     }
 
     struct Session: Sendable {
@@ -135,6 +137,8 @@ struct SpecInterpreter: Sendable {
         case transitioned(path: [String], from: String, to: String, event: String, internal: Bool, effects: [String],
                           transitions: [Int])
         case unhandled(path: [String], state: String, event: String, rejected: Bool)
+        /// The output of `child` reached its parent (at `path`) as `event`, and no transition took it.
+        case unhandledOutput(path: [String], state: String, event: String, child: String, rejected: Bool)
         case finished(path: [String], output: String)
         case cancelled(path: [String])
         case fired(path: [String], event: String, at: Int)
@@ -267,7 +271,7 @@ struct SpecInterpreter: Sendable {
                 // Events from an invocation that was cancelled meanwhile are not processed (a finished
                 // one's completion is: it was queued as the session ended).
                 if let origin = item.origin, cancelled.contains(origin) { continue }
-                try macrostep(s, external: item.event)
+                try macrostep(s, external: item.event, outputOf: item.outputOf)
             }
         }
     }
@@ -276,7 +280,7 @@ struct SpecInterpreter: Sendable {
 
     /// One external event (or none: the internal queue only), then every internal event it causes,
     /// then the invocations of the states entered and still active.
-    private mutating func macrostep(_ s: Int, external: SpecEvent?) throws(Stop) {
+    private mutating func macrostep(_ s: Int, external: SpecEvent?, outputOf child: String? = nil) throws(Stop) {
         if let external {
             // <invoke autoforward="true">: the child gets a copy of every external event.
             if let children = sessions[s]?.children, !children.isEmpty {
@@ -284,7 +288,7 @@ struct SpecInterpreter: Sendable {
                     sessions[child]?.externalQueue.append(Queued(event: external, origin: s))
                 }
             }
-            try microstep(s, event: external, isInternal: false)
+            try microstep(s, event: external, isInternal: false, outputOf: child)
         }
         var count = 0
         while sessions[s]?.internalQueue.isEmpty == false {
@@ -299,7 +303,7 @@ struct SpecInterpreter: Sendable {
     }
 
     /// Sends one event to a session's machine and runs what the step did.
-    private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool) throws(Stop) {
+    private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool, outputOf child: String? = nil) throws(Stop) {
         // The machine alone is taken out and put back: holding the whole session would share its
         // queues with the array's copy, and every event queued during the step would copy a queue.
         guard sessions[s]?.machine.isFinished == false else { return }
@@ -328,7 +332,14 @@ struct SpecInterpreter: Sendable {
         case .ignored, .rejected:
             let rejected: Bool
             if case .rejected = step { rejected = true } else { rejected = false }
-            if recording { note(.unhandled(path: pathOf(s), state: from, event: event.description, rejected: rejected)) }
+            if recording {
+                if let child {
+                    note(.unhandledOutput(path: pathOf(s), state: from, event: event.description, child: child,
+                                          rejected: rejected))
+                } else {
+                    note(.unhandled(path: pathOf(s), state: from, event: event.description, rejected: rejected))
+                }
+            }
             return
         case .started:
             return
@@ -470,9 +481,19 @@ struct SpecInterpreter: Sendable {
         }
         for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key }) { cancel(child) }
         if let parent = session.parent, sessions[parent] != nil, let id = session.invokeID {
-            // SCXML: done.invoke.<id>. A JSON flow spec's child flow: its output is the parent's event.
-            let done = sessions[parent]!.document.scxml ? "done.invoke.\(id)" : output
-            sessions[parent]!.externalQueue.append(Queued(event: SpecEvent(done), origin: s))
+            let document = sessions[parent]!.document
+            if document.scxml {
+                sessions[parent]!.externalQueue.append(Queued(event: SpecEvent("done.invoke.\(id)"), origin: s))
+            } else {
+                // A JSON flow spec's child flow: its output becomes the event its state's `outputs` names
+                // (none when it names null), else the event of the output's own name.
+                let mapping = session.invokingState.flatMap { document.states[$0] }?.childOutputs
+                let event = mapping?.first { $0.output == output }.map(\.event) ?? output
+                if let event {
+                    sessions[parent]!.externalQueue.append(Queued(event: SpecEvent(event), origin: s,
+                                                                  outputOf: session.document.spec.name))
+                }
+            }
             sessions[parent]!.children[id] = nil
         }
         end(s)

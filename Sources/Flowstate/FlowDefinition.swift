@@ -129,6 +129,12 @@ public struct FlowDefinition<F: Flow>: Sendable {
     /// kit's path finder runs to find the events a child's outputs become.
     package var childFlows: [ChildFlow<F>?] { table.childFlows }
 
+    /// The final states whose output is declared as a constant, with that output's label and value, in
+    /// declaration order (an output computed from the context or the event is known only by running).
+    package var constantOutputs: [(label: String, output: F.Output)] {
+        table.outputs.compactMap { rule in rule.flatMap { r in r.constant.map { (r.label, $0) } } }
+    }
+
     /// The declaration of a state, if the definition declares it.
     public func declaration(of state: F.State) -> StateDeclaration? {
         table.index[state].map { states[$0] }

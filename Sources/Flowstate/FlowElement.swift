@@ -79,6 +79,9 @@ public struct FlowElement<F: Flow>: Sendable {
 struct OutputRule<F: Flow>: Sendable {
     let label: String
     @usableFromInline let compute: @Sendable (F.Context, F.Event?) -> F.Output
+    /// The output, when the final state declares it as a constant (what exporting a child's
+    /// output-to-event mapping can evaluate without running the child).
+    var constant: F.Output? = nil
 }
 
 /// A state of the flow, optionally containing child states (a compound state) and the transitions
@@ -145,7 +148,7 @@ public struct Final<F: Flow> {
         column: Int = #column,
         @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
     ) {
-        self.init(state, rule: OutputRule(label: String(describing: output), compute: { _, _ in output }),
+        self.init(state, rule: OutputRule(label: String(describing: output), compute: { _, _ in output }, constant: output),
                   entry: entry, emitOnEntry: emitOnEntry, body: body(),
                   location: FlowSourceLocation(file: fileID, line: line, column: column))
     }

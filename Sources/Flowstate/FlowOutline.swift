@@ -21,6 +21,26 @@ public struct FlowOutline: Hashable, Sendable {
         public var exit: [String] = []
         /// For a final state, its output's label.
         public var output: String? = nil
+        /// For a state that runs a child flow: the event each of the child's outputs becomes in this
+        /// flow, for the outputs the child declares as constants (see ``ChildOutput``).
+        public var childOutputs: [ChildOutput] = []
+    }
+
+    /// An output of a state's child flow and the event it becomes in the flow that runs it: what a
+    /// `ChildFlow`'s `output:` mapping gives for each output the child's final states declare as a
+    /// constant. (An output computed from the child's context or event is known only by running the
+    /// child, and is not listed.)
+    public struct ChildOutput: Hashable, Sendable {
+        /// The output's label, as the child's final state draws it.
+        public var output: String
+        /// The label of the event's kind; `nil`: the output reaches the flow as no event.
+        public var event: String?
+
+        /// Creates a pair.
+        public init(output: String, event: String?) {
+            self.output = output
+            self.event = event
+        }
     }
 
     /// A transition.
@@ -73,13 +93,15 @@ extension FlowDefinition {
         let kinds: [FlowDefinition.StateDeclaration.Kind: FlowDefinition<StringFlow>.StateDeclaration.Kind] = [
             .atomic: .atomic, .compound: .compound, .final: .final,
         ]
+        let childFlows = self.childFlows
         return FlowOutline(
             name: name,
             initial: index[initial],
-            states: states.map { state in
+            states: states.enumerated().map { i, state in
                 .init(label: state.label, kind: kinds[state.kind]!, parent: state.parent.flatMap { index[$0] },
                       childFlow: state.childFlow, initial: state.initialChild.flatMap { index[$0] },
-                      entry: state.entryLabels, exit: state.exitLabels, output: state.outputLabel)
+                      entry: state.entryLabels, exit: state.exitLabels, output: state.outputLabel,
+                      childOutputs: i < childFlows.count ? childFlows[i]?.outputEvents() ?? [] : [])
             },
             transitions: transitions.compactMap { transition in
                 guard let source = index[transition.source] else { return nil }

@@ -36,6 +36,13 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// A final state declares a child flow: the flow finishes as it enters the state, so the child
         /// would never run.
         public static let finalStateWithChild = Kind("final-state-with-child")
+        /// A state's mapping of its child flow's outputs to events names an output the child never
+        /// produces (a warning: usually an output renamed in the child), or the state runs no child
+        /// flow at all (an error).
+        public static let unknownChildOutput = Kind("unknown-child-output")
+        /// A child flow's output becomes an event that no transition of its state (of the state's
+        /// ancestors, or of the states inside it) takes: the output would be ignored. A warning.
+        public static let unhandledChildOutput = Kind("unhandled-child-output")
         /// A flow file holds something valid that a simulation does not run (SCXML's data, scripts,
         /// invocations that need a data model...): kept to draw, validate and write, a warning.
         public static let notRun = Kind("not-run")

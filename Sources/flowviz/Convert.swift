@@ -14,8 +14,10 @@ struct Convert: AsyncParsableCommand {
         written to standard output.
 
         SCXML keeps everything the reader reads: structure, executable content, inline child \
-        documents, data kept as text. JSON keeps the structure, the effect labels and the data kept \
-        as text; converting SCXML to JSON says on standard error, in one line, what it leaves out. \
+        documents, data kept as text. JSON keeps the structure, the effect labels, inline child \
+        documents and the data kept as text; converting SCXML to JSON says on standard error, in one \
+        line, what it leaves out, and so does converting a JSON spec whose transitions name context \
+        updates or whose states map child outputs to events (SCXML has neither). \
         An SCXML file always has SCXML's semantics: converting a JSON spec of the engine's semantics \
         says so in one line. The flow is converted as it is: validate checks it.
 
@@ -82,6 +84,9 @@ struct Convert: AsyncParsableCommand {
             }
         case .scxml:
             text = spec.scxml()
+            if let lost = Self.leftOutOfSCXML(spec) {
+                report("note: \(flow.path): SCXML leaves out \(lost)")
+            }
             if spec.semantics == .flowstate {
                 report("note: \(flow.path) has the engine's semantics (exact events, every final state finishes the flow); "
                        + "as SCXML it has SCXML's (dotted-prefix events, a nested final raises done.state.<parent>)")
@@ -100,6 +105,24 @@ struct Convert: AsyncParsableCommand {
         }
     }
 
+    /// What a JSON spec (and the child documents it holds) says that SCXML cannot, named for people;
+    /// `nil` when nothing.
+    static func leftOutOfSCXML(_ spec: FlowSpec) -> String? {
+        var updates = false, outputs = false
+        var specs = [spec]
+        while let next = specs.popLast() {
+            for state in next.statesInDocumentOrder {
+                updates = updates || state.transitions.contains { $0.update != nil }
+                outputs = outputs || !state.childOutputs.isEmpty
+            }
+            specs += next.documents.values
+        }
+        var lost: [String] = []
+        if updates { lost.append("the names of context updates") }
+        if outputs { lost.append("which event each child output becomes (SCXML's parent gets done.invoke.<id>)") }
+        return lost.isEmpty ? nil : lost.joined(separator: ", ")
+    }
+
     /// What an SCXML file holds that its JSON spec (`json`, written from it) does not, named for
     /// people; `nil` when the JSON reads back to a spec that writes the same SCXML.
     /// - Throws: The reader's error when the JSON does not read back (a writer's bug, never hidden).
@@ -116,7 +139,6 @@ struct Convert: AsyncParsableCommand {
             pending += state.states
         }
         if content { lost.append("executable content (written back from labels as <raise>, <send> and <log>)") }
-        if !spec.documents.isEmpty { lost.append("the child documents it holds inline") }
         if autoforward { lost.append("autoforward") }
         if !spec.dataElements.isEmpty && spec.data.isEmpty && spec.statesInDocumentOrder.allSatisfy({ $0.data.isEmpty }) {
             lost.append("the places it declares data")

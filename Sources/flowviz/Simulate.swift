@@ -16,6 +16,10 @@ struct Simulate: AsyncParsableCommand {
         internal events in one macrostep, 1,000,000 steps, or --time-limit seconds of processing \
         (default 10, measured on the monotonic clock and checked between steps; 0: no time limit).
 
+        With --strict, an event no machine takes fails the run, and so does a child flow's output \
+        that its parent takes no transition on (a JSON spec's state says which event each output \
+        becomes with "outputs"; one the parent ignores is usually a renamed output or event).
+
         Exit status: 0 done; 1 an event was not handled (with --strict), or the flow raises events in \
         a loop or passes a limit; 2 a file cannot be read or parsed; 3 the flow uses what simulate \
         does not run (parallel states; SCXML's data, scripts, invocations that need a data model, an \
@@ -35,7 +39,7 @@ struct Simulate: AsyncParsableCommand {
     @Option(name: .customLong("guard"), help: "A guard's default truth for every step, as NAME=true or NAME=false (repeatable).")
     var guards: [String] = []
 
-    @Flag(help: "Fail when an event is not handled.")
+    @Flag(help: "Fail when an event, or a child flow's output, is not handled.")
     var strict = false
 
     @Option(help: "Write the root machine's trace here, for render --trace.")
@@ -111,7 +115,8 @@ struct Simulate: AsyncParsableCommand {
             report(failure.description.hasPrefix("error:") ? "\(file): \(failure.description)" : failure.description)
             throw ExitCode(1)
         }
-        if strict, !simulation.unhandledEvents.isEmpty {
+        if strict, !simulation.unhandledEvents.isEmpty || !simulation.unhandledOutputs.isEmpty {
+            for output in simulation.unhandledOutputs { report("\(file): error: \(output)") }
             for event in simulation.unhandledEvents {
                 // The root's own line for it (`wide ignores nothing`), else what no machine did.
                 let line = simulation.records.last {

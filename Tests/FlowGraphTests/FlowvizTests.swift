@@ -224,6 +224,27 @@ struct FlowvizTests {
         #expect(text.hasSuffix("configuration: paying\n"))
     }
 
+    @Test("simulate runs a Swift flow's exported children; --strict fails on a child output its parent ignores (issue 23)")
+    func simulateExportedChildren() throws {
+        let login = try scratch.file("login.json", FlowSpec(SpecExportTests.login()).json())
+        let ok = try Flowviz.run(["simulate", login, "--strict", "--events", "submit,submit"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("  [twoFactor] finished: verified"))
+        #expect(ok.stdout.contains("verifying --codeAccepted--> signedIn"))
+        // The child's output renamed to `ok` while the parent's mapping still names `verified`.
+        var stale = FlowSpec(SpecExportTests.login(twoFactorOutput: "ok"))
+        stale.states[1].childOutputs = [.init(output: "verified", event: "codeAccepted")]
+        let renamed = try scratch.file("renamed.json", stale.json())
+        let validation = try Flowviz.run(["validate", renamed])
+        #expect((validation.stdout + validation.stderr).contains("warning: state 'verifying' maps output 'verified' of child flow 'twoFactor', which the child never produces"))
+        let strict = try Flowviz.run(["simulate", renamed, "--strict", "--events", "submit,submit"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "\(renamed): error: the output of child flow 'twoFactor' reaches the root flow as event 'ok', which state 'verifying' ignores\n")
+        let lenient = try Flowviz.run(["simulate", renamed, "--events", "submit,submit"])
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout.contains("verifying ignores ok"))
+    }
+
     @Test("simulate: a parallel state is exit 3 with one line; a bad event list is a usage error")
     func simulateErrors() throws {
         let parallel = try scratch.file("p.scxml", "<scxml initial='p'>\n<parallel id='p'><state id='x'/></parallel></scxml>")

@@ -21,6 +21,10 @@ public struct ChildFlow<Parent: Flow>: Sendable {
     /// The parent events the child's reachable outputs map to, as a finder finds the outputs of the
     /// child's typed definition started with the context it would be spawned with.
     let reachableEvents: @Sendable (Parent.Context, any ChildOutputFinder) throws(FlowError) -> [Parent.Event]
+    /// Hands the child's typed definition to a visitor.
+    let describe: @Sendable (any ChildDefinitionVisitor) -> Void
+    /// The parent events the child's constant outputs map to.
+    let constantOutputEvents: @Sendable () -> [FlowOutline.ChildOutput]
 
     /// A child whose effects are mapped to the parent's effects.
     /// - Parameters:
@@ -59,7 +63,22 @@ public struct ChildFlow<Parent: Flow>: Sendable {
             let start = context.map { $0(parentContext) } ?? definition.initialContext
             return try finder.outputs(of: definition, context: start).compactMap(output)
         }
+        describe = { visitor in visitor.visit(definition) }
+        constantOutputEvents = {
+            definition.constantOutputs.map { constant in
+                FlowOutline.ChildOutput(output: constant.label, event: output(constant.output).map { String(describing: $0.kind) })
+            }
+        }
     }
+
+    /// Hands `visitor` the child's typed definition.
+    package func describe(to visitor: any ChildDefinitionVisitor) { describe(visitor) }
+
+    /// For each final state of the child whose output is declared as a constant, in declaration order:
+    /// the output's label and the label of the parent event the declaration's `output:` mapping gives
+    /// (`nil`: no event). Outputs computed from the context or the event are known only by running the
+    /// child, and are not listed.
+    package func outputEvents() -> [FlowOutline.ChildOutput] { constantOutputEvents() }
 
     /// The parent events this child can report: the outputs `finder` finds for the child's own
     /// definition (started with the context it is spawned with under `parentContext`), each mapped
@@ -89,6 +108,13 @@ package protocol ChildOutputFinder {
     /// - Throws: `FlowError` when such a machine cannot start (as the supervisor could not spawn it).
     func outputs<Child: Flow>(of definition: FlowDefinition<Child>,
                               context: Child.Context) throws(FlowError) -> [Child.Output]
+}
+
+/// Receives a declared child's typed definition, for a sibling module that works on children without
+/// knowing their types (the flow-file exporter writes them as documents of the parent's spec).
+package protocol ChildDefinitionVisitor: AnyObject {
+    /// Visits the child's definition.
+    func visit<Child: Flow>(_ definition: FlowDefinition<Child>)
 }
 
 /// How a declared child is made: fresh under its parent, or restored from a snapshot.
