@@ -154,6 +154,7 @@ let package = Package(
             dependencies: [
                 "Flowstate",
                 "FlowGraph",
+                "FlowSpec",
                 "FlowTesting",
                 "FlowNavigation",
                 "FlowstateExamples",

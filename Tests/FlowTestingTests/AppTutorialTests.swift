@@ -1,4 +1,5 @@
 import FlowGraph
+import FlowSpec
 import FlowNavigation
 import Flowstate
 import FlowTesting
@@ -138,6 +139,11 @@ struct AppTutorialTests {
 
         let dot = DOTWriter.dot(FlowGraph(Login.definition))
         #expect(dot.contains("verifying") && dot.contains("two-factor"))
+
+        let file = FlowSpec(Login.definition).json()
+        let spec = try FlowSpec.parse(file, file: "login.json")
+        #expect(spec.documents["two-factor"] != nil)
+        #expect(DOTWriter.dot(FlowGraph(spec)) == dot)
 
         let tester = try FlowStepTester(Login.definition)
         try tester.start {

@@ -60,7 +60,7 @@ SUITES = [
     Suite("FlowNavigationTests", ["Flowstate", "FlowNavigation", "FlowGraph", "CoordinatorExamples",
                                   "flowstate-examples", "FlowNavigationTests"]),
     # The testing kit: the path finder's exploration and its reasons.
-    Suite("FlowTestingTests", ["Flowstate", "FlowGraph", "FlowTesting", "FlowNavigation", "FlowstateExamples",
+    Suite("FlowTestingTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowTesting", "FlowNavigation", "FlowstateExamples",
                                "CoordinatorExamples", "FlowTestingTests"]),
 ]
 SUITE_NAMES = [s.name for s in SUITES]
