@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "FlowNavigation", targets: ["FlowNavigation"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .executable(name: "flowviz", targets: ["flowviz"]),
+        .executable(name: "flowstate-codegen", targets: ["flowstate-codegen"]),
+        .plugin(name: "FlowCodegen", targets: ["FlowCodegen"]),
         .library(name: "FlowstateExamples", targets: ["FlowstateExamples"]),
         .library(name: "CoordinatorExamples", targets: ["CoordinatorExamples"]),
         .executable(name: "flowstate-examples", targets: ["flowstate-examples"]),
@@ -70,6 +72,16 @@ let package = Package(
                 "Flowstate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The typed Swift of a flow file, at build time: the plugin runs the tool on a target's `.scxml`
+        // and `.flowspec.json` files. The tool needs FlowSpec alone (no Graphviz).
+        .executableTarget(name: "flowstate-codegen", dependencies: ["FlowSpec"]),
+        .plugin(name: "FlowCodegen", capability: .buildTool(), dependencies: ["flowstate-codegen"]),
+        .target(
+            name: "GeneratedFlows",
+            dependencies: ["Flowstate"],
+            path: "Examples/GeneratedFlows",
+            plugins: ["FlowCodegen"]
         ),
         // `@FlowEvent` (docs/PERFORMANCE.md has the clean-build cost of swift-syntax): only this
         // product and its tests build swift-syntax; no other target depends on it.
@@ -159,6 +171,7 @@ let package = Package(
                 "FlowNavigation",
                 "FlowstateExamples",
                 "CoordinatorExamples",
+                "GeneratedFlows",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -100,6 +100,19 @@ extension FlowSpec {
         }
     }
 
+    /// Reads a flow file of either format: SCXML when its name ends in `.scxml` or `.xml` or its first
+    /// character (after white space and a byte-order mark) is `<`, else a JSON flow spec.
+    /// - Parameters:
+    ///   - bytes: The file's contents (UTF-8).
+    ///   - file: The path, used to choose the format and in every error's location.
+    /// - Throws: ``FlowSpecError`` naming the problem and its `file:line:column`.
+    public static func read(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
+        let lower = file.lowercased()
+        let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        let isXML = lower.hasSuffix(".scxml") || lower.hasSuffix(".xml") || firstByte == UInt8(ascii: "<")
+        return isXML ? try parseSCXML(bytes, file: file) : try parse(bytes, file: file)
+    }
+
     /// Reads a spec from text.
     public static func parse(_ text: String, file: String) throws(FlowSpecError) -> FlowSpec {
         try parse(Array(text.utf8), file: file)

@@ -28,6 +28,11 @@ public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible 
         /// initial child).
         public static let invalidValue = Code("invalid-value")
 
+        /// The flow uses what a typed Swift flow cannot express (a parallel state, an SCXML wildcard
+        /// descriptor...), or two of its names become the same Swift identifier
+        /// (`FlowSpec.swiftSource(typeName:isPublic:file:)`).
+        public static let cannotGenerate = Code("cannot-generate")
+
         /// The code's stable name.
         public var description: String { name }
     }

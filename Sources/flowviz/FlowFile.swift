@@ -18,12 +18,8 @@ struct FlowFile {
     static func read(_ path: String) throws(FileProblem) -> FlowFile {
         let bytes = try readBytes(path, expecting: "a flow file")
         let path = path == "-" ? standardInputName : path
-        let lower = path.lowercased()
-        let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        let isXML = lower.hasSuffix(".scxml") || lower.hasSuffix(".xml") || firstByte == UInt8(ascii: "<")
         do {
-            let spec = isXML ? try FlowSpec.parseSCXML(bytes, file: path) : try FlowSpec.parse(bytes, file: path)
-            return FlowFile(path: path, spec: spec)
+            return FlowFile(path: path, spec: try FlowSpec.read(bytes, file: path))
         } catch {
             throw FileProblem(error.description)
         }

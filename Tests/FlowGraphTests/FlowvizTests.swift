@@ -319,3 +319,20 @@ struct FlowvizTests {
         #expect(try Flowviz.run(["validate", try flowFile("door.scxml").path]).status == 0)
     }
 }
+
+extension FlowvizTests {
+    @Test("generate swift: the typed flow on standard output or in a file; a flow it cannot type is one line per problem, exit 1")
+    func generateSwift() throws {
+        let printed = try Flowviz.run(["generate", "swift", signUp])
+        #expect(printed.status == 0)
+        #expect(printed.stdout.contains("public enum SignUp: Flow {"))
+        let out = try scratch.file("SignUp.swift", "")
+        let written = try Flowviz.run(["generate", "swift", signUp, "-o", out, "--type", "Onboarding", "--internal"])
+        #expect(written.status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\nenum Onboarding: Flow {"))
+        let parallel = try scratch.file("p.scxml", "<scxml initial='p'>\n<parallel id='p'><state id='x'/></parallel></scxml>")
+        let refused = try Flowviz.run(["generate", "swift", parallel])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "\(parallel):2:1: error: state 'p' is parallel: typed flows have no parallel states yet\n")
+    }
+}

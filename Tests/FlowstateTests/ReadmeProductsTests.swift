@@ -14,9 +14,9 @@ struct ReadmeProductsTests {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## Use it in your app").dropFirst().first?
             .components(separatedBy: "\n## ").first)
-        let declared = Set(Self.matches(of: #"\.(?:library|executable)\(name: "([^"]+)""#, in: manifest))
+        let declared = Set(Self.matches(of: #"\.(?:library|executable|plugin)\(name: "([^"]+)""#, in: manifest))
         let named = Set(Self.matches(of: #"\.product\(name: "([^"]+)", package: "Flowstate"\)"#, in: section)
-            + Self.matches(of: #"\n\| `([A-Za-z]+)` \|"#, in: section))
+            + Self.matches(of: #"\n\| `([A-Za-z-]+)` \|"#, in: section))
         #expect(!named.isEmpty)
         #expect(named.subtracting(declared).isEmpty, "named but not declared: \(named.subtracting(declared).sorted())")
         let examples: Set = ["FlowstateExamples", "CoordinatorExamples", "flowstate-examples"]

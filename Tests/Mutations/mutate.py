@@ -61,7 +61,8 @@ SUITES = [
                                   "flowstate-examples", "FlowNavigationTests"]),
     # The testing kit: the path finder's exploration and its reasons.
     Suite("FlowTestingTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowTesting", "FlowNavigation", "FlowstateExamples",
-                               "CoordinatorExamples", "FlowTestingTests"]),
+                               "CoordinatorExamples", "GeneratedFlows", "FlowCodegen", "flowstate-codegen",
+                               "FlowTestingTests"]),
 ]
 SUITE_NAMES = [s.name for s in SUITES]
 
@@ -364,14 +365,18 @@ def manifest_dependencies(manifest):
         if call is None:
             continue
         name = re.search(r'\bname:\s*"([^"]+)"', call)
-        if not name:
-            continue
+        if not name or re.search(r"\btargets:\s*\[", call):
+            continue  # not a target (a `.plugin(name:targets:)` is a product)
         dependencies = []
         found = re.search(r"\bdependencies:\s*\[", call)
         if found:
             items = balanced(call, found.end() - 1) or ""
             items = re.sub(r"\.product\([^()]*\)", "", items)  # products of other packages
             dependencies = re.findall(r'"([^"]+)"', items)
+        # A build-tool plugin a target uses is part of its build, with the tool the plugin runs.
+        found = re.search(r"\bplugins:\s*\[", call)
+        if found:
+            dependencies += re.findall(r'"([^"]+)"', balanced(call, found.end() - 1) or "")
         targets.setdefault(name.group(1), dependencies)
     return targets
 

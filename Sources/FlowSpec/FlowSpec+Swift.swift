@@ -1,0 +1,415 @@
+import FlowGraph
+import Flowstate
+
+extension FlowSpec {
+    /// Why a flow file cannot become a typed Swift flow: every problem, one per line, each with the
+    /// file, line and column it is about.
+    public struct SwiftGenerationError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The problems, in document order.
+        public internal(set) var problems: [FlowSpecError]
+
+        /// One line per problem: `file:line:column: error: message`.
+        public var description: String { problems.map(\.description).joined(separator: "\n") }
+    }
+
+    /// Typed Swift for the flow: what `flowviz generate swift` writes, and what the `FlowCodegen`
+    /// build-tool plugin runs on every `.scxml` and `.flowspec.json` file of a target.
+    ///
+    /// The result declares one `enum` conforming to `Flow`, named `typeName` (default: the flow's name
+    /// in UpperCamelCase), with:
+    /// - `State`, `Event`, `Effect` and `Output` enums, one case per name the file uses, each case's raw
+    ///   value (and `description`) the name as written, so labels, diagrams and the spec are the file's;
+    /// - a `Requirements` protocol: one `Bool` function per guard the file names (given the step's
+    ///   event), one function per effect (what ``perform`` calls), and one function per child flow a
+    ///   state runs, returning the `ChildFlow` the app declares;
+    /// - `definition(_:)`, the flow's `FlowDefinition`, with the requirements' guards and children;
+    /// - `perform(_:with:)`, which calls the requirement named after an effect.
+    ///
+    /// Names that are not Swift identifiers are mapped predictably: words (runs of ASCII letters and
+    /// digits; any other character separates words, a non-ASCII one becomes a word `uXXXX`) joined in
+    /// lowerCamelCase (types: UpperCamelCase), `_` before a leading digit, keywords in backticks,
+    /// `unnamed` for a name without any. Two
+    /// names that map to the same identifier are an error naming both places. Every declaration that
+    /// comes from the file carries a `#sourceLocation` of its place in the file, so a compiler message
+    /// about it (an app's conformance that lacks a guard the file added, say) names the file and line.
+    ///
+    /// A typed flow matches exact events and finishes at any final state: an SCXML descriptor with a
+    /// wildcard (`*`, `error.*`), a nested `<final>` under SCXML's semantics (which raises
+    /// `done.state`), and a parallel state are errors. Context updates keep their names (a file has no
+    /// code behind them: the generated flow has no context). SCXML executable content becomes its
+    /// effect labels.
+    /// - Parameters:
+    ///   - typeName: The flow's Swift type name (default: the flow's name, in UpperCamelCase).
+    ///   - isPublic: Whether the declarations are `public` (default) or internal.
+    ///   - file: The path `#sourceLocation` names (default: the spec's location's file).
+    /// - Throws: ``SwiftGenerationError`` with every problem.
+    public func swiftSource(typeName: String? = nil, isPublic: Bool = true,
+                            file: String? = nil) throws(SwiftGenerationError) -> String {
+        var generator = SwiftFlowWriter(spec: self, typeName: typeName, isPublic: isPublic, file: file)
+        return try generator.write()
+    }
+}
+
+/// Turns names into Swift identifiers, predictably.
+enum SwiftIdentifier {
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default",
+        "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch",
+        "where", "while", "Any", "as", "await", "false", "is", "nil", "self", "Self", "super", "throws", "true",
+        "try", "async", "consume", "copy", "discard", "each", "some", "borrowing", "consuming", "package",
+        "Type", "Protocol",
+    ]
+
+    /// The words of a name: runs of ASCII letters and digits; a non-ASCII scalar is a word of its own,
+    /// `u` and its hexadecimal code.
+    static func words(_ name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for scalar in name.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                current.unicodeScalars.append(scalar)
+                continue
+            }
+            if !current.isEmpty { words.append(current) }
+            current = ""
+            if !scalar.isASCII { words.append("u" + String(scalar.value, radix: 16, uppercase: true)) }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// `present(email)` → `presentEmail`; `upper`: `PresentEmail`; a name without a letter or digit:
+    /// `unnamed`. Never empty, never a keyword bare.
+    static func make(_ name: String, upper: Bool = false) -> String {
+        let parts = words(name)
+        var text = ""
+        for (i, word) in parts.enumerated() {
+            let first = word.prefix(1), rest = word.dropFirst()
+            if i == 0 {
+                text += (upper ? first.uppercased() : first.lowercased()) + rest
+            } else {
+                text += first.uppercased() + rest
+            }
+        }
+        if text.isEmpty { text = upper ? "Unnamed" : "unnamed" }
+        if let first = text.unicodeScalars.first, ("0"..."9").contains(first) { text = "_" + text }
+        return keywords.contains(text) ? "`\(text)`" : text
+    }
+}
+
+/// Writes one flow's Swift: see ``FlowSpec/swiftSource(typeName:isPublic:file:)``.
+struct SwiftFlowWriter {
+    let spec: FlowSpec
+    let typeName: String
+    let access: String
+    let file: String
+    var problems: [FlowSpecError] = []
+
+    init(spec: FlowSpec, typeName: String?, isPublic: Bool, file: String?) {
+        self.spec = spec
+        self.typeName = typeName ?? SwiftIdentifier.make(spec.name, upper: true)
+        access = isPublic ? "public " : ""
+        self.file = file ?? spec.location?.file ?? spec.name
+    }
+
+    /// Names of one kind (states, events...), each with its identifier and its first place.
+    struct Names {
+        var list: [(name: String, identifier: String, location: FlowSourceLocation?)] = []
+        var byName: [String: String] = [:]
+        var byIdentifier: [String: String] = [:]
+
+        /// Adds a name (once); returns the problem when its identifier is another name's.
+        mutating func add(_ name: String, at location: FlowSourceLocation?, kind: String,
+                          identifier make: (String) -> String = { SwiftIdentifier.make($0) }) -> String? {
+            guard byName[name] == nil else { return nil }
+            let identifier = make(name)
+            byName[name] = identifier
+            if let other = byIdentifier[identifier] {
+                return "\(kind) '\(name)' and \(kind) '\(other)' both become the Swift name '\(identifier)': rename one"
+            }
+            byIdentifier[identifier] = name
+            list.append((name, identifier, location))
+            return nil
+        }
+
+        subscript(name: String) -> String { byName[name] ?? SwiftIdentifier.make(name) }
+    }
+
+    mutating func problem(_ message: String, at location: FlowSourceLocation?) {
+        problems.append(FlowSpecError(code: .cannotGenerate, message: message,
+                                      location: location ?? spec.location ?? FlowSourceLocation(file: file, line: 1, column: 1)))
+    }
+
+    /// `#sourceLocation` for a place in the file, or nothing when the place is unknown.
+    func at(_ location: FlowSourceLocation?, indent: String) -> String {
+        guard let location else { return "" }
+        return "\(indent)#sourceLocation(file: \(Self.quote(file)), line: \(max(1, location.line)))\n"
+    }
+
+    /// The end of a generated stretch: the compiler's own places again.
+    func back(_ location: FlowSourceLocation?, indent: String) -> String {
+        location == nil ? "" : "\(indent)#sourceLocation()\n"
+    }
+
+    mutating func write() throws(FlowSpec.SwiftGenerationError) -> String {
+        let scxml = spec.semantics == .scxml
+        let states = spec.statesInDocumentOrder
+        var stateNames = Names(), events = Names(), effects = Names(), outputs = Names(), requirements = Names()
+        var parent: [String: String] = [:]
+        var guardNames: [(name: String, location: FlowSourceLocation?)] = []
+        var seenGuards = Set<String>()
+        var childNames: [(name: String, location: FlowSourceLocation?)] = []
+        var seenChildren = Set<String>()
+        for state in states {
+            for child in state.states { parent[child.name] = state.name }
+        }
+        func note(_ message: String?, at location: FlowSourceLocation?, into writer: inout SwiftFlowWriter) {
+            if let message { writer.problem(message, at: location) }
+        }
+        for state in states {
+            note(stateNames.add(state.name, at: state.location, kind: "state"), at: state.location, into: &self)
+            if state.isParallel {
+                problem("state '\(state.name)' is parallel: typed flows have no parallel states yet", at: state.location)
+            }
+            if state.isFinal {
+                if scxml, parent[state.name] != nil {
+                    problem("final state '\(state.name)' is nested: under SCXML it raises done.state.\(parent[state.name]!), but a typed flow finishes at every final state", at: state.location)
+                }
+                let output = state.output ?? state.name
+                note(outputs.add(output, at: state.location, kind: "output"), at: state.location, into: &self)
+            }
+            for effect in state.entry + state.exit {
+                note(effects.add(effect, at: state.location, kind: "effect"), at: state.location, into: &self)
+            }
+            if let child = state.child, seenChildren.insert(child).inserted { childNames.append((child, state.location)) }
+            for t in state.transitions {
+                for event in eventNames(t, scxml: scxml) {
+                    note(events.add(event, at: t.location, kind: "event"), at: t.location, into: &self)
+                    if event.contains("*") || event.isEmpty {
+                        problem("event descriptor '\(t.event ?? "")' matches several events: a typed flow matches exact events", at: t.location)
+                    }
+                }
+                for effect in t.effects {
+                    note(effects.add(effect, at: t.location, kind: "effect"), at: t.location, into: &self)
+                }
+                if let name = t.guardName, Self.builtInGuard(name) == nil, seenGuards.insert(name).inserted {
+                    guardNames.append((name, t.location))
+                }
+            }
+        }
+        // One namespace for the requirements: guards, effects, children.
+        for g in guardNames {
+            note(requirements.add(g.name, at: g.location, kind: "guard"), at: g.location, into: &self)
+        }
+        for e in effects.list {
+            note(requirements.add(e.name, at: e.location, kind: "effect"), at: e.location, into: &self)
+        }
+        for c in childNames {
+            note(requirements.add(c.name, at: c.location, kind: "child flow", identifier: { SwiftIdentifier.make($0 + " child") }),
+                     at: c.location, into: &self)
+        }
+        for state in states {
+            if let initial = state.initial, stateNames.byName[initial] == nil {
+                problem("state '\(state.name)' starts in '\(initial)', which is not a declared state", at: state.location)
+            }
+            for t in state.transitions {
+                if let target = t.target, stateNames.byName[target] == nil {
+                    problem("a transition of '\(state.name)' targets '\(target)', which is not a declared state", at: t.location)
+                }
+            }
+        }
+        if stateNames.byName[spec.initial] == nil {
+            problem("the initial state '\(spec.initial)' is not a declared state", at: spec.location)
+        }
+        guard problems.isEmpty else { throw FlowSpec.SwiftGenerationError(problems: problems) }
+
+        let a = access
+        var out = "// Generated from \(file) by Flowstate's Swift generator (flowviz generate swift). Do not edit:\n"
+        out += "// change the flow file; the build regenerates this.\n\n"
+        out += "import Flowstate\n\n"
+        out += "/// The flow of `\(file.split(separator: "/").last.map(String.init) ?? file)`, `\(spec.name)`.\n"
+        out += "\(a)enum \(typeName): Flow {\n"
+        out += enumeration("State", doc: "The flow's states.", names: stateNames, conformances: "Hashable, Sendable, CaseIterable")
+        if events.list.isEmpty {
+            out += "    /// The flow's events (it has none).\n    \(a)enum Event: FlowEvent, Hashable, Sendable {}\n\n"
+        } else {
+            out += enumeration("Event", doc: "The flow's events.", names: events, conformances: "FlowEvent, Hashable, Sendable, CaseIterable")
+        }
+        if effects.list.isEmpty {
+            out += "    /// The flow's effects (it has none).\n    \(a)typealias Effect = Never\n\n"
+        } else {
+            out += enumeration("Effect", doc: "The effects the flow asks for, as data (``perform(_:with:)`` calls the requirement of each).",
+                               names: effects, conformances: "Hashable, Sendable, CaseIterable")
+        }
+        if outputs.list.isEmpty {
+            out += "    /// The flow's output (it has no final state).\n    \(a)typealias Output = Never\n\n"
+        } else {
+            out += enumeration("Output", doc: "What the flow finishes with.", names: outputs, conformances: "Hashable, Sendable, CaseIterable")
+        }
+
+        // Requirements.
+        out += "    /// What the app supplies: a function per guard (true lets the transition be taken), per effect\n"
+        out += "    /// (called by ``perform(_:with:)``) and per child flow a state runs.\n"
+        out += "    \(a)protocol Requirements: Sendable {\n"
+        for g in guardNames {
+            out += "        /// The guard `\(g.name)`.\n"
+            out += at(g.location, indent: "        ")
+            out += "        func \(requirements[g.name])(_ event: Event?) -> Bool\n"
+            out += back(g.location, indent: "        ")
+        }
+        for e in effects.list {
+            out += "        /// Performs the effect `\(e.name)`.\n"
+            out += at(e.location, indent: "        ")
+            out += "        func \(requirements[e.name])()\n"
+            out += back(e.location, indent: "        ")
+        }
+        for c in childNames {
+            out += "        /// The child flow `\(c.name)`, with the event each of its outputs becomes.\n"
+            out += at(c.location, indent: "        ")
+            out += "        func \(requirements[c.name])() -> ChildFlow<\(typeName)>\n"
+            out += back(c.location, indent: "        ")
+        }
+        out += "    }\n\n"
+
+        // perform.
+        out += "    /// Performs `effect` by calling the requirement named after it.\n"
+        out += "    \(a)static func perform(_ effect: Effect, with requirements: some Requirements) {\n"
+        if effects.list.isEmpty {
+            out += "    }\n\n"
+        } else {
+            out += "        switch effect {\n"
+            for e in effects.list { out += "        case .\(e.identifier): requirements.\(requirements[e.name])()\n" }
+            out += "        }\n    }\n\n"
+        }
+
+        // In(): the parent of each state.
+        let usesIn = states.contains { state in
+            state.transitions.contains { t in t.guardName.flatMap { FlowSpec.inPredicate(Substring($0).trimmingSpaces) } != nil }
+        }
+        if usesIn {
+            out += "    /// Whether `state` is `leaf` or one of its ancestors (SCXML's `In()`).\n"
+            out += "    static func isActive(_ state: State, whenIn leaf: State) -> Bool {\n"
+            out += "        var current: State? = leaf\n"
+            out += "        while let next = current {\n            if next == state { return true }\n"
+            out += "            switch next {\n"
+            for s in states {
+                if let p = parent[s.name] { out += "            case .\(stateNames[s.name]): current = .\(stateNames[p])\n" }
+            }
+            out += "            default: current = nil\n            }\n        }\n        return false\n    }\n\n"
+        }
+
+        // The definition: states in document order, nested with an explicit stack.
+        out += "    /// The flow's definition, with the app's guards and child flows.\n"
+        out += "    \(a)static func definition(_ requirements: some Requirements) -> FlowDefinition<\(typeName)> {\n"
+        out += "        FlowDefinition(\(Self.quote(spec.name)), initial: .\(stateNames[spec.initial])) {\n"
+        enum Item {
+            case open(FlowSpec.State, depth: Int)
+            case text(String)
+        }
+        var stack: [Item] = spec.states.reversed().map { .open($0, depth: 3) }
+        while let item = stack.popLast() {
+            guard case .open(let state, let depth) = item else {
+                if case .text(let text) = item { out += text }
+                continue
+            }
+            let pad = String(repeating: "    ", count: depth)
+            out += at(state.location, indent: pad)
+            let entry = state.entry.isEmpty ? "" : ", entry: [" + state.entry.map { "." + effects[$0] }.joined(separator: ", ") + "]"
+            if state.isFinal {
+                out += "\(pad)Final(.\(stateNames[state.name]), output: .\(outputs[state.output ?? state.name])\(entry))\n"
+                out += back(state.location, indent: pad)
+                continue
+            }
+            var arguments = ".\(stateNames[state.name])"
+            if let initial = state.initial { arguments += ", initial: .\(stateNames[initial])" }
+            if let child = state.child { arguments += ", runs: requirements.\(requirements[child])()" }
+            arguments += entry
+            if !state.exit.isEmpty { arguments += ", exit: [" + state.exit.map { "." + effects[$0] }.joined(separator: ", ") + "]" }
+            let hasBody = !state.states.isEmpty || !state.transitions.isEmpty
+            out += "\(pad)StateNode(\(arguments))" + (hasBody ? " {\n" : "\n")
+            out += back(state.location, indent: pad)
+            guard hasBody else { continue }
+            // Children first, then the state's own transitions (the order the spec compiles to), then
+            // the closing brace: pushed in reverse.
+            var transitions = ""
+            let inner = pad + "    "
+            for t in state.transitions {
+                transitions += at(t.location, indent: inner)
+                let guardPart = t.guardName.map { ", guard: " + guardExpression($0, requirements: requirements, stateNames: stateNames) } ?? ""
+                let updatePart = t.update.map { ", update: Update(\(Self.quote($0))) { _, _ in }" } ?? ""
+                let effectPart = t.effects.isEmpty ? "" : ", effects: [" + t.effects.map { "." + effects[$0] }.joined(separator: ", ") + "]"
+                let target = t.target.map { ".\(stateNames[$0])" }
+                if t.event == nil {
+                    // The readers refuse an eventless transition without a target.
+                    transitions += "\(inner)Always(" + String(guardPart.dropFirst(2)) + (guardPart.isEmpty ? "" : ", ")
+                        + "to: \(target ?? ".\(stateNames[state.name])")\(updatePart)\(effectPart))\n"
+                } else {
+                    for event in eventNames(t, scxml: scxml) {
+                        transitions += "\(inner)On(.\(events[event])\(guardPart), to: \(target ?? "nil")\(updatePart)\(effectPart))\n"
+                    }
+                }
+                transitions += back(t.location, indent: inner)
+            }
+            stack.append(.text(pad + "}\n"))
+            stack.append(.text(transitions))
+            for child in state.states.reversed() { stack.append(.open(child, depth: depth + 1)) }
+        }
+        out += "        }\n    }\n}\n"
+        return out
+    }
+
+    /// One enum of names: a case per name, its raw value and `description` the name as written.
+    func enumeration(_ name: String, doc: String, names: Names, conformances: String) -> String {
+        var out = "    /// \(doc)\n    \(access)enum \(name): String, \(conformances), CustomStringConvertible {\n"
+        for n in names.list {
+            out += at(n.location, indent: "        ")
+            out += "        case \(n.identifier) = \(Self.quote(n.name))\n"
+            out += back(n.location, indent: "        ")
+        }
+        out += "\n        /// The name as the flow file writes it (what diagrams and specs show).\n"
+        out += "        \(access)var description: String { rawValue }\n    }\n\n"
+        return out
+    }
+
+    /// A Swift string literal.
+    static func quote(_ text: String) -> String {
+        "\"" + escaping(text) { scalar in
+            switch scalar {
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            default:
+                guard scalar.value < 0x20 || scalar.value == 0x7F else { return nil }
+                return "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        } + "\""
+    }
+
+    /// The events a transition reacts to: its event, or under SCXML each descriptor of its list.
+    func eventNames(_ t: FlowSpec.Transition, scxml: Bool) -> [String] {
+        guard let event = t.event else { return [] }
+        guard scxml else { return [event] }
+        return event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+    }
+
+    /// `true`, `false` and `In('s')`: guards the file evaluates itself (`nil` for a named guard).
+    static func builtInGuard(_ name: String) -> String? {
+        let trimmed = Substring(name).trimmingSpaces
+        if trimmed == "true" || trimmed == "false" { return String(trimmed) }
+        return FlowSpec.inPredicate(trimmed).map { "In(\($0))" }
+    }
+
+    func guardExpression(_ name: String, requirements: Names, stateNames: Names) -> String {
+        let label = Self.quote(name)
+        let trimmed = Substring(name).trimmingSpaces
+        if trimmed == "true" || trimmed == "false" { return "Guard(\(label), condition: { \(trimmed) })" }
+        if let state = FlowSpec.inPredicate(trimmed) {
+            return "Guard(\(label), evaluate: { leaf, _ in isActive(.\(stateNames[state]), whenIn: leaf) })"
+        }
+        return "Guard(\(label), evaluate: { _, event in requirements.\(requirements[name])(event) })"
+    }
+}

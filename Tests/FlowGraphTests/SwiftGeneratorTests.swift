@@ -1,0 +1,106 @@
+@testable import FlowSpec
+import Flowstate
+import Foundation
+import PropertyBased
+import Testing
+
+/// `FlowSpec.swiftSource`: what the FlowCodegen plugin and `flowviz generate swift` write (issue 26).
+/// That the generated code compiles and behaves is `GeneratedFlowTests` (the plugin builds it).
+@Suite("Typed Swift from a flow file")
+struct SwiftGeneratorTests {
+    @Test("Names become Swift identifiers predictably", arguments: [
+        ("present(email)", "presentEmail"), ("valid email", "validEmail"), ("6 digits", "_6Digits"),
+        ("Sign-Up", "signUp"), ("default", "`default`"), ("", "unnamed"), ("中", "u4E2D"), ("a.b.c", "aBC"),
+        ("done.state.x", "doneStateX"), ("already camelCase", "alreadyCamelCase"),
+    ])
+    func identifiers(name: String, expected: String) {
+        #expect(SwiftIdentifier.make(name) == expected)
+    }
+
+    @Test("Every identifier is a valid Swift identifier (or a backticked keyword), for any name")
+    func identifiersAreValid() async {
+        let valid = try! Regex("^(`[A-Za-z_][A-Za-z0-9_]*`|[A-Za-z_][A-Za-z0-9_]*)$")
+        await propertyCheck(count: 300, input: FlowGraphTests.hostile) { name in
+            let identifier = SwiftIdentifier.make(name)
+            #expect(identifier.wholeMatch(of: valid) != nil, "\(name) -> \(identifier)")
+            #expect(SwiftIdentifier.make(name, upper: true).first?.isLowercase != true)
+        }
+    }
+
+    static func spec(_ json: String) throws -> FlowSpec { try FlowSpec.parse(json, file: "flow.json") }
+
+    @Test("Two names that become one identifier are an error naming both, at the place of the second")
+    func collisions() throws {
+        let spec = try Self.spec("""
+        { "flowspec": 1, "name": "door", "initial": "a",
+          "states": [
+            { "name": "a", "transitions": [ { "event": "open-door", "target": "b" },
+                                            { "event": "open door", "target": "a" } ] },
+            { "name": "b", "final": true } ] }
+        """)
+        #expect(throws: FlowSpec.SwiftGenerationError.self) { try spec.swiftSource() }
+        do {
+            _ = try spec.swiftSource()
+        } catch {
+            #expect(error.description == "flow.json:4:37: error: event 'open door' and event 'open-door' both become the Swift name 'openDoor': rename one")
+            #expect(error.problems.map(\.code) == [.cannotGenerate])
+        }
+    }
+
+    @Test("What a typed flow cannot mean is refused, each at its line: parallel states, wildcard descriptors, nested SCXML finals")
+    func refusals() throws {
+        let scxml = try FlowSpec.parseSCXML("""
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="p">
+          <parallel id="p">
+            <state id="r"><transition event="error.*" target="r"/></state>
+            <state id="s" initial="t"><state id="t"/><final id="f"/></state>
+          </parallel>
+        </scxml>
+        """, file: "chart.scxml")
+        do {
+            _ = try scxml.swiftSource()
+            Issue.record("a parallel chart was generated")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                "chart.scxml:2:3: error: state 'p' is parallel: typed flows have no parallel states yet",
+                "chart.scxml:3:19: error: event descriptor 'error.*' matches several events: a typed flow matches exact events",
+                "chart.scxml:4:46: error: final state 'f' is nested: under SCXML it raises done.state.s, but a typed flow finishes at every final state",
+            ])
+        }
+    }
+
+    @Test("The generated source is deterministic, names every name as written, and carries the file's lines")
+    func shape() throws {
+        let spec = try Self.spec("""
+        { "flowspec": 1, "name": "sign in", "initial": "form",
+          "states": [
+            { "name": "form", "entry": ["show(form)"],
+              "transitions": [ { "event": "submit", "guard": "valid", "update": "remember", "target": "done" } ] },
+            { "name": "done", "final": true, "output": "signed in" } ] }
+        """)
+        let source = try spec.swiftSource()
+        #expect(try spec.swiftSource() == source)
+        #expect(source.contains("public enum SignIn: Flow {"))
+        #expect(source.contains("case showForm = \"show(form)\""))
+        #expect(source.contains("case signedIn = \"signed in\""))
+        #expect(source.contains("#sourceLocation(file: \"flow.json\", line: 4)\n        func valid(_ event: Event?) -> Bool"))
+        #expect(source.contains("On(.submit, guard: Guard(\"valid\", evaluate: { _, event in requirements.valid(event) }), to: .done, update: Update(\"remember\") { _, _ in })"))
+        let internalSource = try spec.swiftSource(typeName: "Login", isPublic: false)
+        #expect(internalSource.contains("\nenum Login: Flow {") && !internalSource.contains("public "))
+    }
+
+    @Test("Generated definitions' specs always generate: every name appears as a raw value, every guard and effect as a requirement")
+    func generatesAnyExportedFlow() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...999).array(of: 20...120)) { genes in
+            let spec = FlowSpec(ExportGen.flow("p", genes: genes))
+            let source = try spec.swiftSource()
+            for state in spec.statesInDocumentOrder {
+                #expect(source.contains(" = \(SwiftFlowWriter.quote(state.name))\n"))
+                for t in state.transitions {
+                    if let guardName = t.guardName { #expect(source.contains("func \(SwiftIdentifier.make(guardName))(_ event: Event?) -> Bool")) }
+                    for effect in t.effects { #expect(source.contains("func \(SwiftIdentifier.make(effect))()")) }
+                }
+            }
+        }
+    }
+}
