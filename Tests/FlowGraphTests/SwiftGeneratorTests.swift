@@ -104,3 +104,50 @@ struct SwiftGeneratorTests {
         }
     }
 }
+
+extension SwiftGeneratorTests {
+    /// The folder of the modules this test binary was built with (`.build/<configuration>/Modules`),
+    /// where the compiler finds `Flowstate` for generated code; `nil` if the layout is another.
+    static var builtModules: URL? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        for _ in 0..<6 {
+            folder = folder.deletingLastPathComponent()
+            let modules = folder.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: modules.appendingPathComponent("Flowstate.swiftmodule").path) {
+                return modules
+            }
+        }
+        return nil
+    }
+
+    /// The Swift compiler beside the `swift` that runs the tests (`PATH`).
+    static var swiftc: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test("Generated flows compile without warnings: 30 generated definitions' files, type-checked against Flowstate")
+    func generatedCodeCompiles() throws {
+        let modules = try #require(Self.builtModules, "the test binary's modules folder")
+        let swiftc = try #require(Self.swiftc, "swiftc on PATH")
+        var source = ""
+        let genes = Gen.int(in: 0...999).array(of: 20...120)
+        var rng = Xoshiro(seed: (26, 2, 6, 26))
+        for k in 0..<30 {
+            let spec = FlowSpec(ExportGen.flow("p", genes: genes.run(using: &rng)))
+            source += try spec.swiftSource(typeName: "Generated\(k)") + "\n"
+        }
+        let folder = try Scratch()
+        let file = try folder.file("Generated.swift", source)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path, file]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text.prefix(3000))")
+    }
+}
