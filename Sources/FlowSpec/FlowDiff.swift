@@ -73,6 +73,7 @@ public struct FlowDiff: Sendable {
             compare("parent", before.parent[name], after.parent[name], optional)
             compare("final", was.isFinal, now.isFinal) { "\($0)" }
             compare("parallel", was.isParallel, now.isParallel) { "\($0)" }
+            compare("history", was.history, now.history) { $0?.rawValue ?? "none" }
             compare("output", was.output, now.output, optional)
             compare("initial", was.initial, now.initial, optional)
             compare("child", was.child, now.child, optional)
@@ -106,6 +107,9 @@ public struct FlowDiff: Sendable {
             var what: [String] = []
             if was.target != entry.transition.target {
                 what.append("target: \(was.target ?? "none") -> \(entry.transition.target ?? "none")")
+            }
+            if was.isInternal != entry.transition.isInternal {
+                what.append("internal: \(was.isInternal) -> \(entry.transition.isInternal)")
             }
             if was.update != entry.transition.update {
                 what.append("update: \(was.update ?? "none") -> \(entry.transition.update ?? "none")")

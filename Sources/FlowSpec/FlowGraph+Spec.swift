@@ -3,7 +3,8 @@ import Flowstate
 
 extension FlowGraph {
     /// The graph of a flow file: the graph of its definition, with what only the file says drawn too
-    /// (the child flows its states run, SCXML's nested final states, parallel states as dashed clusters).
+    /// (the child flows its states run, SCXML's nested final states, parallel states as dashed clusters,
+    /// history states as `H` and `H*` circles, internal transitions dotted).
     ///
     /// Edges name the file's transitions by their index in document order (a state's transitions,
     /// then its children's), the numbering traces of flow files use (`FlowTrace.Step.transitions`).
@@ -22,6 +23,18 @@ extension FlowGraph {
                 nodes[i].attributes["style"] = "dashed"
                 nodes[i].attributes["label"] = "\(state.name) ∥"
             }
+            if let history = state.history {
+                // UML's and SCXML editors' marks: H for shallow history, H* for deep.
+                nodes[i].attributes["shape"] = "circle"
+                nodes[i].attributes["label"] = history == .deep ? "H*" : "H"
+                nodes[i].attributes["tooltip"] = "\(history.rawValue) history '\(state.name)'"
+            }
+        }
+        // An internal transition (it does not exit its source) is drawn dotted.
+        let transitionList = index.transitions
+        for e in edges.indices where edges[e].transitions.contains(where: { transitionList.indices.contains($0) && transitionList[$0].transition.isInternal }) {
+            edges[e].attributes["style"] = "dotted"
+            edges[e].attributes["tooltip"] = "internal: does not exit its source"
         }
         // A transition to a state the file does not declare is drawn, marked, to a node that says so:
         // an invalid flow is never drawn as if it were whole.

@@ -54,12 +54,11 @@ public struct FlowPaths: Sendable {
         let scxml = document.scxml
         let stateCount = index.order.count
         let transitions = index.transitionList
-        var parallel: FlowSpec.State?
-        index.forEach(state: { _, state in if state.isParallel, parallel == nil { parallel = state } })
-        if let state = parallel {
-            let at = state.location.map { "\($0): " } ?? ""
-            throw FlowSimulation.Problem(description: "\(at)error: state '\(state.name)' is a <parallel> state: parallel states are drawn and validated, not explored")
-        }
+        var refusal: String?
+        index.forEach(state: { _, state in
+            if refusal == nil { refusal = FlowSpec.notRun(state, index: index, verb: "explored") }
+        })
+        if let refusal { throw FlowSimulation.Problem(description: refusal) }
         // The driver FlowSimulation runs, without child flows (their completion is an event like any
         // other) and without notes: the exploration reads only the transitions the root took.
         var initial = SpecInterpreter(documents: [spec.name: document], root: spec.name, guards: compiled.guards,

@@ -120,8 +120,8 @@ extension FlowSpec {
 
     private static func state(_ json: JSON) throws(FlowSpecError) -> State {
         var reader = Reader(json, what: "a state")
-        try reader.only(["name", "final", "parallel", "output", "initial", "child", "childID", "outputs", "entry",
-                         "exit", "data", "transitions", "states"])
+        try reader.only(["name", "final", "parallel", "history", "output", "initial", "child", "childID", "outputs",
+                         "entry", "exit", "data", "transitions", "states"])
         var state = State(name: try reader.string("name"))
         state.location = json.location
         state.isFinal = try reader.optionalBool("final") ?? false
@@ -140,6 +140,13 @@ extension FlowSpec {
             }
         }
         state.isParallel = try reader.optionalBool("parallel") ?? false
+        if let history = try reader.optionalString("history") {
+            guard let kind = History(rawValue: history) else {
+                throw FlowSpecError(code: .invalidValue, message: "'history' is '\(history)': use 'shallow' or 'deep'",
+                                    location: reader.location(of: "history"))
+            }
+            state.history = kind
+        }
         state.entry = try reader.strings("entry")
         state.exit = try reader.strings("exit")
         state.data = try reader.strings("data")
@@ -150,12 +157,13 @@ extension FlowSpec {
 
     private static func transition(_ json: JSON) throws(FlowSpecError) -> Transition {
         var reader = Reader(json, what: "a transition")
-        try reader.only(["event", "guard", "update", "target", "effects"])
+        try reader.only(["event", "guard", "update", "target", "internal", "effects"])
         var transition = Transition(event: try reader.optionalString("event"), guardName: try reader.optionalString("guard"),
                                     target: try reader.optionalString("target"), effects: try reader.strings("effects"),
                                     update: try reader.optionalString("update"))
         // Without an event nor a target: SCXML's only, checked when the semantics are known.
         transition.location = json.location
+        transition.isInternal = try reader.optionalBool("internal") ?? false
         return transition
     }
 
@@ -191,6 +199,7 @@ extension FlowSpec {
         var fields = ["\(inner)\"name\": \(quote(state.name))"]
         if state.isFinal { fields.append("\(inner)\"final\": true") }
         if state.isParallel { fields.append("\(inner)\"parallel\": true") }
+        if let history = state.history { fields.append("\(inner)\"history\": \(quote(history.rawValue))") }
         if let output = state.output { fields.append("\(inner)\"output\": \(quote(output))") }
         if let initial = state.initial { fields.append("\(inner)\"initial\": \(quote(initial))") }
         if let child = state.child { fields.append("\(inner)\"child\": \(quote(child))") }
@@ -209,6 +218,7 @@ extension FlowSpec {
                 if let name = t.guardName { parts.append("\"guard\": \(quote(name))") }
                 if let update = t.update { parts.append("\"update\": \(quote(update))") }
                 if let target = t.target { parts.append("\"target\": \(quote(target))") }
+                if t.isInternal { parts.append("\"internal\": true") }
                 if !t.effects.isEmpty { parts.append("\"effects\": [\(t.effects.map(quote).joined(separator: ", "))]") }
                 return inner + "  { " + parts.joined(separator: ", ") + " }"  // one transition a line
             }

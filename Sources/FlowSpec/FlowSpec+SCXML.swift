@@ -18,8 +18,9 @@ extension FlowSpec {
     /// with content), of another type, or a state's second one (kept as text in ``State/data``),
     /// `<donedata>` with `<param>`, an eventless transition without a target, an `<scxml>` without
     /// states (``states`` empty, ``initial`` empty). Elements and attributes of other namespaces
-    /// (Qt Creator's `<qt:editorinfo>`) are left out. `<history>`, a transition with several targets,
-    /// `<transition type="internal">` and anything that is not SCXML are refused with their location.
+    /// (Qt Creator's `<qt:editorinfo>`) are left out. `<history>` and `<transition type="internal">` are
+    /// read (drawn and validated, not simulated); a transition with several targets and anything that
+    /// is not SCXML are refused with their location.
     public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
         try read(try XMLParser.parse(bytes, file: file), file: file)
     }
@@ -205,13 +206,45 @@ struct SCXMLReader {
             case "script":
                 keep(child, in: &data, because: "<script> needs a data model: kept as text, not run (simulate runs SCXML's null data model)")
             case "history":
-                throw error(.unsupported, "<history> is not supported: flowviz reads SCXML's structure without history states", child.location)
+                guard parent != nil else {
+                    throw error(.invalidValue, "<history> belongs in a <state> or <parallel>, not in <scxml>", child.location)
+                }
+                states.append(try history(child))
             default:
                 let inside = parent.map { "state '\($0)'" } ?? "<scxml>"
                 throw error(.unsupported, "unknown element <\(child.name)> in \(inside)", child.location)
             }
         }
         return states
+    }
+
+    /// A `<history>`: a pseudo-state with its type and its default transition (drawn, not simulated).
+    mutating func history(_ node: XMLNode) throws(FlowSpecError) -> FlowSpec.State {
+        guard let id = node.attribute("id"), !id.isEmpty else {
+            throw error(.missingField, "a <history> needs an 'id' (transitions target it)", node.location)
+        }
+        var state = FlowSpec.State(name: id)
+        state.location = node.location
+        switch node.attribute("type") ?? "shallow" {
+        case "shallow": state.history = .shallow
+        case "deep": state.history = .deep
+        case let other:
+            throw error(.invalidValue, "<history type=\"\(other)\">: use shallow or deep", node.location(of: "type"))
+        }
+        for child in node.children {
+            guard child.name == "transition" else {
+                throw error(.unsupported, "unknown element <\(child.name)> in <history> '\(id)' (it holds one <transition>)", child.location)
+            }
+            guard state.transitions.isEmpty else {
+                throw error(.invalidValue, "<history> '\(id)' has a second <transition>: it holds one, its default", child.location)
+            }
+            let transition = try self.transition(child, in: id)
+            guard transition.event == nil, transition.guardName == nil, transition.target != nil else {
+                throw error(.invalidValue, "the <transition> of <history> '\(id)' has an event or a condition, or no target: it is the history's default target", child.location)
+            }
+            state.transitions.append(transition)
+        }
+        return state
     }
 
     mutating func state(_ node: XMLNode) throws(FlowSpecError) -> FlowSpec.State {
@@ -291,7 +324,15 @@ struct SCXMLReader {
             state.entry += labels
             if !block.instructions.isEmpty { state.onEntry.append(block) }
         }
-        if state.initial != nil, state.initial == state.states.first?.name { state.initial = nil }
+        // SCXML's default initial child is the first child state: a history is not one. It is named
+        // then, so that the first child in document order (what a spec's default is) may be a history.
+        if state.states.first?.history != nil {
+            // Kept even when it names the first child (the history): without it, the default would be
+            // the first child that is not one.
+            if state.initial == nil { state.initial = state.states.first { $0.history == nil }?.name }
+        } else if state.initial != nil, state.initial == state.states.first?.name {
+            state.initial = nil
+        }
         return state
     }
 
@@ -373,9 +414,9 @@ struct SCXMLReader {
     mutating func transition(_ node: XMLNode, in state: String) throws(FlowSpecError) -> FlowSpec.Transition {
         let event = node.attribute("event").map { String($0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")) }
         let target = try node.attribute("target").map { value throws(FlowSpecError) in try single(value, "target", node.location(of: "target")) }
-        if let type = node.attribute("type"), type != "external" {
-            throw error(.unsupported, "<transition type=\"\(type)\"> is not supported: transitions are external (the default)",
-                        node.location(of: "type"))
+        let type = node.attribute("type") ?? "external"
+        guard type == "external" || type == "internal" else {
+            throw error(.invalidValue, "<transition type=\"\(type)\">: use external or internal", node.location(of: "type"))
         }
         if event == nil || event == "", target == nil {
             // Taken again after every microstep while its condition holds: only data can stop it.
@@ -388,6 +429,7 @@ struct SCXMLReader {
                                              target: target, effects: labels)
         transition.content = block
         transition.location = node.location
+        transition.isInternal = type == "internal"
         return transition
     }
 

@@ -68,9 +68,10 @@ enum SCXMLWriter {
 
     private static func write(_ state: FlowSpec.State, documents: [String: FlowSpec], indent: String,
                               into out: inout String) {
-        let tag = state.isFinal ? "final" : (state.isParallel ? "parallel" : "state")
+        let tag = state.history != nil ? "history" : (state.isFinal ? "final" : (state.isParallel ? "parallel" : "state"))
         var open = "\(indent)<\(tag) id=\(quote(state.name))"
-        if let initial = state.initial, !state.isParallel { open += " initial=\(quote(initial))" }
+        if let history = state.history { open += " type=\(quote(history.rawValue))" }
+        if let initial = state.initial, !state.isParallel, state.history == nil { open += " initial=\(quote(initial))" }
         var body: [String] = []
         let inner = indent + "  "
         // Data first, as documents declare it; invocations and <donedata> kept as text after the
@@ -115,6 +116,7 @@ enum SCXMLWriter {
             if let event = t.event { line += " event=\(quote(event))" }
             if let guardName = t.guardName { line += " cond=\(quote(guardName))" }
             if let target = t.target { line += " target=\(quote(target))" }
+            if t.isInternal { line += " type=\"internal\"" }
             let nodes = t.content.map { elements(of: [$0], labels: t.effects)[0] } ?? labelElements(t.effects)
             if nodes.isEmpty {
                 body.append(line + "/>")

@@ -156,6 +156,7 @@ struct SwiftFlowWriter {
     mutating func write() throws(FlowSpec.SwiftGenerationError) -> String {
         let scxml = spec.semantics == .scxml
         let states = spec.statesInDocumentOrder
+        let index = SpecIndex(spec)
         var stateNames = Names(), events = Names(), effects = Names(), outputs = Names(), requirements = Names()
         var parent: [String: String] = [:]
         var guardNames: [(name: String, location: FlowSourceLocation?)] = []
@@ -172,6 +173,12 @@ struct SwiftFlowWriter {
             note(stateNames.add(state.name, at: state.location, kind: "state"), at: state.location, into: &self)
             if state.isParallel {
                 problem("state '\(state.name)' is parallel: typed flows have no parallel states yet", at: state.location)
+            }
+            if state.history != nil {
+                problem("state '\(state.name)' is a history state: typed flows have no history states yet", at: state.location)
+            }
+            for t in state.transitions where FlowSpec.internalDiffers(t, of: state, index: index) {
+                problem("the internal transition of '\(state.name)' does not exit its source: typed flows' transitions are external", at: t.location)
             }
             if state.isFinal {
                 if scxml, parent[state.name] != nil {

@@ -125,3 +125,31 @@ extension FlowSpec {
         return issues
     }
 }
+
+extension FlowSpec {
+    /// Why the driver that simulates and explores files cannot run `state` (one line with its place),
+    /// or `nil`: a parallel state, a history state, or an internal transition that means something
+    /// else than an external one (from a compound state to one of its descendants: the engine's
+    /// transitions exit and re-enter their source). The one place `simulate` and `paths` ask.
+    static func notRun(_ state: State, index: SpecIndex, verb: String) -> String? {
+        func at(_ location: FlowSourceLocation?) -> String { location.map { "\($0): " } ?? "" }
+        if state.isParallel {
+            return "\(at(state.location))error: state '\(state.name)' is a <parallel> state: parallel states are drawn and validated, not \(verb)"
+        }
+        if state.history != nil {
+            return "\(at(state.location))error: state '\(state.name)' is a <history> state: history states are drawn and validated, not \(verb)"
+        }
+        for t in state.transitions where internalDiffers(t, of: state, index: index) {
+            return "\(at(t.location))error: the internal transition of '\(state.name)' to '\(t.target ?? "")' does not exit its source: internal transitions are drawn and validated, not \(verb)"
+        }
+        return nil
+    }
+
+    /// Whether `t`, declared on `state`, is an internal transition that means something else than an
+    /// external one: from a compound state to one of its proper descendants (SCXML: it exits only the
+    /// active descendants, not the source).
+    static func internalDiffers(_ t: Transition, of state: State, index: SpecIndex) -> Bool {
+        guard t.isInternal, !state.states.isEmpty, let target = t.target, target != state.name else { return false }
+        return index.ancestors(of: target).contains(state.name)
+    }
+}

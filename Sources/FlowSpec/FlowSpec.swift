@@ -25,6 +25,10 @@ public struct FlowSpec: Sendable {
         public var childID: String?
         /// A parallel state (SCXML `<parallel>`): drawn and validated, not simulated.
         public var isParallel = false
+        /// A history pseudo-state (SCXML `<history type="shallow|deep">`): it remembers which children
+        /// of its parent were active when the parent was last exited, and its one transition says
+        /// where to go on the first visit. Drawn (`H`, `H*`) and validated, not simulated.
+        public var history: History?
         /// Whether the child flow is sent every external event the state's flow receives (SCXML
         /// `<invoke autoforward="true">`).
         public var autoforward = false
@@ -59,6 +63,14 @@ public struct FlowSpec: Sendable {
         public init(name: String) { self.name = name }
     }
 
+    /// What a history state remembers.
+    public enum History: String, Hashable, Sendable {
+        /// The parent's active child only (SCXML `type="shallow"`, the default).
+        case shallow
+        /// The parent's active descendants, to the leaves (SCXML `type="deep"`).
+        case deep
+    }
+
     /// An output of a state's child flow and the event it becomes in the flow that runs it (the same
     /// pair a definition's outline carries).
     public typealias ChildOutput = FlowOutline.ChildOutput
@@ -73,6 +85,10 @@ public struct FlowSpec: Sendable {
         public var target: String?
         /// Effects, as labels.
         public var effects: [String] = []
+        /// SCXML `type="internal"`: a transition from a compound state to one of its descendants that
+        /// does not exit and re-enter its source. Drawn dotted; a simulation refuses it where it means
+        /// something else than an external transition (the engine's transitions are external).
+        public var isInternal = false
         /// The name of the context update the transition makes (drawn `{name}`; a Swift `Update`'s
         /// name). A flow file has no code behind it: simulating it changes no context.
         public var update: String?

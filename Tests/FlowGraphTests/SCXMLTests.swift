@@ -38,7 +38,7 @@ struct SCXMLTests {
 
     @Test("Malformed or unsupported SCXML: one error with its line and column", arguments: [
         ("<scxml><state id='a'></scxml>", "1:24", "</scxml> closes <state>"),
-        ("<scxml><state id='a'><history id='h'/></state></scxml>", "1:22", "<history> is not supported"),
+        ("<scxml><state id='a'><history id='h' type='wide'/></state></scxml>", "1:38", "<history type=\"wide\">: use shallow or deep"),
         ("<scxml><stat id='a'/></scxml>", "1:8", "unknown element <stat> in <scxml>"),
         ("<!DOCTYPE x [<!ENTITY a 'b'>]><scxml/>", "1:1", "a DOCTYPE is not allowed"),
         ("<scxml><state id='a'><transition event='e' target='a b'/></state></scxml>", "1:44", "'target' names 2 states"),
@@ -48,8 +48,8 @@ struct SCXMLTests {
         ("<scxml initial='a'></scxml>", "1:8", "<scxml> names an initial state 'a' but contains no <state>"),
         ("<scxml><qt:editorinfo/></scxml>", "1:8", "the namespace prefix 'qt' is not declared"),
         ("   ", "1:4", "the file is empty"),
-        ("<scxml><state id='a'><transition event='e' type='internal' target='a'/></state></scxml>", "1:44",
-         "<transition type=\"internal\"> is not supported"),
+        ("<scxml><state id='a'><transition event='e' type='sideways' target='a'/></state></scxml>", "1:44",
+         "<transition type=\"sideways\">: use external or internal"),
         ("<scxml><state id='a'><onentry><send event='e' delay='soon'/></onentry></state></scxml>", "1:47",
          "<send delay=\"soon\"> is not a duration"),
     ])
