@@ -314,51 +314,34 @@ public struct FlowViewer: Sendable {
     /// Text for HTML (element content or a quoted attribute): `&`, `<`, `>`, quotes escaped, and
     /// control characters other than tab and line feed replaced by spaces.
     static func htmlText(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        escaping(text) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    out += " "
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case "\t", "\n": nil
+            default: scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? " " : nil
             }
         }
-        return out
     }
 
     /// A JSON string literal that is also safe as the content of an HTML `<script>` element: quotes,
     /// backslashes and control characters escaped as JSON requires, and `<`, `>`, `&`, U+2028 and
     /// U+2029 as `\u` escapes (so no `</script>` or `<!--` can appear, and the text is also valid JavaScript).
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
+        "\"" + escaping(text) { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
-                out += unicodeEscape(scalar.value)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += unicodeEscape(scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case "<", ">", "&", "\u{2028}", "\u{2029}": unicodeEscape(scalar.value)
+            default: isControl(scalar) ? unicodeEscape(scalar.value) : nil
             }
-        }
-        return out + "\""
+        } + "\""
     }
 
     private static func unicodeEscape(_ value: UInt32) -> String {

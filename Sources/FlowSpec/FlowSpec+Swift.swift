@@ -20,7 +20,7 @@ extension FlowSpec {
     /// - `State`, `Event`, `Effect` and `Output` enums, one case per name the file uses, each case's raw
     ///   value (and `description`) the name as written, so labels, diagrams and the spec are the file's;
     /// - a `Requirements` protocol: one `Bool` function per guard the file names (given the step's
-    ///   event), one function per effect (what ``perform`` calls), and one function per child flow a
+    ///   event), one function per effect (what `perform(_:with:)` calls), and one function per child flow a
     ///   state runs, returning the `ChildFlow` the app declares;
     /// - `definition(_:)`, the flow's `FlowDefinition`, with the requirements' guards and children;
     /// - `perform(_:with:)`, which calls the requirement named after an effect.
