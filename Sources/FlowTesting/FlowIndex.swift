@@ -5,8 +5,9 @@ import Flowstate
 /// definition's own (``FlowHierarchy``, numbered as `definition.states`).
 struct FlowIndex<F: Flow>: Sendable {
     let definition: FlowDefinition<F>
-    /// The position of each state in `definition.states`.
-    let position: [F.State: Int]
+    /// The position of each state in `definition.states` (the compiler's number for it):
+    /// `index.position[state]`, `nil` for a state the definition does not declare.
+    var position: Positions { Positions(definition: definition) }
     /// The states' parents, children, ancestry and default entries.
     let hierarchy: FlowHierarchy
     /// Whether each state is final.
@@ -27,11 +28,7 @@ struct FlowIndex<F: Flow>: Sendable {
     init(_ definition: FlowDefinition<F>) {
         self.definition = definition
         let states = definition.states
-        var position: [F.State: Int] = [:]
-        for (i, declaration) in states.enumerated() where position[declaration.state] == nil {
-            position[declaration.state] = i
-        }
-        self.position = position
+        let position = Positions(definition: definition)
         let hierarchy = definition.hierarchy
         self.hierarchy = hierarchy
         isFinal = states.map { $0.kind == .final }
@@ -126,5 +123,14 @@ struct FlowIndex<F: Flow>: Sendable {
             }
         }
         return reaching
+    }
+
+    /// The states' positions, looked up in the definition's own table.
+    struct Positions: Sendable {
+        /// The definition whose states these are.
+        let definition: FlowDefinition<F>
+
+        /// The position of `state` in `definition.states`, or `nil` when it is not declared.
+        subscript(state: F.State) -> Int? { definition.position(of: state) }
     }
 }

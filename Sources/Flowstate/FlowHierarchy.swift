@@ -65,7 +65,8 @@ package struct FlowHierarchy: Sendable {
     /// whose positions lie strictly between its own and this one.
     private let subtreeEnds: [Int32]
 
-    /// Builds the hierarchy of `parents.count` states numbered in document order.
+    /// Builds the hierarchy of `parents.count` states, each numbered after its parent, siblings in the
+    /// order they are written.
     /// - Parameters:
     ///   - parents: Each state's parent, or ``root``. A parent must come before its child; an entry
     ///     that does not (a number not less than the state's own, or below -1) is read as ``root``,
@@ -189,9 +190,9 @@ package struct FlowHierarchy: Sendable {
     /// SCXML's `getProperAncestors(state1, state2)`: the ancestors of `state`, innermost first, up to
     /// but not including `ancestor` (``root`` lists them all; the `<scxml>` element itself is never
     /// listed). Empty when `ancestor` is not a proper ancestor of `state` (its parent, itself, a
-    /// descendant, or unrelated). Iterating allocates nothing.
+    /// descendant, or unrelated) and when `state` is not a state. Iterating allocates nothing.
     package func properAncestors(of state: Int, upTo ancestor: Int = root) -> Ancestry {
-        guard ancestor == Self.root || isDescendant(state, of: ancestor) else {
+        guard state >= 0 && state < parents.count && (ancestor == Self.root || isDescendant(state, of: ancestor)) else {
             return Ancestry(parents: parents, first: Self.root, stop: Self.root)
         }
         return Ancestry(parents: parents, first: parent(of: state), stop: ancestor)
@@ -320,7 +321,8 @@ package struct FlowHierarchy: Sendable {
 
     /// `states` in document order (entry order) or its reverse (exit order), each once.
     private func inDocumentOrder(_ states: [Int], reversed: Bool) -> [Int] {
-        var sorted = reversed ? states.sorted { positions[$0] > positions[$1] } : states.sorted { positions[$0] < positions[$1] }
+        var sorted = reversed
+            ? states.sorted { positions[$0] > positions[$1] } : states.sorted { positions[$0] < positions[$1] }
         var kept = 0
         for k in sorted.indices where k == 0 || sorted[k] != sorted[kept - 1] {
             sorted[kept] = sorted[k]
