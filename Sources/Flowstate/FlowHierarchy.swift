@@ -59,7 +59,9 @@ package struct FlowHierarchy: Sendable {
     private let initials: [Int32]
     /// The atomic state each state's default entry settles in (itself for an atomic state).
     private let defaultLeaves: [Int32]
-    /// Each state's position in document order (pre-order over the children lists).
+    /// Each state's position in document order (pre-order over the children lists); empty when every
+    /// state's position is its number (the compiler's numbering, and a valid file's), which saves
+    /// four bytes a state.
     private let positions: [Int32]
     /// The position just after the last descendant of each state: its descendants are the states
     /// whose positions lie strictly between its own and this one.
@@ -120,8 +122,12 @@ package struct FlowHierarchy: Sendable {
             nextInside[s + 1] = positions[s] + 1
         }
         var subtreeEnds = sizes
-        for s in 0..<n { subtreeEnds[s] += positions[s] }
-        self.positions = positions
+        var isIdentity = true
+        for s in 0..<n {
+            subtreeEnds[s] += positions[s]
+            if positions[s] != Int32(s) { isIdentity = false }
+        }
+        self.positions = isIdentity ? [] : positions
         self.subtreeEnds = subtreeEnds
         self.parents = parents32
         self.childStart = childStart
@@ -138,7 +144,8 @@ package struct FlowHierarchy: Sendable {
     /// The position of `state` in document order, from 0: a state comes after its parent and after
     /// its earlier siblings' descendants. (The same as its number when states are numbered in
     /// document order, as the compiler numbers them.)
-    package func documentPosition(of state: Int) -> Int { Int(positions[state]) }
+    @inline(__always)
+    package func documentPosition(of state: Int) -> Int { positions.isEmpty ? state : Int(positions[state]) }
 
     /// The state that contains `state`, or ``root`` for a top-level state.
     @inline(__always)
@@ -204,8 +211,8 @@ package struct FlowHierarchy: Sendable {
     package func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
         guard state >= 0 && state < parents.count && ancestor < parents.count else { return false }
         if ancestor < 0 { return ancestor == Self.root }
-        let position = positions[state]
-        return positions[ancestor] < position && position < subtreeEnds[ancestor]
+        let position = documentPosition(of: state)
+        return documentPosition(of: ancestor) < position && position < Int(subtreeEnds[ancestor])
     }
 
     /// Whether `state` is `ancestor` or one of its descendants (for a machine resting in atomic state
@@ -322,7 +329,8 @@ package struct FlowHierarchy: Sendable {
     /// `states` in document order (entry order) or its reverse (exit order), each once.
     private func inDocumentOrder(_ states: [Int], reversed: Bool) -> [Int] {
         var sorted = reversed
-            ? states.sorted { positions[$0] > positions[$1] } : states.sorted { positions[$0] < positions[$1] }
+            ? states.sorted { documentPosition(of: $0) > documentPosition(of: $1) }
+            : states.sorted { documentPosition(of: $0) < documentPosition(of: $1) }
         var kept = 0
         for k in sorted.indices where k == 0 || sorted[k] != sorted[kept - 1] {
             sorted[kept] = sorted[k]
