@@ -138,15 +138,15 @@ public struct FlowPaths: Sendable {
             return false
         }
         var sourceStart = [Int](repeating: 0, count: stateCount + 1)
-        for source in index.sourceOrdinals { sourceStart[source + 1] += 1 }
+        for source in index.sourceOrdinals { sourceStart[Int(source) + 1] += 1 }
         for s in 0..<stateCount { sourceStart[s + 1] += sourceStart[s] }
         var bySource = [Int](repeating: 0, count: transitions.count)
         var fill = sourceStart
-        for (t, source) in index.sourceOrdinals.enumerated() {
+        for (t, source) in index.sourceOrdinals.lazy.map(Int.init).enumerated() {
             bySource[fill[source]] = t
             fill[source] += 1
         }
-        let parents = index.parentOrdinals
+        let hierarchy = index.hierarchy
 
         // Breadth-first over leaf states; each edge is one external event with its guard truths.
         var edgeFrom: [Int32] = []
@@ -213,10 +213,8 @@ public struct FlowPaths: Sendable {
         while let (leaf, run) = frontier.popFirst() {
             // Candidate transitions in the order the engine tries them: innermost state first.
             candidates.removeAll(keepingCapacity: true)
-            var s = leaf
-            while s >= 0 {
+            for s in hierarchy.ancestorsOrSelf(of: leaf) {
                 for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] { candidates.append(t) }
-                s = parents[s]
             }
             named.removeAll(keepingCapacity: true)
             for t in candidates {
@@ -278,10 +276,9 @@ public struct FlowPaths: Sendable {
         // with it, up to the first one already marked (whose ancestors are marked already).
         var settledVia = [Int32](repeating: -1, count: stateCount)
         for leaf in order {
-            var s = leaf
-            while s >= 0, settledVia[s] < 0 {
+            for s in hierarchy.ancestorsOrSelf(of: leaf) {
+                if settledVia[s] >= 0 { break }
                 settledVia[s] = Int32(leaf)
-                s = parents[s]
             }
         }
         func path(toLeaf leaf: Int, then last: SpecEvent?) -> [SpecEvent] {

@@ -285,9 +285,10 @@ extension FlowSpec {
     }
 }
 
-/// A spec's states by name, their parents, and its transitions in document order, as numbers: names
-/// are hashed once, a question about ancestors walks integers, and no state or transition is copied
-/// (the index finds them in the spec: a 100,000-state file's index is a few bytes a state).
+/// A spec's states by name, their hierarchy, and its transitions in document order, as numbers: names
+/// are hashed once, a question about ancestors is asked of the states' ``FlowHierarchy`` (numbered by
+/// ordinal), and no state or transition is copied (the index finds them in the spec: a 100,000-state
+/// file's index is a few bytes a state).
 struct SpecIndex: Sendable {
     /// For a compiled definition, the spec transition each declaration stands for (see
     /// ``FlowSpec/compiled(guards:matching:effects:children:)``).
@@ -296,11 +297,11 @@ struct SpecIndex: Sendable {
     private(set) var order: [String] = []
     /// Each name's position in ``order`` (its ordinal).
     private(set) var ordinals: [String: Int] = [:]
-    /// Each state's parent's ordinal, or -1 for a top-level state.
-    private(set) var parentOrdinals: [Int] = []
+    /// The states' parents, children, initial children and ancestry, by ordinal.
+    private(set) var hierarchy = FlowHierarchy(parents: [])
     /// The ordinal of the state each transition is declared on, in document order (a state's
     /// transitions, then its children's).
-    private(set) var sourceOrdinals: [Int] = []
+    private(set) var sourceOrdinals: [Int32] = []
     /// The top-level states, from which every state is found.
     private let roots: [FlowSpec.State]
     /// States as declared, in pre-order, a name declared twice counted twice ("instances"): each one's
@@ -332,6 +333,9 @@ struct SpecIndex: Sendable {
         ordinals.reserveCapacity(instanceCount)
         transitionInstance.reserveCapacity(transitionCount)
         sourceOrdinals.reserveCapacity(transitionCount)
+        var parentOrdinals: [Int] = []
+        parentOrdinals.reserveCapacity(instanceCount)
+        var initialNames: [(ordinal: Int, name: String)] = []
         Self.preorder(spec.states) { state, parent, slot in
             let instance = instanceParent.count
             instanceParent.append(Int32(parent))
@@ -346,13 +350,19 @@ struct SpecIndex: Sendable {
                 order.append(state.name)
                 firstInstance.append(Int32(instance))
                 parentOrdinals.append(parent >= 0 ? Int(instanceOrdinal[parent]) : -1)
+                if let initial = state.initial { initialNames.append((ordinal, initial)) }
             }
             instanceOrdinal.append(Int32(ordinal))
             for _ in state.transitions {
                 transitionInstance.append(Int32(instance))
-                sourceOrdinals.append(ordinal)
+                sourceOrdinals.append(Int32(ordinal))
             }
         }
+        // A declared initial child that is not a child is left to the hierarchy, which enters the
+        // first child instead (validation reports it).
+        var initialChildren = [Int](repeating: -1, count: initialNames.isEmpty ? 0 : order.count)
+        for (ordinal, name) in initialNames { initialChildren[ordinal] = ordinals[name] ?? -1 }
+        hierarchy = FlowHierarchy(parents: parentOrdinals, initialChildren: initialChildren)
     }
 
     /// Visits every state in pre-order with its parent's instance number (-1 at the top) and its
@@ -377,7 +387,8 @@ struct SpecIndex: Sendable {
     /// the spec), for tests that keep it small.
     var footprint: Int {
         order.capacity * MemoryLayout<String>.stride + ordinals.capacity * (MemoryLayout<String>.stride + MemoryLayout<Int>.stride)
-            + (parentOrdinals.capacity + sourceOrdinals.capacity + specTransitions.capacity) * MemoryLayout<Int>.stride
+            + hierarchy.footprint + sourceOrdinals.capacity * MemoryLayout<Int32>.stride
+            + specTransitions.capacity * MemoryLayout<Int>.stride
             + (instanceParent.capacity + instanceSlot.capacity + instanceFirstTransition.capacity + instanceOrdinal.capacity
                 + firstInstance.capacity + transitionInstance.capacity) * MemoryLayout<Int32>.stride
     }
@@ -445,7 +456,8 @@ struct SpecIndex: Sendable {
 
     /// The name of the state that contains the state with this ordinal, if any.
     func parentName(ofOrdinal ordinal: Int) -> String? {
-        parentOrdinals[ordinal] >= 0 ? order[parentOrdinals[ordinal]] : nil
+        let parent = hierarchy.parent(of: ordinal)
+        return parent >= 0 ? order[parent] : nil
     }
 
     /// Every transition with the name of the state that declares it, in document order.
@@ -454,13 +466,7 @@ struct SpecIndex: Sendable {
     /// A state's ancestors, innermost first.
     func ancestors(of name: String) -> [String] {
         guard let start = ordinals[name] else { return [] }
-        var result: [String] = []
-        var current = parentOrdinals[start]
-        while current >= 0, result.count <= order.count {
-            result.append(order[current])
-            current = parentOrdinals[current]
-        }
-        return result
+        return hierarchy.properAncestors(of: start).map { order[$0] }
     }
 
     /// Whether `state` is `leaf` or one of its ancestors (SCXML's `In()` for a machine resting in
@@ -468,14 +474,7 @@ struct SpecIndex: Sendable {
     func isActive(_ state: String, whenIn leaf: String) -> Bool {
         if leaf == state { return true }
         guard let wanted = ordinals[state], let start = ordinals[leaf] else { return false }
-        var current = parentOrdinals[start]
-        var steps = 0
-        while current >= 0, steps <= order.count {
-            if current == wanted { return true }
-            current = parentOrdinals[current]
-            steps += 1
-        }
-        return false
+        return hierarchy.isDescendant(start, of: wanted)
     }
 
     /// States by name.
@@ -496,7 +495,7 @@ struct SpecIndex: Sendable {
         var startIndex: Int { 0 }
         var endIndex: Int { index.transitionList.count }
         subscript(position: Int) -> (source: String, transition: FlowSpec.Transition) {
-            (index.order[index.sourceOrdinals[position]], index.transitionList[position])
+            (index.order[Int(index.sourceOrdinals[position])], index.transitionList[position])
         }
     }
 }

@@ -36,7 +36,7 @@ final class SpecDocument: Sendable {
         var contents: [Int: FlowSpec.Executable] = [:]
         index.forEach(state: { ordinal, state in
             if !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil
-                || (scxml && state.isFinal && index.parentOrdinals[ordinal] >= 0) {
+                || (scxml && state.isFinal && index.hierarchy.parent(of: ordinal) >= 0) {
                 states[state.name] = state
             }
         }, transition: { t, transition in
@@ -48,21 +48,13 @@ final class SpecDocument: Sendable {
         self.index = index
     }
 
-    /// The states a machine enters when it starts, outermost first, as the definition declares them.
+    /// The states a machine enters when it starts, outermost first, as the definition declares them:
+    /// the entry set of the document's initial transition.
     var initialEntry: [String] {
-        var chain: [String] = []
-        var state: String? = definition.initial
-        while let s = state {
-            chain.append(s)
-            state = index.parent[s]
-        }
-        chain.reverse()
-        var leaf = definition.initial
-        while let child = definition.declaration(of: leaf)?.initialChild {
-            chain.append(child)
-            leaf = child
-        }
-        return chain
+        guard let initial = definition.position(of: definition.initial) else { return [definition.initial] }
+        let states = definition.states
+        let start = FlowHierarchy.Transition(source: FlowHierarchy.root, target: initial)
+        return definition.hierarchy.computeEntrySet(CollectionOfOne(start)).map { states[$0].state }
     }
 }
 

@@ -83,28 +83,16 @@ public struct FlowBlueprint: Hashable, Sendable {
     /// The event names the transitions use, sorted.
     public var events: [String] { Set(transitions.compactMap(\.event)).sorted() }
 
-    /// The children of each state, in order.
-    var children: [[Int]] {
-        var result = [[Int]](repeating: [], count: states.count)
-        for (i, state) in states.enumerated() { if let parent = state.parent { result[parent].append(i) } }
-        return result
-    }
+    /// The states' hierarchy (children, ancestry), built from their parents: ask it once per question
+    /// that needs it, it costs the blueprint's size.
+    var hierarchy: FlowHierarchy { FlowHierarchy(parents: states.map { $0.parent ?? FlowHierarchy.root }) }
 
     /// The position just after the last state inside `state` (the states inside it are contiguous
     /// when the blueprint is in declaration order).
-    func subtreeEnd(_ state: Int) -> Int {
+    func subtreeEnd(_ state: Int, in hierarchy: FlowHierarchy) -> Int {
         var end = state + 1
-        while end < states.count, isInside(end, state) { end += 1 }
+        while end < states.count, hierarchy.isDescendant(end, of: state) { end += 1 }
         return end
-    }
-
-    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
-        var s: Int? = state
-        while let current = s {
-            if current == ancestor { return true }
-            s = states[current].parent
-        }
-        return false
     }
 
     private static func guardFor(_ rule: GuardRule?) -> Guard<StringFlow>? {
@@ -127,7 +115,7 @@ public struct FlowBlueprint: Hashable, Sendable {
     /// The definition the blueprint describes, named `generated`, starting in `s0`. Built without
     /// recursion: states are assembled from the last to the first.
     public var definition: FlowDefinition<StringFlow> {
-        let children = self.children
+        let hierarchy = self.hierarchy
         var own = [[Int]](repeating: [], count: states.count)
         for (t, transition) in transitions.enumerated() where transition.source < states.count {
             own[transition.source].append(t)
@@ -149,8 +137,8 @@ public struct FlowBlueprint: Hashable, Sendable {
                 return Always<StringFlow>(guard: Self.guardFor(transition.guardRule), to: target ?? name,
                                           effects: ["t\(t)"]).element
             }
-            body.append(contentsOf: children[i].compactMap { built[$0] })
-            for child in children[i] { built[child] = nil }  // each element has one owner
+            body.append(contentsOf: hierarchy.children(of: i).compactMap { built[$0] })
+            for child in hierarchy.children(of: i) { built[child] = nil }  // each element has one owner
             built[i] = StateNode<StringFlow>(name, entry: ["entry \(name)"], exit: ["exit \(name)"]) { body }.element
         }
         let top = states.indices.filter { states[$0].parent == nil }.compactMap { built[$0] }
@@ -166,8 +154,9 @@ public struct FlowBlueprint: Hashable, Sendable {
         var lines = ["FlowDefinition<StringFlow>(\"generated\", initial: \"s0\") {"]
         var open: [Int] = []  // states whose block is open, outermost first
         func indent(_ depth: Int) -> String { String(repeating: "    ", count: depth) }
+        let hierarchy = self.hierarchy
         for i in states.indices {
-            while let last = open.last, !isInside(i, last) {
+            while let last = open.last, !hierarchy.isDescendantOrSelf(i, of: last) {
                 open.removeLast()
                 lines.append(indent(open.count + 1) + "}")
             }
@@ -218,9 +207,9 @@ public struct FlowBlueprint: Hashable, Sendable {
     /// or as many of both and fewer guards, so shrinking always ends.
     public func shrinks() -> [FlowBlueprint] {
         var result: [FlowBlueprint] = []
-        let children = self.children
+        let hierarchy = self.hierarchy
         for i in states.indices.reversed() {
-            if children[i].isEmpty {
+            if hierarchy.isAtomic(i) {
                 guard i > 0 else { continue }
                 result.append(removingState(i, redirectingTo: nil))
                 var seen = Set<Int>()
@@ -230,7 +219,7 @@ public struct FlowBlueprint: Hashable, Sendable {
                     }
                 }
             } else {
-                result.append(removingState(i, redirectingTo: children[i][0]))
+                result.append(removingState(i, redirectingTo: hierarchy.children(of: i)[0]))
             }
         }
         for t in transitions.indices {
@@ -288,8 +277,9 @@ public struct FlowBlueprint: Hashable, Sendable {
             return copy
         }
         let shrunk = FlowBlueprint(states: newStates, transitions: newTransitions)
+        let hierarchy = shrunk.hierarchy
         let kept = shrunk.transitions.filter { transition in
-            transition.event != nil || (transition.target ?? -1) >= shrunk.subtreeEnd(transition.source)
+            transition.event != nil || (transition.target ?? -1) >= shrunk.subtreeEnd(transition.source, in: hierarchy)
         }
         return kept.count == shrunk.transitions.count ? shrunk : FlowBlueprint(states: newStates, transitions: kept)
     }
@@ -315,21 +305,16 @@ public struct FlowBlueprint: Hashable, Sendable {
                 depth[i] = depth[parent] + 1
             }
         }
-        // Renumber in declaration order (depth first, children in order), on an explicit stack.
-        var childLists = [[Int]](repeating: [], count: n)
-        for i in 0..<n { if let p = parents[i] { childLists[p].append(i) } }
-        var order: [Int] = []
-        var stack = (0..<n).filter { parents[$0] == nil }.reversed().map { $0 }
-        while let s = stack.popLast() {
-            order.append(s)
-            stack.append(contentsOf: childLists[s].reversed())
-        }
-        var newPosition = [Int](repeating: 0, count: n)
-        for (position, old) in order.enumerated() { newPosition[old] = position }
+        // Renumber in declaration order (depth first, children in order): each state's position in
+        // document order.
+        let forest = FlowHierarchy(parents: parents.map { $0 ?? FlowHierarchy.root })
+        var order = [Int](repeating: 0, count: n)
+        for old in 0..<n { order[forest.documentPosition(of: old)] = old }
         let states = order.map { old in
-            State(parent: parents[old].map { newPosition[$0] }, isFinal: finals[old])
+            State(parent: parents[old].map { forest.documentPosition(of: $0) }, isFinal: finals[old])
         }
         var blueprint = FlowBlueprint(states: states, transitions: [])
+        let hierarchy = blueprint.hierarchy
         let sources = states.indices.filter { !states[$0].isFinal }
         guard !sources.isEmpty else { return blueprint }
         let transitionCount = Int.random(in: n...(2 * n + 1), using: &rng)
@@ -337,7 +322,7 @@ public struct FlowBlueprint: Hashable, Sendable {
         var unguarded = Set<[String]>()  // (source, event or "") pairs with an unguarded transition
         for _ in 0..<transitionCount {
             let source = sources.randomElement(using: &rng)!
-            let end = blueprint.subtreeEnd(source)
+            let end = blueprint.subtreeEnd(source, in: hierarchy)
             let eventless = end < n && Double.random(in: 0..<1, using: &rng) < eventlessRate
             let event = eventless ? nil : alphabet.randomElement(using: &rng)!
             let target: Int?
@@ -346,7 +331,7 @@ public struct FlowBlueprint: Hashable, Sendable {
             } else {
                 target = Double.random(in: 0..<1, using: &rng) < 0.1 ? nil : Int.random(in: 0..<n, using: &rng)
             }
-            let leaves = (source..<end).filter { blueprint.children[$0].isEmpty }
+            let leaves = (source..<end).filter { hierarchy.isAtomic($0) }
             func randomGuard(_ rng: inout R) -> GuardRule {
                 if Int.random(in: 0..<3, using: &rng) == 0 { return .never }
                 return .inStates(leaves.filter { _ in Bool.random(using: &rng) })
@@ -367,8 +352,9 @@ extension FlowBlueprint: CustomStringConvertible {
     public var description: String {
         var text = ""
         var open: [Int] = []
+        let hierarchy = self.hierarchy
         for i in states.indices {
-            while let last = open.last, !isInside(i, last) {
+            while let last = open.last, !hierarchy.isDescendantOrSelf(i, of: last) {
                 open.removeLast()
                 text += "}"
             }

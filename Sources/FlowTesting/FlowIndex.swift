@@ -1,17 +1,17 @@
 import Flowstate
 
 /// A definition's public declarations as flat arrays: what the path finder, the generators and the
-/// structural reachability need, computed once, without recursion.
+/// structural reachability need, computed once, without recursion. The states' hierarchy is the
+/// definition's own (``FlowHierarchy``, numbered as `definition.states`).
 struct FlowIndex<F: Flow>: Sendable {
     let definition: FlowDefinition<F>
-    /// The position of each state in `definition.states`.
-    let position: [F.State: Int]
-    /// The parent of each state, or -1 for a top-level state.
-    let parents: [Int]
+    /// The position of each state in `definition.states` (the compiler's number for it):
+    /// `index.position[state]`, `nil` for a state the definition does not declare.
+    var position: Positions { Positions(definition: definition) }
+    /// The states' parents, children, ancestry and default entries.
+    let hierarchy: FlowHierarchy
     /// Whether each state is final.
     let isFinal: [Bool]
-    /// For each state, the leaf entered when the state is entered (itself for a leaf).
-    let settle: [Int]
     /// For each state taken as the current leaf: the transitions that apply to it, innermost state
     /// first, each state's in declaration order (the order the engine tries them).
     let chains: [[Int]]
@@ -28,24 +28,10 @@ struct FlowIndex<F: Flow>: Sendable {
     init(_ definition: FlowDefinition<F>) {
         self.definition = definition
         let states = definition.states
-        var position: [F.State: Int] = [:]
-        for (i, declaration) in states.enumerated() where position[declaration.state] == nil {
-            position[declaration.state] = i
-        }
-        self.position = position
-        parents = states.map { $0.parent.flatMap { position[$0] } ?? -1 }
+        let position = Positions(definition: definition)
+        let hierarchy = definition.hierarchy
+        self.hierarchy = hierarchy
         isFinal = states.map { $0.kind == .final }
-        var settle = Array(states.indices)
-        for i in states.indices {
-            var s = i
-            var steps = 0
-            while let child = states[s].initialChild, let next = position[child], steps <= states.count {
-                s = next
-                steps += 1
-            }
-            settle[i] = s
-        }
-        self.settle = settle
         sources = definition.transitions.map { position[$0.source] ?? -1 }
         targets = definition.transitions.map { $0.target.flatMap { position[$0] } ?? -1 }
         var own = [[Int]](repeating: [], count: states.count)
@@ -54,13 +40,7 @@ struct FlowIndex<F: Flow>: Sendable {
         var handled = [[F.Event.Kind]](repeating: [], count: states.count)
         for leaf in states.indices {
             var chain: [Int] = []
-            var s = leaf
-            var steps = 0
-            while s >= 0 && steps <= states.count {
-                chain.append(contentsOf: own[s])
-                s = parents[s]
-                steps += 1
-            }
+            for s in hierarchy.ancestorsOrSelf(of: leaf) { chain.append(contentsOf: own[s]) }
             var seen = Set<F.Event.Kind>()
             var kinds: [F.Event.Kind] = []
             for t in chain {
@@ -76,34 +56,14 @@ struct FlowIndex<F: Flow>: Sendable {
     }
 
     /// The number of states.
-    var count: Int { parents.count }
+    var count: Int { hierarchy.count }
 
     /// Whether `state` is `ancestor` or lies inside it.
-    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
-        var s = state
-        var steps = 0
-        while s >= 0 && steps <= count {
-            if s == ancestor { return true }
-            s = parents[s]
-            steps += 1
-        }
-        return false
-    }
-
-    /// `state` and its ancestors, innermost first.
-    func ancestry(of state: Int) -> [Int] {
-        var result: [Int] = []
-        var s = state
-        while s >= 0 && result.count <= count {
-            result.append(s)
-            s = parents[s]
-        }
-        return result
-    }
+    func isInside(_ state: Int, _ ancestor: Int) -> Bool { hierarchy.isDescendantOrSelf(state, of: ancestor) }
 
     /// The leaf the machine is in after taking transition `t` from `leaf` (before eventless transitions).
     func leaf(after t: Int, from leaf: Int) -> Int {
-        targets[t] >= 0 ? settle[targets[t]] : leaf
+        targets[t] >= 0 ? hierarchy.defaultEntryLeaf(of: targets[t]) : leaf
     }
 
     /// The leaves the machine was in, in order, while taking `transitions` from `leaf`: each entry is
@@ -131,7 +91,7 @@ struct FlowIndex<F: Flow>: Sendable {
         while let leaf = work.popLast() {
             guard !isFinal[leaf] else { continue }
             for t in chains[leaf] where targets[t] >= 0 {
-                let next = settle[targets[t]]
+                let next = hierarchy.defaultEntryLeaf(of: targets[t])
                 if !reached[next] {
                     reached[next] = true
                     work.append(next)
@@ -146,7 +106,9 @@ struct FlowIndex<F: Flow>: Sendable {
     func structurallyReaching(_ goal: Int) -> [Bool] {
         var predecessors = [[Int]](repeating: [], count: count)
         for leaf in 0..<count where !isFinal[leaf] {
-            for t in chains[leaf] where targets[t] >= 0 { predecessors[settle[targets[t]]].append(leaf) }
+            for t in chains[leaf] where targets[t] >= 0 {
+                predecessors[hierarchy.defaultEntryLeaf(of: targets[t])].append(leaf)
+            }
         }
         var reaching = [Bool](repeating: false, count: count)
         var work: [Int] = []
@@ -161,5 +123,14 @@ struct FlowIndex<F: Flow>: Sendable {
             }
         }
         return reaching
+    }
+
+    /// The states' positions, looked up in the definition's own table.
+    struct Positions: Sendable {
+        /// The definition whose states these are.
+        let definition: FlowDefinition<F>
+
+        /// The position of `state` in `definition.states`, or `nil` when it is not declared.
+        subscript(state: F.State) -> Int? { definition.position(of: state) }
     }
 }

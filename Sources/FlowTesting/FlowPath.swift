@@ -78,13 +78,9 @@ public struct FlowPath<F: Flow>: Sendable {
     }
 
     private func configuration(of leaf: F.State) -> [F.State] {
-        var result: [F.State] = []
-        var current: F.State? = leaf
-        while let state = current, result.count <= definition.states.count {
-            result.append(state)
-            current = definition.declaration(of: state)?.parent
-        }
-        return result
+        guard let position = definition.position(of: leaf) else { return [leaf] }
+        let states = definition.states
+        return definition.hierarchy.ancestorsOrSelf(of: position).map { states[$0].state }
     }
 
     /// Runs the path again on a fresh machine and checks that every step takes the same transitions

@@ -239,11 +239,11 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         // The first configuration inside each state, and the first step entering each state.
         var firstSettled = [Int?](repeating: nil, count: index.count)
         for (n, node) in nodes.enumerated() {
-            for s in index.ancestry(of: node.configuration.leaf) where firstSettled[s] == nil { firstSettled[s] = n }
+            for s in index.hierarchy.ancestorsOrSelf(of: node.configuration.leaf) where firstSettled[s] == nil { firstSettled[s] = n }
         }
         var firstEntered = [Int?](repeating: nil, count: index.count)
         let states = definition.states
-        for s in index.ancestry(of: initialLeaf) { firstEntered[s] = -1 }
+        for s in index.hierarchy.ancestorsOrSelf(of: initialLeaf) { firstEntered[s] = -1 }
         for state in definition.configurationChange(from: states[initialLeaf].state, taking: start.transitions).entered {
             if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = -1 }
         }
@@ -327,7 +327,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         var inFrontier = Set<Int>()
         let taken = takenPairs()
         for (leaf, settled) in visitedLeaves() {
-            for t in index.chains[leaf] where index.targets[t] >= 0 && reaching[index.settle[index.targets[t]]] {
+            for t in index.chains[leaf] where index.targets[t] >= 0 && reaching[index.hierarchy.defaultEntryLeaf(of: index.targets[t])] {
                 let declaration = definition.transitions[t]
                 guard settled || declaration.event == nil, !taken.contains(Pair(leaf: leaf, transition: t))
                 else { continue }

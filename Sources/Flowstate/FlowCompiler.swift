@@ -45,12 +45,13 @@ struct FlowCompiler<F: Flow> {
     let location: FlowSourceLocation
 
     // States, by index in declaration order (a parent before its children). The structure is kept in
-    // flat arrays of its own: the hot loops read integers and effect lists, never a whole state.
+    // flat arrays (the hierarchy's, and the effect lists): the hot loops read integers and effect
+    // lists, never a whole state.
     private var nodes: [FlowElement<F>.StateData] = []
+    /// Each state's parent as `collect` reads it, or -1; handed to ``hierarchy`` once read.
     private var parent: [Int] = []
-    private var depth: [Int] = []
-    private var children: [[Int]] = []
-    private var initialChild: [Int] = []
+    /// The hierarchy, built once the states are collected and their initial children checked.
+    private var hierarchy = FlowHierarchy(parents: [])
     // Effects as codes: a constant effect is its index in `pool`, an emit is `-1 - its index in
     // `emits`. Laying out codes copies integers, not effects; the table turns them back at the end.
     private var pool: [F.Effect] = []
@@ -133,14 +134,10 @@ struct FlowCompiler<F: Flow> {
                 let i = nodes.count
                 nodes.append(data)
                 self.parent.append(parent)
-                depth.append(parent >= 0 ? depth[parent] + 1 : 0)
-                children.append([])
-                initialChild.append(-1)
                 entries.append(codes(data.entry, data.entryEmits))
                 exits.append(codes(data.exit, data.exitEmits))
                 checkNames(of: data)
                 index[data.state] = i
-                if parent >= 0 { children[parent].append(i) }
                 if element.hasChildren {
                     stack.append(current)
                     current = CollectFrame(elements: element.children, parent: i, insideFinal: data.output != nil)
@@ -176,9 +173,6 @@ struct FlowCompiler<F: Flow> {
         }
         nodes.reserveCapacity(states)
         parent.reserveCapacity(states)
-        depth.reserveCapacity(states)
-        children.reserveCapacity(states)
-        initialChild.reserveCapacity(states)
         entries.reserveCapacity(states)
         exits.reserveCapacity(states)
         index.reserveCapacity(states)
@@ -186,27 +180,31 @@ struct FlowCompiler<F: Flow> {
         rawEffects.reserveCapacity(transitions)
     }
 
+    /// Checks the declared initial children and builds the ``hierarchy`` (a state that declares none,
+    /// or a wrong one, enters its first child).
     private mutating func resolveInitialChildren() {
+        var hasChildren = [Bool](repeating: false, count: nodes.count)
+        for p in parent where p >= 0 { hasChildren[p] = true }
+        // Each state's declared initial child, once known valid (-1: the first child, SCXML's default).
+        var declaredInitial = [Int](repeating: -1, count: nodes.count)
         for i in nodes.indices {
-            guard let first = children[i].first else {
-                if let wanted = nodes[i].initial {
-                    report(.invalidInitialChild, .error,
-                           "state '\(label(nodes[i].state))' names initial child '\(label(wanted))' but has no children",
-                           nodes[i].location)
-                }
+            guard let wanted = nodes[i].initial else { continue }
+            guard hasChildren[i] else {
+                report(.invalidInitialChild, .error,
+                       "state '\(label(nodes[i].state))' names initial child '\(label(wanted))' but has no children",
+                       nodes[i].location)
                 continue
             }
-            initialChild[i] = first
-            if let wanted = nodes[i].initial {
-                if let w = index[wanted], parent[w] == i {
-                    initialChild[i] = w
-                } else {
-                    report(.invalidInitialChild, .error,
-                           "initial child '\(label(wanted))' of state '\(label(nodes[i].state))' is not one of its children",
-                           nodes[i].location)
-                }
+            if let w = index[wanted], parent[w] == i {
+                declaredInitial[i] = w
+            } else {
+                report(.invalidInitialChild, .error,
+                       "initial child '\(label(wanted))' of state '\(label(nodes[i].state))' is not one of its children",
+                       nodes[i].location)
             }
         }
+        hierarchy = FlowHierarchy(parents: parent, initialChildren: declaredInitial)
+        parent = []
     }
 
     private mutating func resolveTargets() {
@@ -276,8 +274,6 @@ struct FlowCompiler<F: Flow> {
     /// Shortcuts over the tree, so that no walk visits a state it has nothing to collect from
     /// (exits, entries and transitions are usually declared on few of the states of a deep chain).
     private struct Shortcuts {
-        /// The leaf a state settles in through initial children (itself for a leaf).
-        var settled: [Int] = []
         /// The nearest ancestor-or-self with exit effects, or -1.
         var exitUp: [Int] = []
         /// The nearest ancestor-or-self with entry effects, or -1.
@@ -313,76 +309,57 @@ struct FlowCompiler<F: Flow> {
         s.entryUp = [Int](repeating: -1, count: n)
         s.movesUp = [Int](repeating: -1, count: n)
         for i in 0..<n {
-            let p = parent[i]
+            let p = hierarchy.parent(of: i)
             s.exitUp[i] = !exits[i].isEmpty ? i : (p >= 0 ? s.exitUp[p] : -1)
             s.entryUp[i] = !entries[i].isEmpty ? i : (p >= 0 ? s.entryUp[p] : -1)
             s.movesUp[i] = s.sourceRanges[i] < s.sourceRanges[i + 1] ? i : (p >= 0 ? s.movesUp[p] : -1)
         }
-        s.settled = Array(0..<n)
         s.entryDown = [Int](repeating: -1, count: n)
         for i in stride(from: n - 1, through: 0, by: -1) {
-            let c = initialChild[i]
-            if c >= 0 { s.settled[i] = s.settled[c] }
+            let c = hierarchy.initialChild(of: i)
             s.entryDown[i] = !entries[i].isEmpty ? i : (c >= 0 ? s.entryDown[c] : -1)
         }
         s.domains = [Int](repeating: -1, count: raws.count)
         for r in raws.indices where rawTarget[r] >= 0 {
-            s.domains[r] = domain(source: rawSource[r], target: rawTarget[r])
+            s.domains[r] = hierarchy.transitionDomain(source: rawSource[r], target: rawTarget[r]) ?? FlowHierarchy.root
         }
         shortcuts = s
-    }
-
-    /// SCXML's transition domain: the nearest proper ancestor of the source that contains the target,
-    /// or -1 (the root) when there is none. Walks from the deeper of the two up to their nearest
-    /// common ancestor, which is the domain unless it is the source or the target itself (then the
-    /// domain is its parent).
-    private func domain(source: Int, target: Int) -> Int {
-        var a = source
-        var b = target
-        while depth[a] > depth[b] { a = parent[a] }
-        while depth[b] > depth[a] { b = parent[b] }
-        while a != b {
-            a = parent[a]
-            b = parent[b]
-        }
-        if a == source || a == target { return parent[a] }
-        return a
     }
 
     /// The next state strictly above `s` in one of the shortcut arrays that point up.
     @inline(__always)
     private func above(_ s: Int, in up: [Int]) -> Int {
-        let p = parent[s]
+        let p = hierarchy.parent(of: s)
         return p >= 0 ? up[p] : -1
     }
 
     /// Appends the exit effects of `leaf` and of its ancestors below `domain` (an ancestor of `leaf`,
-    /// or -1), innermost first.
+    /// or -1), innermost first: ``FlowHierarchy/computeExitSet(_:configuration:)`` of the leaf's
+    /// configuration, walked through the states that have exit effects only.
     private func appendExits(from leaf: Int, below domain: Int, to effects: inout [Int32]) {
-        let floor = domain >= 0 ? depth[domain] : -1
         var s = shortcuts.exitUp[leaf]
-        while s >= 0 && depth[s] > floor {
+        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
             effects.append(contentsOf: exits[s])
             s = above(s, in: shortcuts.exitUp)
         }
     }
 
     /// Appends the entry effects of the states entered when entering `target` from inside `domain`
-    /// (an ancestor of `target`, or -1): outermost first, down to the leaf `target` settles in.
+    /// (an ancestor of `target`, or -1): outermost first, down to the leaf `target` settles in
+    /// (``FlowHierarchy/computeEntrySet(_:)``, walked through the states that have entry effects only).
     private func appendEntries(domain: Int, target: Int, to effects: inout [Int32], scratch: inout [Int]) {
         scratch.removeAll(keepingCapacity: true)
-        let floor = domain >= 0 ? depth[domain] : -1
         var s = shortcuts.entryUp[target]
-        while s >= 0 && depth[s] > floor {
+        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
             scratch.append(s)
             s = above(s, in: shortcuts.entryUp)
         }
         for entered in scratch.reversed() { effects.append(contentsOf: entries[entered]) }
-        let first = initialChild[target]
+        let first = hierarchy.initialChild(of: target)
         s = first >= 0 ? shortcuts.entryDown[first] : -1
         while s >= 0 {
             effects.append(contentsOf: entries[s])
-            let next = initialChild[s]
+            let next = hierarchy.initialChild(of: s)
             s = next >= 0 ? shortcuts.entryDown[next] : -1
         }
     }
@@ -411,7 +388,7 @@ struct FlowCompiler<F: Flow> {
         // For each leaf: the transitions declared on the leaf, then on its parent, and so on up, each
         // in declaration order; a move's effects are its exits, its own effects, then its entries.
         for leaf in nodes.indices {
-            if children[leaf].isEmpty && nodes[leaf].output == nil {
+            if hierarchy.isAtomic(leaf) && nodes[leaf].output == nil {
                 var source = shortcuts.movesUp[leaf]
                 while source >= 0 {
                     for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]] {
@@ -423,7 +400,7 @@ struct FlowCompiler<F: Flow> {
                             appendExits(from: leaf, below: domain, to: &effects)
                             effects.append(contentsOf: rawEffects[r])
                             appendEntries(domain: domain, target: declared, to: &effects, scratch: &scratch)
-                            target = shortcuts.settled[declared]
+                            target = hierarchy.defaultEntryLeaf(of: declared)
                         } else {
                             effects.append(contentsOf: rawEffects[r])
                         }
@@ -449,10 +426,10 @@ struct FlowCompiler<F: Flow> {
         var initialTarget = -1
         if initialIndex >= 0 {
             appendEntries(domain: -1, target: initialIndex, to: &effects, scratch: &scratch)
-            initialTarget = shortcuts.settled[initialIndex]
+            initialTarget = hierarchy.defaultEntryLeaf(of: initialIndex)
         }
         return FlowTable(
-            states: nodes.map { $0.state }, index: index, parents: parent,
+            states: nodes.map { $0.state }, index: index, hierarchy: hierarchy,
             outputs: nodes.map { $0.output }, childFlows: nodes.map { $0.child },
             eventRanges: eventRanges, eventMoves: eventMoves,
             eventlessRanges: eventlessRanges, eventlessMoves: eventlessMoves,
@@ -476,13 +453,13 @@ struct FlowCompiler<F: Flow> {
         var chain: [Int] = []
         var starts: [Int] = []
         for top in nodes.indices {
-            let p = parent[top]
-            if p >= 0 && children[p][0] == top { continue }  // laid out in its parent's chain
+            let p = hierarchy.parent(of: top)
+            if p >= 0 && hierarchy.children(of: p)[0] == top { continue }  // laid out in its parent's chain
             chain.removeAll(keepingCapacity: true)
             var s = top
             while true {
                 chain.append(s)
-                guard let first = children[s].first else { break }
+                guard let first = hierarchy.children(of: s).first else { break }
                 s = first
             }
             starts.removeAll(keepingCapacity: true)
@@ -557,10 +534,9 @@ struct FlowCompiler<F: Flow> {
         // the first one already marked (whose own ancestors are marked already).
         var reached = [Bool](repeating: false, count: n)
         for leaf in 0..<n where reachedLeaf[leaf] {
-            var s = leaf
-            while s >= 0 && !reached[s] {
+            for s in hierarchy.ancestorsOrSelf(of: leaf) {
+                if reached[s] { break }
                 reached[s] = true
-                s = parent[s]
             }
         }
         for i in nodes.indices where !reached[i] {
@@ -584,12 +560,14 @@ struct FlowCompiler<F: Flow> {
         nodes.indices.map { i in
             let data = nodes[i]
             let kind: FlowDefinition<F>.StateDeclaration.Kind =
-                data.output != nil ? .final : (children[i].isEmpty ? .atomic : .compound)
+                data.output != nil ? .final : (hierarchy.isAtomic(i) ? .atomic : .compound)
+            let parent = hierarchy.parent(of: i)
+            let initialChild = hierarchy.initialChild(of: i)
             return .init(
                 state: data.state, label: label(data.state), kind: kind,
-                parent: parent[i] >= 0 ? nodes[parent[i]].state : nil,
-                children: children[i].map { nodes[$0].state },
-                initialChild: initialChild[i] >= 0 ? nodes[initialChild[i]].state : nil,
+                parent: parent >= 0 ? nodes[parent].state : nil,
+                children: hierarchy.children(of: i).map { nodes[$0].state },
+                initialChild: initialChild >= 0 ? nodes[initialChild].state : nil,
                 entry: data.entry, exit: data.exit, emitOnEntry: data.entryEmits, emitOnExit: data.exitEmits,
                 entryLabels: labels(data.entry, data.entryEmits),
                 exitLabels: labels(data.exit, data.exitEmits),

@@ -95,15 +95,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     public var isStopped: Bool { phase == .stopped }
 
     /// Indices of the active states, innermost first (for the supervisor).
-    var activeIndices: [Int] {
-        var result: [Int] = []
-        var s = current
-        while s >= 0 {
-            result.append(s)
-            s = table.parents[s]
-        }
-        return result
-    }
+    var activeIndices: [Int] { Array(table.hierarchy.ancestorsOrSelf(of: current)) }
 
     /// The state the machine is in: always a leaf (a state without children).
     /// Before ``start()``, the leaf it will start in.

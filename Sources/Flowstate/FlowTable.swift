@@ -1,9 +1,10 @@
 /// What of a compiled definition does not depend on the flow's types: what the supervisor reads
-/// about a machine without crossing type erasure (its states' parents, what stopping it exits).
+/// about a machine without crossing type erasure (its states' hierarchy, what stopping it exits).
 @usableFromInline
 class FlowTableShape: @unchecked Sendable {
     // @unchecked: immutable after `init`.
-    let parents: [Int]
+    /// The states' hierarchy (parents, children, ancestry), numbered as the table numbers states.
+    let hierarchy: FlowHierarchy
     /// Whether any state runs a declared child.
     @usableFromInline let declaresChildren: Bool
     /// For each state, the range in the effects of the exit effects performed when a machine resting
@@ -11,8 +12,8 @@ class FlowTableShape: @unchecked Sendable {
     let stopEffects: [Range<Int>]
     @usableFromInline let name: String
 
-    init(parents: [Int], declaresChildren: Bool, stopEffects: [Range<Int>], name: String) {
-        self.parents = parents
+    init(hierarchy: FlowHierarchy, declaresChildren: Bool, stopEffects: [Range<Int>], name: String) {
+        self.hierarchy = hierarchy
         self.declaresChildren = declaresChildren
         self.stopEffects = stopEffects
         self.name = name
@@ -111,7 +112,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline static var eventlessLimit: Int { 1_000 }
 
     init(
-        states: [F.State], index: [F.State: Int], parents: [Int], outputs: [OutputRule<F>?],
+        states: [F.State], index: [F.State: Int], hierarchy: FlowHierarchy, outputs: [OutputRule<F>?],
         childFlows: [ChildFlow<F>?],
         eventRanges: [Int], eventMoves: [(kind: F.Event.Kind, move: Move)],
         eventlessRanges: [Int], eventlessMoves: [Move],
@@ -145,7 +146,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.childFlows = childFlows
         self.initialTarget = initialTarget
         self.initialEffects = initialEffects
-        super.init(parents: parents, declaresChildren: childFlows.contains { $0 != nil }, stopEffects: stopEffects,
+        super.init(hierarchy: hierarchy, declaresChildren: childFlows.contains { $0 != nil }, stopEffects: stopEffects,
                    name: name)
     }
 

@@ -104,65 +104,22 @@ extension FlowDefinition {
         -> (exited: [F.State], entered: [F.State])
     {
         guard var leaf = table.index[state] else { return ([], []) }
+        let hierarchy = table.hierarchy
         var exited: [F.State] = []
         var entered: [F.State] = []
-        let parents = table.parents
         for id in transitions {
             let declaration = self.transitions[id.position]
             guard let targetState = declaration.target, let target = table.index[targetState],
                   let source = table.index[declaration.source] else { continue }
-            // The domain: the nearest proper ancestor of the source that contains the target as a
-            // proper descendant (so a transition to an ancestor of its source exits and re-enters it):
-            // the nearest common ancestor of their parents, found by depth, without allocating.
-            let domain = Self.commonAncestor(parents[source], parents[target], parents)
-            var s = leaf
-            while s >= 0 && s != domain {
-                exited.append(table.states[s])
-                s = parents[s]
-            }
-            var path: [Int] = []
-            s = target
-            while s >= 0 && s != domain {
-                path.append(s)
-                s = parents[s]
-            }
-            entered.append(contentsOf: path.reversed().map { table.states[$0] })
-            var settled = target
-            while let child = states[settled].initialChild, let index = table.index[child] {
-                settled = index
-                entered.append(child)
-            }
-            leaf = settled
+            // One transition at a time: each one's exit set is computed from the configuration the
+            // previous one left (eventless transitions run one microstep each).
+            let taken = [FlowHierarchy.Transition(source: source, target: target)]
+            let configuration = hierarchy.ancestorsOrSelf(of: leaf)
+            for s in hierarchy.computeExitSet(taken, configuration: configuration) { exited.append(table.states[s]) }
+            let entrySet = hierarchy.computeEntrySet(taken)
+            for s in entrySet { entered.append(table.states[s]) }
+            leaf = entrySet.last ?? leaf
         }
         return (exited, entered)
-    }
-
-    /// The nearest state that is `a` or an ancestor of it and `b` or an ancestor of it; -1 (the root)
-    /// when either is -1 or they share none. O(depth), no allocation.
-    private static func commonAncestor(_ a: Int, _ b: Int, _ parents: [Int]) -> Int {
-        func depth(_ s: Int) -> Int {
-            var d = 0
-            var s = s
-            while s >= 0 {
-                d += 1
-                s = parents[s]
-            }
-            return d
-        }
-        var (a, b) = (a, b)
-        var (da, db) = (depth(a), depth(b))
-        while da > db {
-            a = parents[a]
-            da -= 1
-        }
-        while db > da {
-            b = parents[b]
-            db -= 1
-        }
-        while a != b {
-            a = parents[a]
-            b = parents[b]
-        }
-        return a
     }
 }

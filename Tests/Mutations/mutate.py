@@ -94,13 +94,13 @@ MUTATIONS = [
         what="a transition's exit effects run outermost first",
         file="Sources/Flowstate/FlowCompiler.swift",
         search="""        var s = shortcuts.exitUp[leaf]
-        while s >= 0 && depth[s] > floor {
+        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
             effects.append(contentsOf: exits[s])
             s = above(s, in: shortcuts.exitUp)
         }""",
         replace="""        var s = shortcuts.exitUp[leaf]
         var outermostFirst: [Int] = []
-        while s >= 0 && depth[s] > floor {
+        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
             outermostFirst.insert(s, at: 0)
             s = above(s, in: shortcuts.exitUp)
         }

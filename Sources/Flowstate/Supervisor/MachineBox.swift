@@ -109,7 +109,7 @@ class AnyMachineBox {
     final var flowName: String { shape.name }
     final var policy: FailurePolicy { extras?.policy ?? .escalate }
     @usableFromInline final var declaresChildren: Bool { shape.declaresChildren }
-    final var stateParents: [Int] { shape.parents }
+    final var stateHierarchy: FlowHierarchy { shape.hierarchy }
     final var mapFailure: ((SupervisionFailure) -> (any Sendable)?)? { extras?.mapFailure }
     final var onTeardown: ((TeardownReason) -> Void)? { extras?.onTeardown }
     final var lifetime: FlowLifetime? { extras?.lifetime }
@@ -130,15 +130,7 @@ class AnyMachineBox {
     final var exitsOnStop: Bool { !isFinished && !shape.stopEffects[Int(leaf)].isEmpty }
 
     /// Whether the state at `index` is in the machine's configuration.
-    final func isActive(_ index: Int) -> Bool {
-        let parents = shape.parents
-        var s = Int(leaf)
-        while s >= 0 {
-            if s == index { return true }
-            s = parents[s]
-        }
-        return false
-    }
+    final func isActive(_ index: Int) -> Bool { shape.hierarchy.isDescendantOrSelf(Int(leaf), of: index) }
 
     // Overridden by MachineBox<F>.
     /// Starts the machine: tells the supervisor (which marks it running and reports it), performs its

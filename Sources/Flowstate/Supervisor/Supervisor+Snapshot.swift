@@ -161,13 +161,9 @@ extension Supervisor {
             snapshot.context = try box.encodedContext()
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
-            let parents = box.stateParents
-            var s = Int(box.leaf)
-            while s >= 0 {
-                if box.childFlow(at: s) != nil, !running.contains(Int32(s)) {
-                    snapshot.stoppedChildren.append(box.label(ofState: s))
-                }
-                s = parents[s]
+            for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf))
+            where box.childFlow(at: s) != nil && !running.contains(Int32(s)) {
+                snapshot.stoppedChildren.append(box.label(ofState: s))
             }
             built[slot] = snapshot
         }
@@ -271,16 +267,13 @@ extension Supervisor {
                 children.append((child, plan.count - 1))
             }
             // Every active state that declares a child must have it.
-            let parents = box.stateParents
-            var s = Int(box.leaf)
             let stopped = Set(machine.stoppedChildren)
-            while s >= 0 {
+            for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf)) {
                 if taken[s] == nil, let spec = box.childFlow(at: s), !stopped.contains(box.label(ofState: s)) {
                     throw SupervisorError(code: .snapshotMismatch,
                                           message: "state '\(box.label(ofState: s))' of flow '\(box.flowName)' runs "
                                               + "'\(spec.name)', which the snapshot does not have")
                 }
-                s = parents[s]
             }
             work.append(contentsOf: children.reversed())
         }

@@ -518,11 +518,10 @@ public final class Supervisor {
         }
         guard summary.moved && box.declaresChildren else { return }
         var entered: [Int] = []
-        let parents = box.stateParents
-        var s = Int(summary.to)
-        while s >= 0 {
-            if starting || !isAncestorOrSelf(s, of: Int(summary.from), parents: parents) { entered.append(s) }
-            s = parents[s]
+        let hierarchy = box.stateHierarchy
+        for s in hierarchy.ancestorsOrSelf(of: Int(summary.to))
+        where starting || !hierarchy.isDescendantOrSelf(Int(summary.from), of: s) {
+            entered.append(s)
         }
         var starts: [MachineID] = []
         for index in entered.reversed() {
@@ -536,15 +535,6 @@ public final class Supervisor {
         }
         // Started next, before anything queued, outermost first (the urgent queue is a stack).
         for id in starts.reversed() { urgent.append(.start(id)) }
-    }
-
-    private func isAncestorOrSelf(_ state: Int, of leaf: Int, parents: [Int]) -> Bool {
-        var s = leaf
-        while s >= 0 {
-            if s == state { return true }
-            s = parents[s]
-        }
-        return false
     }
 
     private func complete(_ slot: Int32) {
