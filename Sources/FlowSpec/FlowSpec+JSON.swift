@@ -236,17 +236,24 @@ extension FlowSpec {
 
     /// A JSON string literal.
     static func quote(_ text: String) -> String {
+        quoted(text, escapingControl: { $0.value < 0x20 }) { value in
+            let hex = String(value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+    }
+
+    /// A string literal in a C-like language (JSON, Swift): quotes, backslashes, line feeds, returns
+    /// and tabs escaped with a backslash, and each scalar `escapingControl` picks written by `control`.
+    static func quoted(_ text: String, escapingControl: (Unicode.Scalar) -> Bool,
+                       control: (UInt32) -> String) -> String {
         "\"" + escaping(text) { scalar in
             switch scalar {
-            case "\"": return "\\\""
-            case "\\": return "\\\\"
-            case "\n": return "\\n"
-            case "\r": return "\\r"
-            case "\t": return "\\t"
-            default:
-                guard scalar.value < 0x20 else { return nil }
-                let hex = String(scalar.value, radix: 16)
-                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            default: escapingControl(scalar) ? control(scalar.value) : nil
             }
         } + "\""
     }

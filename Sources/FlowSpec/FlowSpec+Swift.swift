@@ -382,18 +382,7 @@ struct SwiftFlowWriter {
 
     /// A Swift string literal.
     static func quote(_ text: String) -> String {
-        "\"" + escaping(text) { scalar in
-            switch scalar {
-            case "\"": return "\\\""
-            case "\\": return "\\\\"
-            case "\n": return "\\n"
-            case "\r": return "\\r"
-            case "\t": return "\\t"
-            default:
-                guard scalar.value < 0x20 || scalar.value == 0x7F else { return nil }
-                return "\\u{" + String(scalar.value, radix: 16) + "}"
-            }
-        } + "\""
+        FlowSpec.quoted(text, escapingControl: isControl) { "\\u{" + String($0, radix: 16) + "}" }
     }
 
     /// The events a transition reacts to: its event, or under SCXML each descriptor of its list.
