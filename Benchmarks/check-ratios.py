@@ -59,8 +59,9 @@ CONTEXT_MACHINE = "Send: FlowMachine.send with context (updates, context guard, 
 # worse, not the target), and their line says the target is not met.
 STEP_FORMS = [  # (benchmark, label, threshold)
     ("Send: FlowMachine.send, step bound to a let, 1M events", "let step = send; step.effects", 18.0),
-    ("Send: FlowMachine.send, step switched over, 1M events", "switch step { case .transitioned... }", 10.0),
-    ("Send: FlowMachine.send, call's result switched over, 1M events", "switch try send(e) { case ... }", 3.0),
+    ("Send: FlowMachine.send, step switched over, 1M events", "switch step.kind { case .transitioned: ... }", 10.0),
+    ("Send: FlowMachine.send, call's result switched over, 1M events", "switch try send(e) { case let step ... }",
+     3.0),
     ("Send: FlowMachine.send, step passed to a function, 1M events", "step passed to a function", 18.0),
     ("Send: FlowMachine.send, step passed to a generic function, 1M events", "step passed to a generic function", 19.0),
     ("Send: FlowMachine.send, step's state, effects and transitions read, 1M events",
