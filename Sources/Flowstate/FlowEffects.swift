@@ -72,7 +72,7 @@ public struct FlowEffects<Effect: Sendable>: RandomAccessCollection, Sendable {
     @inlinable public var startIndex: Int { 0 }
 
     /// The number of effects.
-    @inlinable public var endIndex: Int {
+    @inlinable @inline(__always) public var endIndex: Int {
         switch storage {
         case .none: 0
         case .one: 1
@@ -82,7 +82,7 @@ public struct FlowEffects<Effect: Sendable>: RandomAccessCollection, Sendable {
     }
 
     /// The effect at `position`, counted from 0.
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(position: Int) -> Effect {
         precondition(position >= 0 && position < endIndex, "FlowEffects index out of range")
         switch storage {

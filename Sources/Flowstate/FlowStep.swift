@@ -165,13 +165,13 @@ public struct FlowStep<F: Flow>: Sendable {
 
     /// What kind of step this is: switch over it to tell a start, a transition, a finish, an ignored
     /// and a rejected event apart.
-    @inlinable
+    @inlinable @inline(__always)
     public var kind: FlowStepKind {
         FlowStepKind(rawValue: UInt8(truncatingIfNeeded: bits & 7)).unsafelyUnwrapped
     }
 
     /// The effects the host must perform, in order (none for an ignored or rejected event).
-    @inlinable
+    @inlinable @inline(__always)
     public var effects: FlowEffects<F.Effect> {
         switch payload {
         case .none: FlowEffects(.none)
@@ -185,7 +185,7 @@ public struct FlowStep<F: Flow>: Sendable {
     /// The transitions the step took, in order: the one the event selected, then the eventless ones
     /// that followed. Empty for an ignored or rejected event (and for a start without eventless
     /// transitions). Look each up with ``FlowDefinition/subscript(_:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public var transitions: FlowTransitions {
         if case .extras(let extras) = payload { return extras.transitions }
         let declaration = bits >> 3 &- 1
@@ -193,7 +193,7 @@ public struct FlowStep<F: Flow>: Sendable {
     }
 
     /// The flow's output, for a step that finished it (``FlowStepKind/finished``); `nil` otherwise.
-    @inlinable
+    @inlinable @inline(__always)
     public var output: F.Output? {
         if case .extras(let extras) = payload { return extras.output }
         return nil
