@@ -48,8 +48,10 @@ public enum FlowStepKind: UInt8, Hashable, Sendable, CustomStringConvertible {
 /// however it is held (bound to a `let`, switched over, passed to a function, its properties read
 /// one after another): for a flow whose states and events are payload-free enums and whose effects
 /// fit in a word, a step is three words that Swift passes in registers, so holding it copies no
-/// more than its fields (see docs/PERFORMANCE.md). The rarer parts (an output, several transitions)
-/// are kept in one shared object.
+/// more than its fields (see docs/PERFORMANCE.md). A flow with larger types (events that carry a
+/// `String`, say) has a larger step, which Swift keeps in memory and copies through its generic value
+/// witnesses: every way of holding it then costs about the same, more than for a small step. The
+/// rarer parts (an output, several transitions) are kept in one shared object.
 public struct FlowStep<F: Flow>: Sendable {
     /// What kind of step a step is (the same type for every flow).
     public typealias Kind = FlowStepKind
