@@ -127,16 +127,10 @@ public struct FlowTrace: Hashable, Sendable, Codable {
     /// trace.append(try machine.send(.submit))
     /// ```
     public mutating func append<F: Flow>(_ step: FlowStep<F>) {
-        let effects = step.effects.map { "\($0)" }
-        switch step {
-        case .started(let state, _, let taken):
-            steps.append(Step(from: nil, to: "\(state)", event: nil, transitions: taken.map(\.position), effects: effects))
-        case .transitioned(let from, let to, let event, _, let taken):
-            steps.append(Step(from: "\(from)", to: "\(to)", event: "\(event.kind)", transitions: taken.map(\.position),
-                              effects: effects))
-        case .finished(let from, let to, let event, _, _, let taken):
-            steps.append(Step(from: from.map { "\($0)" }, to: "\(to)", event: event.map { "\($0.kind)" },
-                              transitions: taken.map(\.position), effects: effects))
+        switch step.kind {
+        case .started, .transitioned, .finished:
+            steps.append(Step(from: step.from.map { "\($0)" }, to: "\(step.state)", event: step.event.map { "\($0.kind)" },
+                              transitions: step.transitions.map(\.position), effects: step.effects.map { "\($0)" }))
         case .ignored, .rejected:
             break
         }

@@ -193,12 +193,10 @@ public struct FlowPaths: Sendable {
                 } catch {
                     return nil
                 }
-                switch taken {
+                switch taken.kind {
                 case .transitioned, .finished:
                     let covers = taken.transitions.map { index.specTransitions[$0.position] }
-                    var finished = false
-                    if case .finished = taken { finished = true }
-                    return (covers, taken.state, finished, .machine(machine, steps: steps + 1))
+                    return (covers, taken.state, taken.kind == .finished, .machine(machine, steps: steps + 1))
                 default:
                     return ([], nil, false, run)
                 }

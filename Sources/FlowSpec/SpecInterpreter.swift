@@ -320,10 +320,9 @@ struct SpecInterpreter: Sendable {
             throw Stop(message: "\(document.spec.name): \(error.message)")
         }
         sessions[s]!.machine = machine
-        switch step {
+        switch step.kind {
         case .ignored, .rejected:
-            let rejected: Bool
-            if case .rejected = step { rejected = true } else { rejected = false }
+            let rejected = step.kind == .rejected
             if recording {
                 if let child {
                     note(.unhandledOutput(path: pathOf(s), state: from, event: event.description, child: child,
@@ -346,7 +345,7 @@ struct SpecInterpreter: Sendable {
             }
             if s == 0 { rootState = step.state }
             try run(step.transitions, from: from, in: s, event: event)
-            if case .finished(_, _, _, _, let output, _) = step { try finish(s, output: output, event: event) }
+            if let output = step.output { try finish(s, output: output, event: event) }
         }
     }
 
@@ -424,7 +423,7 @@ struct SpecInterpreter: Sendable {
             try enter(state, in: s, active: active, event: nil)
         }
         if let leaf = initial.last { try run(step.transitions, from: leaf, in: s, event: nil) }
-        if case .finished(_, _, _, _, let output, _) = step { try finish(s, output: output, event: nil) }
+        if let output = step.output { try finish(s, output: output, event: nil) }
         try macrostep(s, external: nil)
         return s
     }

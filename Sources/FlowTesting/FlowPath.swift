@@ -43,8 +43,7 @@ public struct FlowPath<F: Flow>: Sendable {
 
     /// Whether the path ends in a final state.
     public var isFinished: Bool {
-        if case .finished = steps.last ?? start { return true }
-        return false
+        (steps.last ?? start).kind == .finished
     }
 
     /// The active states at the end of the path: the leaf and its ancestors, innermost first.
@@ -133,13 +132,7 @@ public struct FlowPath<F: Flow>: Sendable {
     }
 
     static func outcome(of step: FlowStep<F>) -> String {
-        switch step {
-        case .started: "started"
-        case .transitioned: "transitioned"
-        case .finished: "finished"
-        case .ignored: "ignored"
-        case .rejected: "rejected"
-        }
+        step.kind.description
     }
 }
 

@@ -209,7 +209,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                 for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {
                     var copy = machines[head]
                     guard let step = try? copy.send(event) else { continue }  // a throw: no edge
-                    switch step {
+                    switch step.kind {
                     case .ignored, .rejected, .started: continue
                     case .transitioned, .finished: break
                     }

@@ -164,12 +164,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
             return nil
         }
         let step = pending.removeFirst()
-        let before: F.State
-        switch step {
-        case .transitioned(let from, _, _, _, _): before = from
-        case .finished(let from, let to, _, _, _, _): before = from ?? to
-        case .started(let state, _, _), .ignored(let state, _), .rejected(let state, _): before = state
-        }
+        let before = step.from ?? step.state
         check(step, from: before, isStart: false, settled: pending.isEmpty, at: sourceLocation, expect)
         return step
     }
@@ -278,22 +273,20 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
         self.output = output
     }
 
-    /// No transition reacted to the event (`FlowStep.ignored(state:event:)`).
+    /// No transition reacted to the event (a `FlowStep` of kind `ignored`).
     public mutating func ignored() { outcome = .ignored }
 
-    /// Transitions reacted to the event but every guard was false (`FlowStep.rejected(state:event:)`).
+    /// Transitions reacted to the event but every guard was false (a `FlowStep` of kind `rejected`).
     public mutating func rejected() { outcome = .rejected }
 
     func problems(with step: FlowStep<F>, from before: F.State, isStart: Bool) -> [String] {
         var problems: [String] = []
         let actualOutcome: Outcome?
-        var actualOutput: F.Output?
-        switch step {
+        let actualOutput = step.output
+        switch step.kind {
         case .started: actualOutcome = nil
         case .transitioned: actualOutcome = .transitioned
-        case .finished(_, _, _, _, let output, _):
-            actualOutcome = .finished
-            actualOutput = output
+        case .finished: actualOutcome = .finished
         case .ignored: actualOutcome = .ignored
         case .rejected: actualOutcome = .rejected
         }

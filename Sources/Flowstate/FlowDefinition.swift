@@ -1,6 +1,6 @@
 /// What a machine does with an event that no transition of its current state reacts to.
 public enum UnhandledEventPolicy: Hashable, Sendable {
-    /// The step reports ``FlowStep/ignored(state:event:)`` and the machine stays where it is.
+    /// The step is ``FlowStepKind/ignored`` and the machine stays where it is.
     case ignore
     /// `send` throws a ``FlowError`` with code ``FlowError/Code/unhandledEvent``.
     case fail

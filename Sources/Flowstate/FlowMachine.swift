@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// var machine = try FlowMachine(signUp)
-/// let start = try machine.start()          // .started(state: .email, effects: [show(email)])
+/// let start = try machine.start()          // started in .email, effects [show(email)]
 /// let step = try machine.send(.submitEmail("ada@example.com"))
 /// ```
 ///
@@ -121,8 +121,8 @@ public struct FlowMachine<F: Flow>: Sendable {
     public var context: F.Context { contextValue }
 
     /// Enters the initial state (and its initial descendants), then takes any eventless transitions.
-    /// - Returns: ``FlowStep/started(state:effects:transitions:)``, or ``FlowStep/finished(from:to:event:effects:output:transitions:)``
-    ///   if eventless transitions lead straight to a final state.
+    /// - Returns: A ``FlowStepKind/started`` step, or a ``FlowStepKind/finished`` one if eventless
+    ///   transitions lead straight to a final state.
     /// - Throws: ``FlowError/Code/alreadyStarted``, or ``FlowError/Code/eventlessLoop``.
     @inlinable
     public mutating func start() throws(FlowError) -> FlowStep<F> {
@@ -137,7 +137,8 @@ public struct FlowMachine<F: Flow>: Sendable {
         if table.isFinal[target] {
             return finish(from: nil, event: nil, effects: effects, transitions: taken)
         }
-        return .started(state: table.states[target], effects: effects, transitions: taken)
+        return FlowStep(kind: .started, state: table.states[target], from: nil, event: nil, effects: effects,
+                        transitions: taken, output: nil)
     }
 
     /// Sends an event: takes the first transition that reacts to it and whose guard holds, searching
@@ -164,17 +165,22 @@ public struct FlowMachine<F: Flow>: Sendable {
                         // The common case, written out here so that the step is built in place.
                         let target = Int(move.target)
                         current = target
-                        return .transitioned(from: table.states[source], to: table.states[target], event: event,
-                                             effects: table.effects(of: move),
-                                             transitions: FlowTransitions(declaration: move.declaration))
+                        return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
+                                        event: event, effects: table.effects(of: move), declaration: move.declaration)
                     }
                     return try take(move, from: source, event: event)
                 }
             }
             i &+= 1
         }
-        if matched { return .rejected(state: table.states[source], event: event) }
-        if table.unhandled == .ignore { return .ignored(state: table.states[source], event: event) }
+        if matched {
+            return FlowStep(kind: .rejected, state: table.states[source], from: nil, event: event,
+                            effects: FlowEffects(), declaration: -1)
+        }
+        if table.unhandled == .ignore {
+            return FlowStep(kind: .ignored, state: table.states[source], from: nil, event: event,
+                            effects: FlowEffects(), declaration: -1)
+        }
         throw unhandledError(for: event)
     }
 
@@ -184,8 +190,9 @@ public struct FlowMachine<F: Flow>: Sendable {
         var taken = FlowTransitions(declaration: move.declaration)
         guard move.target >= 0 else {
             table.update(move, &contextValue, event: event)
-            return .transitioned(from: from, to: from, event: event,
-                                 effects: table.effects(of: move, context: contextValue, event: event), transitions: taken)
+            return FlowStep(kind: .transitioned, state: from, from: from, event: event,
+                            effects: table.effects(of: move, context: contextValue, event: event),
+                            declaration: move.declaration)
         }
         var target = Int(move.target)
         let effects: FlowEffects<F.Effect>
@@ -203,7 +210,8 @@ public struct FlowMachine<F: Flow>: Sendable {
         if table.isFinal[target] {
             return finish(from: from, event: event, effects: effects, transitions: taken)
         }
-        return .transitioned(from: from, to: table.states[target], event: event, effects: effects, transitions: taken)
+        return FlowStep(kind: .transitioned, state: table.states[target], from: from, event: event, effects: effects,
+                        transitions: taken, output: nil)
     }
 
     /// Follows eventless transitions from `state` until none is enabled, each one's update changing
@@ -251,8 +259,8 @@ public struct FlowMachine<F: Flow>: Sendable {
         phase = .finished
         let output = table.outputs[current]!.compute(contextValue, event)
         finalOutput = output
-        return .finished(from: from, to: table.states[current], event: event, effects: effects, output: output,
-                         transitions: transitions)
+        return FlowStep(kind: .finished, state: table.states[current], from: from, event: event, effects: effects,
+                        transitions: transitions, output: output)
     }
 
     @usableFromInline

@@ -92,16 +92,11 @@ public final class FlowRuntime<F: Flow> {
     @inlinable
     public func send(_ event: F.Event) throws(FlowError) {
         // The direct path: nobody observes, nothing is queued, no failure: one step, its effects.
-        // The step is consumed where it is matched: keeping it would copy it (measured).
         if !isProcessing, !isObserved, failure == nil {
             isProcessing = true
             let effects: FlowEffects<F.Effect>
             do throws(FlowError) {
-                switch try machine.send(event) {
-                case .transitioned(_, _, _, let stepEffects, _): effects = stepEffects
-                case .finished(_, _, _, let stepEffects, _, _): effects = stepEffects
-                case .started, .ignored, .rejected: effects = FlowEffects()
-                }
+                effects = try machine.send(event).effects
             } catch {
                 isProcessing = false
                 throw error

@@ -1,96 +1,250 @@
+/// What kind of step a ``FlowStep`` is.
+public enum FlowStepKind: UInt8, Hashable, Sendable, CustomStringConvertible {
+    /// The machine started and settled in the step's ``FlowStep/state`` (its initial state, or where
+    /// eventless transitions led).
+    case started
+    /// The machine took a transition. ``FlowStep/from`` equals ``FlowStep/state`` for a self or
+    /// targetless transition.
+    case transitioned
+    /// The machine entered a final state and produced its ``FlowStep/output``.
+    case finished
+    /// No transition of the current state reacts to the event (under ``UnhandledEventPolicy/ignore``).
+    case ignored
+    /// Transitions react to the event, but every guard said no. The machine stays where it is.
+    case rejected
+
+    /// `started`, `transitioned`, `finished`, `ignored` or `rejected`.
+    public var description: String {
+        switch self {
+        case .started: "started"
+        case .transitioned: "transitioned"
+        case .finished: "finished"
+        case .ignored: "ignored"
+        case .rejected: "rejected"
+        }
+    }
+}
+
 /// What one call to ``FlowMachine/start()`` or ``FlowMachine/send(_:)`` did.
 ///
-/// A step names the transitions it took (``transitions``), by the identity of their declaration: the
-/// transition the event selected, then every eventless transition that followed. Whoever needs to
-/// know what fired (a diagram's overlay, a supervisor, a test) reads it here; nothing re-derives it
-/// from labels.
-public enum FlowStep<F: Flow>: Sendable {
-    /// The machine started and settled in `state` (its initial state, or where eventless transitions
-    /// led; `transitions` lists those).
-    case started(state: F.State, effects: FlowEffects<F.Effect>, transitions: FlowTransitions)
-    /// The machine took a transition. `from` equals `to` for a self or targetless transition.
-    case transitioned(from: F.State, to: F.State, event: F.Event, effects: FlowEffects<F.Effect>,
-                      transitions: FlowTransitions)
-    /// The machine entered a final state and produced its output. `from` and `event` are `nil` when
-    /// the flow finished while starting.
-    case finished(from: F.State?, to: F.State, event: F.Event?, effects: FlowEffects<F.Effect>, output: F.Output,
-                  transitions: FlowTransitions)
-    /// No transition of the current state reacts to the event (under ``UnhandledEventPolicy/ignore``).
-    case ignored(state: F.State, event: F.Event)
-    /// Transitions react to the event, but every guard said no. The machine stays where it is.
-    case rejected(state: F.State, event: F.Event)
+/// A step says what kind of step it was (``kind``), the state the machine is in after it
+/// (``state``), where it came from (``from``) and on which ``event``, the ``effects`` the host must
+/// perform, the ``transitions`` it took and, when the flow finished, its ``output``. Switch over
+/// the kind and read what it needs:
+///
+/// ```swift
+/// let step = try machine.send(.submitEmail("ada@example.com"))
+/// switch step.kind {
+/// case .transitioned, .finished: perform(step.effects)
+/// case .started, .ignored, .rejected: break
+/// }
+/// ```
+///
+/// The step names the transitions it took by the identity of their declaration: the transition the
+/// event selected, then every eventless transition that followed. Whoever needs to know what fired
+/// (a diagram's overlay, a supervisor, a test) reads it here; nothing re-derives it from labels.
+///
+/// A step is a value that stays valid after its machine and definition are gone. It costs the same
+/// however it is held (bound to a `let`, switched over, passed to a function, its properties read
+/// one after another): for a flow whose states and events are payload-free enums and whose effects
+/// fit in a word, a step is three words that Swift passes in registers, so holding it copies no
+/// more than its fields (see docs/PERFORMANCE.md). A flow with larger types (events that carry a
+/// `String`, say) has a larger step, which Swift keeps in memory and copies through its generic value
+/// witnesses: every way of holding it then costs about the same, more than for a small step. The
+/// rarer parts (an output, several transitions) are kept in one shared object.
+public struct FlowStep<F: Flow>: Sendable {
+    /// What kind of step a step is (the same type for every flow).
+    public typealias Kind = FlowStepKind
 
+    // The stored layout is deliberate (docs/PERFORMANCE.md, "How a caller holds a step"): at most six
+    // fields in all (the specializer returns a step in registers only then) and, for small flow
+    // types, at most four words (Swift passes no more in registers). Anything larger would be kept
+    // in memory, where Swift copies and destroys it through the generic type's value witnesses.
+    // Declaration order is layout order: the enum's tag byte is followed by the one-byte fields.
+
+    /// Up to two effects inline, a range of shared effects, or the rarer data behind one reference.
+    @usableFromInline let payload: Payload
     /// The state the machine is in after the step.
+    public let state: F.State
+    /// The state the machine was in before the step: `nil` for a start, and for an ignored or
+    /// rejected event (the machine did not move: see ``state``).
+    public let from: F.State?
+    /// The event that caused the step, if any (`nil` for a start).
+    public let event: F.Event?
+    /// The kind in the low three bits; above them, one more than the single transition taken (0 for
+    /// none) when the payload is not `extras`.
+    @usableFromInline let bits: Int32
+
+    @usableFromInline
+    enum Payload: Sendable {
+        case none
+        case one(F.Effect)
+        case two(F.Effect, F.Effect)
+        /// A range of the storage: start in the high 32 bits, count in the low 32 bits.
+        case shared(EffectStorage<F.Effect>, UInt64)
+        /// Effects, transitions and output, for a step that finished or took several transitions.
+        case extras(FlowStepExtras<F>)
+    }
+
+    /// The largest declaration index that fits beside the kind in ``bits``.
+    @usableFromInline static var inlineDeclarationLimit: Int32 { (Int32.max >> 3) &- 1 }
+
     @inlinable
-    public var state: F.State {
-        switch self {
-        case .started(let state, _, _): state
-        case .transitioned(_, let to, _, _, _): to
-        case .finished(_, let to, _, _, _, _): to
-        case .ignored(let state, _): state
-        case .rejected(let state, _): state
+    init(payload: Payload, state: F.State, from: F.State?, event: F.Event?, bits: Int32) {
+        self.payload = payload
+        self.state = state
+        self.from = from
+        self.event = event
+        self.bits = bits
+    }
+
+    /// A step that took at most one transition and has no output: nothing allocated.
+    @inlinable
+    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
+         declaration: Int32) {
+        guard declaration <= Self.inlineDeclarationLimit else {
+            let extras = FlowStepExtras<F>(effects: effects, transitions: FlowTransitions(declaration: declaration),
+                                           output: nil)
+            self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
+            return
+        }
+        let payload: Payload
+        switch effects.storage {
+        case .none: payload = .none
+        case .one(let first): payload = .one(first)
+        case .two(let first, let second): payload = .two(first, second)
+        case .shared(let storage, let range): payload = .shared(storage, range)
+        }
+        self.init(payload: payload, state: state, from: from, event: event,
+                  bits: Int32(kind.rawValue) | (declaration &+ 1) << 3)
+    }
+
+    /// Any step: the rarer data (an output, several transitions) is kept in one shared object.
+    @inlinable
+    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
+         transitions: FlowTransitions, output: F.Output?) {
+        if output == nil, transitions.more == nil {
+            self.init(kind: kind, state: state, from: from, event: event, effects: effects,
+                      declaration: transitions.single)
+        } else {
+            let extras = FlowStepExtras<F>(effects: effects, transitions: transitions, output: output)
+            self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
         }
     }
 
-    /// The effects the host must perform, in order.
-    @inlinable
+    /// The machine started and settled in `state` (its initial state, or where eventless transitions
+    /// led; `transitions` lists those).
+    public static func started(state: F.State, effects: FlowEffects<F.Effect>, transitions: FlowTransitions) -> Self {
+        Self(kind: .started, state: state, from: nil, event: nil, effects: effects, transitions: transitions,
+             output: nil)
+    }
+
+    /// The machine took a transition from `from` to `to`. `from` equals `to` for a self or
+    /// targetless transition.
+    public static func transitioned(from: F.State, to: F.State, event: F.Event, effects: FlowEffects<F.Effect>,
+                                    transitions: FlowTransitions) -> Self {
+        Self(kind: .transitioned, state: to, from: from, event: event, effects: effects, transitions: transitions,
+             output: nil)
+    }
+
+    /// The machine entered the final state `to` and produced `output`. `from` and `event` are `nil`
+    /// when the flow finished while starting.
+    public static func finished(from: F.State?, to: F.State, event: F.Event?, effects: FlowEffects<F.Effect>,
+                                output: F.Output, transitions: FlowTransitions) -> Self {
+        Self(kind: .finished, state: to, from: from, event: event, effects: effects, transitions: transitions,
+             output: output)
+    }
+
+    /// No transition of `state` reacts to `event` (under ``UnhandledEventPolicy/ignore``).
+    public static func ignored(state: F.State, event: F.Event) -> Self {
+        Self(kind: .ignored, state: state, from: nil, event: event, effects: FlowEffects(), declaration: -1)
+    }
+
+    /// Transitions of `state` react to `event`, but every guard said no.
+    public static func rejected(state: F.State, event: F.Event) -> Self {
+        Self(kind: .rejected, state: state, from: nil, event: event, effects: FlowEffects(), declaration: -1)
+    }
+
+    /// What kind of step this is: switch over it to tell a start, a transition, a finish, an ignored
+    /// and a rejected event apart.
+    @inlinable @inline(__always)
+    public var kind: FlowStepKind {
+        FlowStepKind(rawValue: UInt8(truncatingIfNeeded: bits & 7)).unsafelyUnwrapped
+    }
+
+    /// The effects the host must perform, in order (none for an ignored or rejected event).
+    @inlinable @inline(__always)
     public var effects: FlowEffects<F.Effect> {
-        // One case a line: a pattern shared by several cases makes the compiler copy the whole step
-        // through its generic value witnesses first (measured: most of FlowRuntime.send's cost).
-        switch self {
-        case .started(_, let effects, _): effects
-        case .transitioned(_, _, _, let effects, _): effects
-        case .finished(_, _, _, let effects, _, _): effects
-        case .ignored, .rejected: FlowEffects()
+        switch payload {
+        case .none: FlowEffects(.none)
+        case .one(let first): FlowEffects(.one(first))
+        case .two(let first, let second): FlowEffects(.two(first, second))
+        case .shared(let storage, let range): FlowEffects(.shared(storage, range))
+        case .extras(let extras): extras.effects
         }
     }
 
     /// The transitions the step took, in order: the one the event selected, then the eventless ones
     /// that followed. Empty for an ignored or rejected event (and for a start without eventless
     /// transitions). Look each up with ``FlowDefinition/subscript(_:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public var transitions: FlowTransitions {
-        switch self {
-        case .started(_, _, let transitions): transitions
-        case .transitioned(_, _, _, _, let transitions): transitions
-        case .finished(_, _, _, _, _, let transitions): transitions
-        case .ignored, .rejected: FlowTransitions()
-        }
+        if case .extras(let extras) = payload { return extras.transitions }
+        let declaration = bits >> 3 &- 1
+        return declaration < 0 ? FlowTransitions() : FlowTransitions(declaration: declaration)
     }
 
-    /// The event that caused the step, if any.
-    @inlinable
-    public var event: F.Event? {
-        switch self {
-        case .started: nil
-        case .transitioned(_, _, let event, _, _): event
-        case .finished(_, _, let event, _, _, _): event
-        case .ignored(_, let event): event
-        case .rejected(_, let event): event
-        }
+    /// The flow's output, for a step that finished it (``FlowStepKind/finished``); `nil` otherwise.
+    @inlinable @inline(__always)
+    public var output: F.Output? {
+        if case .extras(let extras) = payload { return extras.output }
+        return nil
     }
 }
 
-extension FlowStep: Equatable where F.Event: Equatable, F.Effect: Equatable, F.Output: Equatable {}
+/// The rarer parts of a step (an output, several transitions), kept in one object so that a step
+/// stays small. Immutable.
+@usableFromInline
+final class FlowStepExtras<F: Flow>: Sendable {
+    @usableFromInline let effects: FlowEffects<F.Effect>
+    @usableFromInline let transitions: FlowTransitions
+    @usableFromInline let output: F.Output?
+
+    @usableFromInline
+    init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?) {
+        self.effects = effects
+        self.transitions = transitions
+        self.output = output
+    }
+}
+
+extension FlowStep: Equatable where F.Event: Equatable, F.Effect: Equatable, F.Output: Equatable {
+    /// Equal when they are the same kind of step, with the same states, event, effects, transitions
+    /// and output.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && lhs.state == rhs.state && lhs.from == rhs.from && lhs.event == rhs.event
+            && lhs.effects == rhs.effects && lhs.transitions == rhs.transitions && lhs.output == rhs.output
+    }
+}
 
 extension FlowStep: CustomStringConvertible {
     /// One readable line, for example `email --submitEmail("a@b.c")--> password / [show(password)]`.
     public var description: String {
         func d(_ value: Any) -> String { String(describing: value) }
         let effectsText = effects.isEmpty ? "" : " / \(effects)"
-        switch self {
-        case .started(let state, _, _):
+        switch kind {
+        case .started:
             return "start --> \(d(state))\(effectsText)"
-        case .transitioned(let from, let to, let event, _, _):
-            return "\(d(from)) --\(d(event))--> \(d(to))\(effectsText)"
-        case .finished(let from, let to, let event, _, let output, _):
+        case .transitioned:
+            return "\(from.map(d) ?? d(state)) --\(event.map(d) ?? "")--> \(d(state))\(effectsText)"
+        case .finished:
             let source = from.map(d) ?? "start"
             let arrow = event.map { "--\(d($0))-->" } ?? "-->"
-            return "\(source) \(arrow) \(d(to))\(effectsText) => finished(\(d(output)))"
-        case .ignored(let state, let event):
-            return "\(d(state)) ignores \(d(event))"
-        case .rejected(let state, let event):
-            return "\(d(state)) rejects \(d(event)) (every guard false)"
+            return "\(source) \(arrow) \(d(state))\(effectsText) => finished(\(output.map(d) ?? ""))"
+        case .ignored:
+            return "\(d(state)) ignores \(event.map(d) ?? "")"
+        case .rejected:
+            return "\(d(state)) rejects \(event.map(d) ?? "") (every guard false)"
         }
     }
 }

@@ -223,7 +223,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @inlinable
     func hasEventless(_ state: Int) -> Bool { eventlessRanges[state] != eventlessRanges[state &+ 1] }
 
-    @inlinable
+    @inlinable @inline(__always)
     func effects(of move: Move) -> FlowEffects<F.Effect> {
         FlowEffects(storage: effects, start: Int(move.effectStart), count: Int(move.effectCount))
     }

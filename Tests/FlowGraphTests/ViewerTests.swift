@@ -187,7 +187,7 @@ private extension Dictionary where Key == String, Value == Any {
 
     @Test func theRecorderKeepsWhatTheEngineReported() throws {
         let (trace, steps) = try Self.signUpRun()
-        let moving = steps.filter { if case .ignored = $0 { false } else if case .rejected = $0 { false } else { true } }
+        let moving = steps.filter { $0.kind != .ignored && $0.kind != .rejected }
         #expect(trace.steps.count == moving.count)
         for (recorded, step) in zip(trace.steps, moving) {
             #expect(recorded.transitions == step.transitions.map(\.position))

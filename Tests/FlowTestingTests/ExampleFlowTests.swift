@@ -57,7 +57,7 @@ struct ExampleFlowTests {
         let screens: [SignUp.State: SignUp.Screen] = [.email: .email, .password: .password, .twoFactor: .twoFactor]
         FlowCheck.everyStep(of: SignUp.definition, samples: SignUpSamples.all, count: 300,
                             definitionName: "SignUp.definition") { machine, step in
-            if case .started = step { stack = [] }
+            if step.kind == .started { stack = [] }
             for effect in step.effects {
                 switch effect {
                 case .present(let screen): stack = [screen]

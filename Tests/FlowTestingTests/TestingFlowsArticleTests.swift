@@ -58,7 +58,7 @@ struct TestingFlowsArticleTests {
         let samples = Self.samples
         var codesSent = 0
         let counterexample = FlowCheck.counterexample(of: SignUp.definition, samples: samples, seed: 1) { _, step in
-            if case .started = step { codesSent = 0 }
+            if step.kind == .started { codesSent = 0 }
             codesSent += step.effects.filter { $0 == .sendCode }.count
             return codesSent <= 1
         }

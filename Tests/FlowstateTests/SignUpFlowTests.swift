@@ -30,12 +30,12 @@ struct SignUpFlowTests {
         let prefix: [SignUp.Event] = [.submitEmail("ada@example.com"), .submitPassword("correct horse")]
         for event in prefix.prefix(depth) { _ = try machine.send(event) }
         let step = try machine.send(.cancel)
-        guard case .finished(_, .cancelled, .cancel?, let effects, .cancelled, let taken) = step else {
+        guard step.kind == .finished, step.state == .cancelled, step.event == .cancel, step.output == .cancelled else {
             Issue.record("expected the flow to finish cancelled, got \(step)")
             return
         }
-        #expect(Array(effects) == [.dismiss])
-        #expect(taken.map { SignUp.definition[$0].source } == [.signingUp], "the cancel declared on the parent")
+        #expect(Array(step.effects) == [.dismiss])
+        #expect(step.transitions.map { SignUp.definition[$0].source } == [.signingUp], "the cancel declared on the parent")
     }
 
     @Test("Payload guards: an invalid email stays on the screen with an error; a short code is rejected")
@@ -94,5 +94,13 @@ struct SignUpFlowTests {
         let step = try machine.send(.submitEmail("ada@example.com"))
         #expect(step.state == .password)
         #expect(Array(step.effects) == [.push(.password)])
+
+        let cancelled = try machine.send(.cancel)
+        switch cancelled.kind {
+        case .finished:
+            #expect(cancelled.from == .password && cancelled.output == .cancelled)
+        case .started, .transitioned, .ignored, .rejected:
+            Issue.record("cancel finishes the flow: \(cancelled)")
+        }
     }
 }

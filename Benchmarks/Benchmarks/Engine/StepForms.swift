@@ -24,20 +24,20 @@ func runEngineBound(_ machine: inout FlowMachine<Checkout>, _ events: [Checkout.
     return sum &+ machine.state.rawValue
 }
 
-/// `switch step { case .transitioned(...): ... }`, every case spelled out.
+/// `switch step.kind { case .transitioned: ... }`, every kind spelled out.
 @inline(never)
 func runEngineSwitched(_ machine: inout FlowMachine<Checkout>, _ events: [Checkout.Event]) -> Int {
     var sum = 0
     for event in events {
         do {
             let step = try machine.send(event)
-            switch step {
-            case .transitioned(_, _, _, let effects, _):
-                for effect in effects { sum &+= effect }
-            case .started(_, let effects, _):
-                for effect in effects { sum &+= effect }
-            case .finished(_, _, _, let effects, _, _):
-                for effect in effects { sum &+= effect }
+            switch step.kind {
+            case .transitioned:
+                for effect in step.effects { sum &+= effect }
+            case .started:
+                for effect in step.effects { sum &+= effect }
+            case .finished:
+                for effect in step.effects { sum &+= effect }
             case .ignored, .rejected:
                 break
             }
@@ -48,20 +48,19 @@ func runEngineSwitched(_ machine: inout FlowMachine<Checkout>, _ events: [Checko
     return sum &+ machine.state.rawValue
 }
 
-/// `switch try machine.send(event) { ... }`: the call's result switched over without binding it.
+/// `switch try machine.send(event) { case let step where step.kind == ...: ... }`: the call's result
+/// switched over, bound by the patterns rather than by a `let` before the `switch`.
 @inline(never)
 func runEngineSwitchedResult(_ machine: inout FlowMachine<Checkout>, _ events: [Checkout.Event]) -> Int {
     var sum = 0
     for event in events {
         do {
             switch try machine.send(event) {
-            case .transitioned(_, _, _, let effects, _):
-                for effect in effects { sum &+= effect }
-            case .started(_, let effects, _):
-                for effect in effects { sum &+= effect }
-            case .finished(_, _, _, let effects, _, _):
-                for effect in effects { sum &+= effect }
-            case .ignored, .rejected:
+            case let step where step.kind == .transitioned:
+                for effect in step.effects { sum &+= effect }
+            case let step where step.kind == .started || step.kind == .finished:
+                for effect in step.effects { sum &+= effect }
+            default:
                 break
             }
         } catch {

@@ -257,21 +257,20 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     @inlinable
     func sendDirect(_ event: F.Event, supervisor: Supervisor) throws(FlowError) -> StepSummary {
         let from = leaf
-        // The step is consumed where it is matched: keeping it alive while reading its effects would
-        // copy it through its generic value witnesses (measured: most of the cost of a send).
-        switch try machine.send(event) {
-        case .transitioned(_, _, _, let effects, _):
+        let step = try machine.send(event)
+        switch step.kind {
+        case .transitioned:
             leaf = Int32(truncatingIfNeeded: machine.current)
-            performDirect(effects, supervisor: supervisor)
+            performDirect(step.effects, supervisor: supervisor)
             return StepSummary(kind: .transitioned, from: from, to: leaf)
         case .ignored:
             return StepSummary(kind: .ignored, from: from, to: from)
         case .rejected:
             return StepSummary(kind: .rejected, from: from, to: from)
-        case .finished(_, _, _, let effects, _, _):
+        case .finished:
             leaf = Int32(truncatingIfNeeded: machine.current)
             isFinished = true
-            performDirect(effects, supervisor: supervisor)
+            performDirect(step.effects, supervisor: supervisor)
             return StepSummary(kind: .finished, from: from, to: leaf)
         case .started:  // never: a running machine is sent events
             return StepSummary(kind: .transitioned, from: from, to: leaf)
@@ -282,15 +281,16 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     /// of a start (see ``sendDirect(_:supervisor:)``).
     @inlinable
     func startDirect(supervisor: Supervisor) throws(FlowError) -> StepSummary {
-        switch try machine.start() {
-        case .started(_, let effects, _):
+        let step = try machine.start()
+        switch step.kind {
+        case .started:
             leaf = Int32(truncatingIfNeeded: machine.current)
-            performDirect(effects, supervisor: supervisor)
+            performDirect(step.effects, supervisor: supervisor)
             return StepSummary(kind: .started, from: -1, to: leaf)
-        case .finished(_, _, _, let effects, _, _):
+        case .finished:
             leaf = Int32(truncatingIfNeeded: machine.current)
             isFinished = true
-            performDirect(effects, supervisor: supervisor)
+            performDirect(step.effects, supervisor: supervisor)
             return StepSummary(kind: .finished, from: -1, to: leaf)
         case .transitioned, .ignored, .rejected:  // never from a start
             return StepSummary(kind: .started, from: -1, to: leaf)
@@ -331,7 +331,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         leaf = Int32(truncatingIfNeeded: machine.current)
         isFinished = machine.isFinished
         let kind: StepSummary.Kind
-        switch step {
+        switch step.kind {
         case .started: kind = .started
         case .transitioned: kind = .transitioned
         case .finished: kind = .finished
@@ -407,17 +407,16 @@ final class MachineBox<F: Flow>: AnyMachineBox {
 
     private func describe(_ step: FlowStep<F>, from: F.State?) -> StepDescription {
         func d(_ value: Any) -> String { "\(value)" }
-        switch step {
-        case .started(let state, _, let transitions):
-            return StepDescription(from: "start", to: d(state), event: "", transitions: transitions)
-        case .transitioned(let source, let to, let event, _, let transitions):
-            return StepDescription(from: from.map(d) ?? d(source), to: d(to), event: d(event.kind),
-                                   transitions: transitions)
-        case .finished(let source, let to, let event, _, _, let transitions):
-            return StepDescription(from: from.map(d) ?? source.map(d) ?? "start", to: d(to),
-                                   event: event.map { d($0.kind) } ?? "", transitions: transitions)
-        case .ignored(let state, let event), .rejected(let state, let event):
-            return StepDescription(from: d(state), to: d(state), event: d(event.kind), transitions: FlowTransitions())
+        let event = step.event.map { d($0.kind) } ?? ""
+        switch step.kind {
+        case .started:
+            return StepDescription(from: "start", to: d(step.state), event: "", transitions: step.transitions)
+        case .transitioned, .finished:
+            return StepDescription(from: from.map(d) ?? step.from.map(d) ?? "start", to: d(step.state), event: event,
+                                   transitions: step.transitions)
+        case .ignored, .rejected:
+            return StepDescription(from: d(step.state), to: d(step.state), event: event,
+                                   transitions: FlowTransitions())
         }
     }
 

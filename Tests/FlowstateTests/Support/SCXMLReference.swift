@@ -276,11 +276,12 @@ extension SCXMLReference.Outcome {
         switch result {
         case .success(let step):
             let taken = step.transitions.map(\.position)
-            switch step {
-            case .started(let state, let effects, _), .transitioned(_, let state, _, let effects, _):
-                self = .moved(to: state, effects: Array(effects), taken: taken)
-            case .finished(_, let state, _, let effects, let output, _):
-                self = .finished(to: state, effects: Array(effects), output: output, taken: taken)
+            switch step.kind {
+            case .started, .transitioned:
+                self = .moved(to: step.state, effects: Array(step.effects), taken: taken)
+            case .finished:
+                self = .finished(to: step.state, effects: Array(step.effects), output: step.output ?? step.state,
+                                 taken: taken)
             case .ignored:
                 self = .ignored
             case .rejected:
