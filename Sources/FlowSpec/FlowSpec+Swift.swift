@@ -26,7 +26,7 @@ extension FlowSpec {
     /// - `perform(_:with:)`, which calls the requirement named after an effect.
     ///
     /// Names that are not Swift identifiers are mapped predictably: words (runs of ASCII letters and
-    /// digits; any other character separates words, a non-ASCII one becomes a word `uXXXX`) joined in
+    /// digits; any other character separates words, a non-ASCII one becomes a word of `u` and its hexadecimal code, `中` is `u4E2D`) joined in
     /// lowerCamelCase (types: UpperCamelCase), `_` before a leading digit, keywords in backticks,
     /// `unnamed` for a name without any. Two
     /// names that map to the same identifier are an error naming both places. Every declaration that
@@ -181,8 +181,8 @@ struct SwiftFlowWriter {
                 problem("the internal transition of '\(state.name)' does not exit its source: typed flows' transitions are external", at: t.location)
             }
             if state.isFinal {
-                if scxml, parent[state.name] != nil {
-                    problem("final state '\(state.name)' is nested: under SCXML it raises done.state.\(parent[state.name]!), but a typed flow finishes at every final state", at: state.location)
+                if scxml, let enclosing = parent[state.name] {
+                    problem("final state '\(state.name)' is nested: under SCXML it raises done.state.\(enclosing), but a typed flow finishes at every final state", at: state.location)
                 }
                 let output = state.output ?? state.name
                 note(outputs.add(output, at: state.location, kind: "output"), at: state.location, into: &self)

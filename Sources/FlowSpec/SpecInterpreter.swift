@@ -471,21 +471,20 @@ struct SpecInterpreter: Sendable {
             active.remove(state)
         }
         for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key }) { cancel(child) }
-        if let parent = session.parent, sessions[parent] != nil, let id = session.invokeID {
-            let document = sessions[parent]!.document
+        if let parent = session.parent, let document = sessions[parent]?.document, let id = session.invokeID {
             if document.scxml {
-                sessions[parent]!.externalQueue.append(Queued(event: SpecEvent("done.invoke.\(id)"), origin: s))
+                sessions[parent]?.externalQueue.append(Queued(event: SpecEvent("done.invoke.\(id)"), origin: s))
             } else {
                 // A JSON flow spec's child flow: its output becomes the event its state's `outputs` names
                 // (none when it names null), else the event of the output's own name.
                 let mapping = session.invokingState.flatMap { document.states[$0] }?.childOutputs
                 let event = mapping?.first { $0.output == output }.map(\.event) ?? output
                 if let event {
-                    sessions[parent]!.externalQueue.append(Queued(event: SpecEvent(event), origin: s,
+                    sessions[parent]?.externalQueue.append(Queued(event: SpecEvent(event), origin: s,
                                                                   outputOf: session.document.spec.name))
                 }
             }
-            sessions[parent]!.children[id] = nil
+            sessions[parent]?.children[id] = nil
         }
         end(s)
     }
