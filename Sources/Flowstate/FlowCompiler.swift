@@ -20,6 +20,8 @@ struct FlowCompiler<F: Flow> {
         var source: Int
         var data: FlowElement<F>.TransitionData
         var target: Int  // -1: targetless, -2: unknown
+        /// For a completion transition, the state whose completion it reacts to (-2: unknown), else -1.
+        var doneOf = -1
     }
 
     /// A list of elements being read by `collect`, and how far.
@@ -203,7 +205,19 @@ struct FlowCompiler<F: Flow> {
                        nodes[i].location)
             }
         }
-        hierarchy = FlowHierarchy(parents: parent, initialChildren: declaredInitial)
+        hierarchy = FlowHierarchy(parents: parent, initialChildren: declaredInitial,
+                                  parallel: nodes.map(\.isParallel))
+        for i in nodes.indices where nodes[i].isParallel && !hasChildren[i] {
+            report(.invalidParallel, .error,
+                   "parallel state '\(label(nodes[i].state))' has no regions: declare its regions as states inside it",
+                   nodes[i].location)
+        }
+        for i in nodes.indices where nodes[i].output != nil && parent[i] >= 0 && nodes[parent[i]].isParallel {
+            report(.invalidParallel, .error,
+                   "final state '\(label(nodes[i].state))' is a region of parallel state "
+                       + "'\(label(nodes[parent[i]].state))': a region is a state that contains its final states",
+                   nodes[i].location)
+        }
         parent = []
     }
 
@@ -220,6 +234,31 @@ struct FlowCompiler<F: Flow> {
                        "transition from '\(source)' \(on) targets '\(label(target))', which is not a declared state",
                        raws[r].data.location)
             }
+        }
+        for r in raws.indices {
+            guard let done = raws[r].data.doneOf else { continue }
+            guard let d = index[done] else {
+                raws[r].doneOf = -2
+                report(.unknownTarget, .error,
+                       "completion transition from '\(label(nodes[raws[r].source].state))' waits for state "
+                           + "'\(label(done))', which is not a declared state", raws[r].data.location)
+                continue
+            }
+            raws[r].doneOf = d
+            if !hierarchy.isParallel(d) && !(hierarchy.isCompound(d) && hierarchy.nearestParallelAncestor(of: d) >= 0) {
+                report(.invalidDoneTransition, .error,
+                       "completion transition from '\(label(nodes[raws[r].source].state))' waits for state "
+                           + "'\(label(done))', which never completes: a state is done when it is parallel and every "
+                           + "region has reached a final state, or inside a parallel state when it reaches a final child",
+                       raws[r].data.location)
+            }
+        }
+        for r in raws.indices {
+            guard let asked = raws[r].data.guardCondition?.activeState, index[asked] == nil else { continue }
+            report(.unknownTarget, .error,
+                   "guard '\(raws[r].data.guardCondition!.name)' of a transition from "
+                       + "'\(label(nodes[raws[r].source].state))' asks about '\(label(asked))', which is not a declared state",
+                   raws[r].data.location)
         }
         rawSource = raws.map { $0.source }
         rawTarget = raws.map { $0.target }
@@ -372,10 +411,12 @@ struct FlowCompiler<F: Flow> {
         var guardIndex = [Int](repeating: -1, count: raws.count)
         var events: [F.Event.Kind?] = []
         events.reserveCapacity(raws.count)
+        var guardStates: [Int32] = []
         for (r, raw) in raws.enumerated() {
             if let condition = raw.data.guardCondition {
                 guardIndex[r] = guards.count
-                guards.append(condition)
+                guards.append(inGuardAnswered(condition))
+                guardStates.append(Int32(condition.activeState.flatMap { index[$0] } ?? -1))
             }
             events.append(raw.data.event)
         }
@@ -406,10 +447,11 @@ struct FlowCompiler<F: Flow> {
                         }
                         let move = FlowTable<F>.Move(guardIndex: guardIndex[r], target: target,
                                                      effects: start..<effects.count, declaration: r,
-                                                     updates: raws[r].data.update != nil)
+                                                     updates: raws[r].data.update != nil,
+                                                     local: isLocal(r, from: leaf))
                         if let kind = events[r] {
                             eventMoves.append((kind, move))
-                        } else if target >= 0 {
+                        } else if target >= 0 && raws[r].doneOf == -1 {
                             eventlessMoves.append(move)
                         }
                     }
@@ -421,6 +463,8 @@ struct FlowCompiler<F: Flow> {
         }
 
         let stopEffects = layOutStopEffects(in: &effects)
+        let parallel = hierarchy.hasParallel
+            ? layOutParallel(in: &effects, guardIndex: guardIndex, guardStates: guardStates) : nil
 
         let initialStart = effects.count
         var initialTarget = -1
@@ -437,8 +481,71 @@ struct FlowCompiler<F: Flow> {
             recipe: emits.isEmpty ? nil : effects, emits: emits.map { $0.body },
             updates: raws.contains { $0.data.update != nil } ? raws.map { $0.data.update?.body } : [],
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
-            stopEffects: stopEffects, unhandled: unhandled, name: name
+            stopEffects: stopEffects, unhandled: unhandled, name: name, parallel: parallel
         )
+    }
+
+    /// `condition`, or for an ``Guard/in(_:)`` guard of a flow without parallel states, a guard that
+    /// answers from the current leaf (the only active atomic state: a state is active when the leaf is
+    /// it or inside it). A flow with parallel states answers it from its configuration instead
+    /// (``FlowParallelTable/guardStates``).
+    private func inGuardAnswered(_ condition: Guard<F>) -> Guard<F> {
+        guard let asked = condition.activeState else { return condition }
+        guard let state = index[asked] else { return condition }
+        let hierarchy = hierarchy
+        let index = index
+        return Guard(name: condition.name) { leaf, _, _ in
+            guard let l = index[leaf] else { return false }
+            return hierarchy.isDescendantOrSelf(l, of: state)
+        }
+    }
+
+    /// Whether the move of transition `r` from `leaf` exits and enters chains of states only, as in a
+    /// flow without parallel states: no parallel state lies between the leaf and the domain, and
+    /// entering the target enters none. Then its laid-out effects are those of SCXML's exit and entry
+    /// sets, and a parallel flow's engine can take it as a flat one does.
+    private func isLocal(_ r: Int, from leaf: Int) -> Bool {
+        guard hierarchy.hasParallel else { return true }
+        let target = rawTarget[r]
+        guard target >= 0 else { return true }
+        let domain = shortcuts.domains[r]
+        for s in hierarchy.properAncestors(of: leaf, upTo: domain) where hierarchy.isParallel(s) { return false }
+        for s in hierarchy.properAncestors(of: target, upTo: domain) where hierarchy.isParallel(s) { return false }
+        return !hierarchy.defaultEntryEntersParallel(target)
+    }
+
+    /// Lays out what SCXML's algorithm reads for a flow with parallel states: each state's entry and
+    /// exit effects, each transition's own effects, and the transitions declared on each state.
+    private func layOutParallel(in effects: inout [Int32], guardIndex: [Int], guardStates: [Int32])
+        -> FlowParallelTable<F>
+    {
+        func layOut(_ codes: [Int32]) -> Range<Int> {
+            let start = effects.count
+            effects.append(contentsOf: codes)
+            return start..<effects.count
+        }
+        let entryRanges = entries.map(layOut)
+        let exitRanges = exits.map(layOut)
+        var transitions: [FlowParallelTable<F>.Transition] = []
+        var kinds: [F.Event.Kind?] = []
+        var ranges = [0]
+        for state in nodes.indices {
+            for r in shortcuts.bySource[shortcuts.sourceRanges[state]..<shortcuts.sourceRanges[state + 1]]
+            where raws[r].doneOf != -2 {
+                transitions.append(.init(
+                    source: Int32(state), target: Int32(rawTarget[r]), doneOf: Int32(raws[r].doneOf),
+                    guardIndex: Int32(guardIndex[r]), declaration: Int32(r), effects: layOut(rawEffects[r]),
+                    updates: raws[r].data.update != nil))
+                kinds.append(raws[r].data.event)
+            }
+            ranges.append(transitions.count)
+        }
+        var finishes = [Bool](repeating: false, count: nodes.count)
+        for i in nodes.indices where nodes[i].output != nil {
+            finishes[i] = hierarchy.nearestParallelAncestor(of: i) < 0
+        }
+        return FlowParallelTable(transitions: transitions, kinds: kinds, ranges: ranges, entries: entryRanges,
+                                 exits: exitRanges, guardStates: guardStates, finishes: finishes)
     }
 
     /// For every state, the range of the exit effects of the state and of its ancestors, innermost
@@ -510,6 +617,7 @@ struct FlowCompiler<F: Flow> {
 
     private mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
+        if hierarchy.hasParallel { return checkParallelReachability(initial: index[initial] ?? -1) }
         let n = nodes.count
         var reachedLeaf = [Bool](repeating: false, count: n)
         reachedLeaf[table.initialTarget] = true
@@ -554,13 +662,51 @@ struct FlowCompiler<F: Flow> {
         }
     }
 
+    /// Reachability for a flow with parallel states: a state is reached when the initial entry enters
+    /// it, or when a transition declared on a reached state (or a completion transition waiting for one)
+    /// enters it, SCXML's entry set from the transition's domain. An over-approximation (guards and
+    /// the regions' combinations are not considered), so what it calls unreachable is. Dead ends are
+    /// not reported inside parallel states, where a region resting in a state without transitions is
+    /// common.
+    private mutating func checkParallelReachability(initial initialIndex: Int) {
+        guard initialIndex >= 0 else { return }
+        let n = nodes.count
+        var reached = [Bool](repeating: false, count: n)
+        var work: [Int] = []
+        func enter(_ states: [Int]) {
+            for s in states where !reached[s] {
+                reached[s] = true
+                work.append(s)
+            }
+        }
+        enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(source: FlowHierarchy.root, target: initialIndex)]))
+        while let s = work.popLast() {
+            for r in shortcuts.bySource[shortcuts.sourceRanges[s]..<shortcuts.sourceRanges[s + 1]]
+            where rawTarget[r] >= 0 {
+                enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(source: s, target: rawTarget[r])]))
+            }
+        }
+        for i in nodes.indices where !reached[i] {
+            report(.unreachableState, .warning,
+                   "state '\(label(nodes[i].state))' is unreachable from the initial state '\(label(initial))'",
+                   nodes[i].location)
+        }
+        for leaf in nodes.indices where reached[leaf] && hierarchy.isAtomic(leaf) && nodes[leaf].output == nil
+            && hierarchy.nearestParallelAncestor(of: leaf) < 0 && shortcuts.movesUp[leaf] < 0 {
+            report(.deadEnd, .warning,
+                   "state '\(label(nodes[leaf].state))' is not final and has no transition out (dead end)",
+                   nodes[leaf].location)
+        }
+    }
+
     // MARK: Declarations
 
     private func stateDeclarations() -> [FlowDefinition<F>.StateDeclaration] {
         nodes.indices.map { i in
             let data = nodes[i]
             let kind: FlowDefinition<F>.StateDeclaration.Kind =
-                data.output != nil ? .final : (hierarchy.isAtomic(i) ? .atomic : .compound)
+                data.output != nil ? .final
+                    : (hierarchy.isAtomic(i) ? .atomic : (hierarchy.isParallel(i) ? .parallel : .compound))
             let parent = hierarchy.parent(of: i)
             let initialChild = hierarchy.initialChild(of: i)
             return .init(

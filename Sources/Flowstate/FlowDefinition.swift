@@ -189,8 +189,11 @@ extension FlowDefinition {
             case atomic
             /// A state with children; entering it enters its initial child.
             case compound
-            /// A final state: entering it finishes the flow with an output.
+            /// A final state: entering it finishes the flow with an output (inside a parallel state,
+            /// completes its region).
             case final
+            /// A parallel state: its children are regions, all active together (``Parallel``).
+            case parallel
         }
 
         /// The state.

@@ -17,6 +17,8 @@ public struct FlowElement<F: Flow>: Sendable {
         var exitEmits: [Emit<F>] = []
         var output: OutputRule<F>?
         var child: ChildFlow<F>? = nil
+        /// Whether the state is parallel (``Parallel``): its child states are regions, all active together.
+        var isParallel = false
         var location: FlowSourceLocation
     }
 
@@ -28,6 +30,8 @@ public struct FlowElement<F: Flow>: Sendable {
         var update: Update<F>? = nil
         var effects: [F.Effect]
         var emits: [Emit<F>] = []
+        /// For a completion transition (`On(done:)`), the state whose completion it reacts to.
+        var doneOf: F.State? = nil
         var location: FlowSourceLocation
     }
 
@@ -125,6 +129,64 @@ public struct StateNode<F: Flow> {
         element = FlowElement(node: .state(.init(
             state: state, initial: initial, entry: entry, exit: exit, entryEmits: emitOnEntry, exitEmits: emitOnExit,
             output: nil, child: child, location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )), children: body())
+    }
+}
+
+/// A parallel state: its child states are **regions**, all active at once, each with its own
+/// current state; every event is offered to every region (SCXML's `<parallel>`).
+///
+/// Each region is a ``StateNode`` (usually compound, entering its initial child). A transition
+/// declared on the parallel state itself applies whatever the regions are in, and leaving the parallel
+/// state from inside one region exits every region. A ``Final`` state inside a region does not finish
+/// the flow: it completes its region, and once every region is complete the parallel state is
+/// **done**, which a transition declared with `On(done:)` reacts to.
+///
+/// ```swift
+/// Parallel(.playing) {
+///     StateNode(.audio, initial: .muted) {
+///         StateNode(.muted) { On(.toggleSound, to: .audible) }
+///         StateNode(.audible) { On(.toggleSound, to: .muted) }
+///     }
+///     StateNode(.video, initial: .small) {
+///         StateNode(.small) { On(.toggleSize, to: .fullScreen) }
+///         StateNode(.fullScreen) { On(.toggleSize, to: .small) }
+///     }
+///     On(.stop, to: .idle)
+/// }
+/// ```
+public struct Parallel<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares a parallel state.
+    /// - Parameters:
+    ///   - state: The state.
+    ///   - child: A child flow that a ``Supervisor`` runs while this state is active.
+    ///   - entry: Effects performed when the state is entered (before its regions are entered).
+    ///   - exit: Effects performed when the state is left (after its regions are left).
+    ///   - emitOnEntry: Effects derived from the context and the event on entry, after `entry`.
+    ///   - emitOnExit: Effects derived from the context and the event on exit, after `exit`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    ///   - body: The regions (``StateNode``s) and the transitions declared on the parallel state.
+    public init(
+        _ state: F.State,
+        runs child: ChildFlow<F>? = nil,
+        entry: [F.Effect] = [],
+        exit: [F.Effect] = [],
+        emitOnEntry: [Emit<F>] = [],
+        emitOnExit: [Emit<F>] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        @FlowBuilder<F> _ body: () -> [FlowElement<F>]
+    ) {
+        element = FlowElement(node: .state(.init(
+            state: state, initial: nil, entry: entry, exit: exit, entryEmits: emitOnEntry, exitEmits: emitOnExit,
+            output: nil, child: child, isParallel: true,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
         )), children: body())
     }
 }
@@ -264,6 +326,42 @@ public struct On<F: Flow> {
     }
 }
 
+extension On {
+    /// Declares a completion transition: taken when `state` is **done** (SCXML's `done.state.<id>`).
+    ///
+    /// A parallel state is done once every region has entered a final state; a compound state inside a
+    /// parallel state is done when it enters one of its final children. (Outside parallel states,
+    /// entering a final state finishes the whole flow.) Declare it on the state itself, or on any state
+    /// that is active when the completion happens. Its guard sees the event that started the step.
+    /// - Parameters:
+    ///   - state: The parallel (or compound) state whose completion the transition reacts to.
+    ///   - guardCondition: A predicate that must hold for the transition to be taken.
+    ///   - target: The state entered; `nil` for a targetless transition.
+    ///   - update: Changes the flow's context when the transition is taken.
+    ///   - effects: Effects performed between the exits and the entries.
+    ///   - emit: Effects derived from the context and the event, after `effects`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    public init(
+        done state: F.State,
+        guard guardCondition: Guard<F>? = nil,
+        to target: F.State?,
+        update: Update<F>? = nil,
+        effects: [F.Effect] = [],
+        emit: [Emit<F>] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        element = FlowElement(node: .transition(.init(
+            event: nil, eventLabel: "done.state.\(state)", guardCondition: guardCondition, target: target,
+            update: update, effects: effects, emits: emit, doneOf: state,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
 /// An eventless transition: taken as soon as its state is entered and its guard holds
 /// (a decision state: "onboarding seen? go to main, else to onboarding").
 public struct Always<F: Flow> {
@@ -304,6 +402,8 @@ public enum FlowBuilder<F: Flow> {
     public static func buildExpression(_ node: StateNode<F>) -> [FlowElement<F>] { [node.element] }
     /// A final state.
     public static func buildExpression(_ node: Final<F>) -> [FlowElement<F>] { [node.element] }
+    /// A parallel state.
+    public static func buildExpression(_ node: Parallel<F>) -> [FlowElement<F>] { [node.element] }
     /// A transition.
     public static func buildExpression(_ node: On<F>) -> [FlowElement<F>] { [node.element] }
     /// An eventless transition.

@@ -16,8 +16,8 @@
 /// ``properAncestors(of:upTo:)`` (`getProperAncestors`), ``isDescendant(_:of:)``, ``findLCCA(_:)``,
 /// ``transitionDomain(of:)`` (`getTransitionDomain`), ``computeExitSet(_:configuration:)`` and
 /// ``computeEntrySet(_:)``. Exit and entry sets operate on sets of states (a configuration), as the
-/// recommendation's do: today a configuration is one atomic state and its ancestors, and every state
-/// with children is compound; parallel states and history are not modelled yet.
+/// recommendation's do. A state with children is compound unless it is declared parallel, in which
+/// case all its children (its regions) are active together. History is not modelled yet.
 package struct FlowHierarchy: Sendable {
     /// The document root (SCXML's `<scxml>` element): the parent of the top-level states, and the
     /// domain of a transition that leaves them.
@@ -66,6 +66,8 @@ package struct FlowHierarchy: Sendable {
     /// The position just after the last descendant of each state: its descendants are the states
     /// whose positions lie strictly between its own and this one.
     private let subtreeEnds: [Int32]
+    /// Whether each state is parallel; empty when none is (a flat flow pays nothing for them).
+    private let parallels: [Bool]
 
     /// Builds the hierarchy of `parents.count` states, each numbered after its parent, siblings in the
     /// order they are written.
@@ -77,7 +79,10 @@ package struct FlowHierarchy: Sendable {
     ///     shorter than `parents` declares none for the rest). A declared child that is not a child
     ///     of the state is ignored: the state's initial child is then its first child, as SCXML's
     ///     default is.
-    package init(parents: [Int], initialChildren: [Int] = []) {
+    ///   - parallel: For each state, whether it is parallel (SCXML's `<parallel>`: its children are
+    ///     regions, all active together); an array shorter than `parents` declares none for the rest.
+    ///     A parallel state without children is atomic.
+    package init(parents: [Int], initialChildren: [Int] = [], parallel: [Bool] = []) {
         let n = parents.count
         var parents32 = [Int32](repeating: -1, count: n)
         var childStart = [Int32](repeating: 0, count: n + 2)
@@ -129,6 +134,13 @@ package struct FlowHierarchy: Sendable {
         }
         self.positions = isIdentity ? [] : positions
         self.subtreeEnds = subtreeEnds
+        var parallels = [Bool](repeating: false, count: n)
+        var anyParallel = false
+        for s in 0..<min(n, parallel.count) where parallel[s] && childStart[s + 1] < childStart[s + 2] {
+            parallels[s] = true
+            anyParallel = true
+        }
+        self.parallels = anyParallel ? parallels : []
         self.parents = parents32
         self.childStart = childStart
         self.childList = childList
@@ -168,28 +180,62 @@ package struct FlowHierarchy: Sendable {
     /// Whether `state` has no children (SCXML's atomic state).
     package func isAtomic(_ state: Int) -> Bool { childStart[state + 1] == childStart[state + 2] }
 
-    /// Whether `state` has children (SCXML's compound state: every state with children, until
-    /// parallel states exist). ``root`` counts as compound, as `<scxml>` does for ``findLCCA(_:)``.
-    package func isCompound(_ state: Int) -> Bool { state == Self.root || !isAtomic(state) }
+    /// Whether `state` has children and is not parallel (SCXML's compound state: one child active at
+    /// a time). ``root`` counts as compound, as `<scxml>` does for ``findLCCA(_:)``.
+    package func isCompound(_ state: Int) -> Bool {
+        state == Self.root || (!isAtomic(state) && !isParallel(state))
+    }
+
+    /// Whether `state` is parallel (SCXML's `<parallel>`): it has children, its regions, and entering
+    /// it enters every one of them. ``root`` is not.
+    @inline(__always)
+    package func isParallel(_ state: Int) -> Bool { state >= 0 && !parallels.isEmpty && parallels[state] }
+
+    /// Whether any state is parallel: when none is, a configuration is one atomic state and its
+    /// ancestors.
+    package var hasParallel: Bool { !parallels.isEmpty }
 
     /// The child a compound state's default entry enters (its declared initial child, else its first
-    /// child), or -1 for an atomic state.
+    /// child), or -1 for an atomic state. (For a parallel state, its first region: entering it enters
+    /// them all, see ``computeEntrySet(_:)``.)
     package func initialChild(of state: Int) -> Int { Int(initials[state]) }
 
     /// The atomic state that entering `state` by default settles in, following initial children
-    /// (`state` itself when it is atomic). Precomputed: O(1).
+    /// (`state` itself when it is atomic). Precomputed: O(1). Inside a parallel state it follows the
+    /// first region only: a configuration with parallel states is a set (``computeEntrySet(_:)``).
     package func defaultEntryLeaf(of state: Int) -> Int { Int(defaultLeaves[state]) }
+
+    /// Whether the default entry of `state` enters a parallel state (itself, or one of the initial
+    /// descendants it enters). O(depth).
+    package func defaultEntryEntersParallel(_ state: Int) -> Bool {
+        guard hasParallel else { return false }
+        var s = state
+        while s >= 0 {
+            if parallels[s] { return true }
+            s = initialChild(of: s)
+        }
+        return false
+    }
+
+    /// The nearest proper ancestor of `state` that is parallel, or ``root`` when none is. O(depth).
+    package func nearestParallelAncestor(of state: Int) -> Int {
+        guard hasParallel else { return Self.root }
+        for s in properAncestors(of: state) where parallels[s] { return s }
+        return Self.root
+    }
 
     /// The bytes the hierarchy's storage takes (array capacities), for tests that keep indexes small.
     package var footprint: Int {
         (parents.capacity + childStart.capacity + childList.capacity + initials.capacity
             + defaultLeaves.capacity + positions.capacity + subtreeEnds.capacity) * MemoryLayout<Int32>.stride
+            + parallels.capacity
     }
 
     // MARK: Ancestry
 
     /// `state`, then its parent, and so on up to its top-level ancestor, innermost first: the
-    /// configuration of a machine resting in `state`. Iterating allocates nothing.
+    /// configuration of a machine resting in `state`, when no state is parallel. Iterating allocates
+    /// nothing.
     package func ancestorsOrSelf(of state: Int) -> Ancestry {
         Ancestry(parents: parents, first: state, stop: Self.root)
     }
@@ -299,7 +345,8 @@ package struct FlowHierarchy: Sendable {
     /// SCXML's `computeEntrySet(transitions)`: the states the transitions enter, each once, in entry
     /// order (document order: a state before its descendants): each target and the states its default
     /// entry enters (`addDescendantStatesToEnter`), and the target's proper ancestors below the
-    /// transition's domain (`addAncestorStatesToEnter`).
+    /// transition's domain, with the regions of each parallel one that nothing else enters
+    /// (`addAncestorStatesToEnter`).
     package func computeEntrySet(_ transitions: some Sequence<Transition>) -> [Int] {
         var entered: [Int] = []
         for transition in transitions {
@@ -310,24 +357,48 @@ package struct FlowHierarchy: Sendable {
         return inDocumentOrder(entered, reversed: false)
     }
 
-    /// SCXML's `addDescendantStatesToEnter(state)`, without history or parallel states: `state`, then
-    /// its initial child, and so on down to the atomic state it settles in. Iterative.
-    private func addDescendantStatesToEnter(_ state: Int, to entered: inout [Int]) {
+    /// SCXML's `addDescendantStatesToEnter(state)`, without history: `state`; for a compound state,
+    /// its initial child's default entry; for a parallel state, the default entry of each region that
+    /// `entered` has no state of yet. Iterative (an explicit stack).
+    package func addDescendantStatesToEnter(_ state: Int, to entered: inout [Int]) {
         var s = state
-        while s >= 0 {
+        guard hasParallel else {
+            while s >= 0 {
+                entered.append(s)
+                s = initialChild(of: s)
+            }
+            return
+        }
+        var pending = [s]
+        while let next = pending.popLast() {
+            s = next
             entered.append(s)
-            s = initialChild(of: s)
+            if parallels[s] {
+                for region in children(of: s).reversed()
+                where !entered.contains(where: { isDescendantOrSelf($0, of: region) }) {
+                    pending.append(region)
+                }
+            } else if initialChild(of: s) >= 0 {
+                pending.append(initialChild(of: s))
+            }
         }
     }
 
-    /// SCXML's `addAncestorStatesToEnter(state, ancestor)`, without parallel states: the proper
-    /// ancestors of `state` below `ancestor`.
-    private func addAncestorStatesToEnter(_ state: Int, below ancestor: Int, to entered: inout [Int]) {
-        for s in properAncestors(of: state, upTo: ancestor) { entered.append(s) }
+    /// SCXML's `addAncestorStatesToEnter(state, ancestor)`: the proper ancestors of `state` below
+    /// `ancestor`, and for each that is parallel, the default entry of each of its regions that
+    /// `entered` has no state of yet.
+    package func addAncestorStatesToEnter(_ state: Int, below ancestor: Int, to entered: inout [Int]) {
+        for s in properAncestors(of: state, upTo: ancestor) {
+            entered.append(s)
+            guard isParallel(s) else { continue }
+            for region in children(of: s) where !entered.contains(where: { isDescendantOrSelf($0, of: region) }) {
+                addDescendantStatesToEnter(region, to: &entered)
+            }
+        }
     }
 
     /// `states` in document order (entry order) or its reverse (exit order), each once.
-    private func inDocumentOrder(_ states: [Int], reversed: Bool) -> [Int] {
+    package func inDocumentOrder(_ states: [Int], reversed: Bool) -> [Int] {
         var sorted = reversed
             ? states.sorted { documentPosition(of: $0) > documentPosition(of: $1) }
             : states.sorted { documentPosition(of: $0) < documentPosition(of: $1) }

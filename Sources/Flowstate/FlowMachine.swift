@@ -14,7 +14,10 @@
 /// The step path is `@inlinable` so that the compiler specializes it for your flow's types in your
 /// module: no generic metadata look-ups, no allocation per transition.
 public struct FlowMachine<F: Flow>: Sendable {
-    @usableFromInline enum Phase: Sendable { case ready, running, finished, stopped }
+    /// `running` for a flow without parallel states (one leaf, precompiled moves); `runningParallel`
+    /// for one with (a set of states, SCXML's algorithm: FlowMachine+Parallel.swift), so that the flat
+    /// step's first test is the only one it pays.
+    @usableFromInline enum Phase: Sendable { case ready, running, runningParallel, finished, stopped }
 
     /// The definition this machine runs.
     public let definition: FlowDefinition<F>
@@ -23,6 +26,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     @usableFromInline var phase: Phase
     @usableFromInline var finalOutput: F.Output?
     @usableFromInline var contextValue: F.Context
+    /// For a flow with parallel states, the active states, sorted by number (document order); empty
+    /// for a flow without, whose active states are `current` and its ancestors.
+    @usableFromInline var active: [Int32]
 
     /// Creates a machine that has not started yet, with the definition's
     /// ``FlowDefinition/initialContext``.
@@ -45,6 +51,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.phase = .ready
         self.finalOutput = nil
         self.contextValue = context
+        self.active = []
     }
 
     @usableFromInline
@@ -65,24 +72,90 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   - state: The leaf state the machine is in.
     ///   - context: Its context; `nil` for the definition's ``FlowDefinition/initialContext``.
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when
-    ///   `state` is not a declared leaf state that is not final.
+    ///   `state` is not a declared leaf state that is not final (for a flow with parallel states,
+    ///   when one leaf is not a whole configuration: use ``init(_:resumingIn:context:)-(_,[F.State],_)``).
     public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, context: F.Context? = nil)
         throws(FlowError)
     {
+        try self.init(definition, resumingIn: [state], context: context)
+    }
+
+    /// Creates a machine that is already running with the atomic states `leaves` active (one per
+    /// region of each active parallel state; for a flow without parallel states, exactly one), as if it
+    /// had got there by itself: nothing is entered and no effect is performed. The active states are
+    /// the leaves and their ancestors. This is how a snapshot of a flow with parallel states is
+    /// restored.
+    /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when a
+    ///   leaf is not a declared atomic state that is not final, or when the leaves do not make a
+    ///   configuration the flow can be in (two children of one compound state, a region of an active
+    ///   parallel state without an active leaf, no leaf at all).
+    public init(_ definition: FlowDefinition<F>, resumingIn leaves: [F.State], context: F.Context? = nil)
+        throws(FlowError)
+    {
         try self.init(definition, context: context ?? definition.initialContext)
-        guard let index = table.index[state], definition.states[index].kind == .atomic else {
-            throw FlowError(code: .unknownState,
-                            message: "flow '\(definition.name)' cannot resume in '\(state)': "
-                                + "it is not a declared state without children that is not final")
+        let hierarchy = table.hierarchy
+        var indices: [Int] = []
+        for state in leaves {
+            guard let index = table.index[state], definition.states[index].kind == .atomic else {
+                throw FlowError(code: .unknownState,
+                                message: "flow '\(definition.name)' cannot resume in '\(state)': "
+                                    + "it is not a declared state without children that is not final")
+            }
+            indices.append(index)
         }
-        current = index
-        phase = .running
+        var configuration: [Int32] = []
+        for leaf in indices {
+            for s in hierarchy.ancestorsOrSelf(of: leaf) where !Self.contains(configuration, s) {
+                configuration.append(Int32(s))
+                configuration.sort()
+            }
+        }
+        if let problem = Self.configurationProblem(configuration, hierarchy: hierarchy) {
+            throw FlowError(code: .unknownState,
+                            message: "flow '\(definition.name)' cannot resume in "
+                                + "\(leaves.map { "'\($0)'" }.joined(separator: ", ")): \(problem)")
+        }
+        if hierarchy.hasParallel {
+            active = configuration
+            current = firstAtomic(of: configuration)
+            phase = .runningParallel
+        } else {
+            current = indices[0]
+            phase = .running
+        }
+    }
+
+    /// Why the sorted set `configuration` (closed under ancestors) is not one the flow can be in, or
+    /// `nil`: exactly one top-level state, one child of each active compound state, every region of
+    /// each active parallel state.
+    static func configurationProblem(_ configuration: [Int32], hierarchy: FlowHierarchy) -> String? {
+        func activeChildren(of state: Int) -> Int {
+            hierarchy.children(of: state).count { contains(configuration, $0) }
+        }
+        if configuration.isEmpty { return "no state is named" }
+        if activeChildren(of: FlowHierarchy.root) != 1 { return "they are in different top-level states" }
+        for s in configuration.lazy.map({ Int($0) }) where !hierarchy.isAtomic(s) {
+            let count = activeChildren(of: s)
+            if hierarchy.isParallel(s) {
+                if count != hierarchy.children(of: s).count {
+                    return "a region of parallel state \(s) has no active state"
+                }
+            } else if count != 1 {
+                return "\(count) children of one state would be active at once"
+            }
+        }
+        return nil
     }
 
     /// Stops a running machine: returns the exit effects of every active state, innermost first,
     /// for the host to perform. Further events are refused with ``FlowError/Code/stopped``.
     /// Stopping a machine that is not running returns no effects: exits happen exactly once.
     public mutating func stop() -> FlowEffects<F.Effect> {
+        if phase == .runningParallel {
+            let effects = stopEffectsParallel()
+            phase = .stopped
+            return effects
+        }
         guard phase == .running else {
             phase = phase == .finished ? .finished : .stopped
             return FlowEffects()
@@ -95,15 +168,34 @@ public struct FlowMachine<F: Flow>: Sendable {
     public var isStopped: Bool { phase == .stopped }
 
     /// Indices of the active states, innermost first (for the supervisor).
-    var activeIndices: [Int] { Array(table.hierarchy.ancestorsOrSelf(of: current)) }
+    var activeIndices: [Int] {
+        active.isEmpty ? Array(table.hierarchy.ancestorsOrSelf(of: current)) : active.reversed().map { Int($0) }
+    }
 
     /// The state the machine is in: always a leaf (a state without children).
-    /// Before ``start()``, the leaf it will start in.
+    /// Before ``start()``, the leaf it will start in. In a flow with parallel states, where several
+    /// leaves are active, the first of them in declaration order (``activeStates`` lists them all).
     @inlinable
     public var state: F.State { table.states[current] }
 
-    /// The active state and all its ancestors, innermost first.
-    public var configuration: [F.State] { activeIndices.map { table.states[$0] } }
+    /// The active states, innermost first: the leaf and all its ancestors; with parallel states, every
+    /// active state in reverse declaration order (a state's descendants before it, later regions
+    /// before earlier ones). Allocates an array: ``activeStates`` and ``isActive(_:)`` do not.
+    public var configuration: [F.State] { Array(activeStates) }
+
+    /// The active states, innermost first, as ``configuration`` lists them, without allocating. Before
+    /// ``start()``, and after the flow has finished, stopped, they are the states it rested in.
+    public var activeStates: FlowActiveStates<F> {
+        FlowActiveStates(table: table, leaf: current, active: active)
+    }
+
+    /// Whether `state` is active: the machine rests in it or in a state inside it (SCXML's `In()`).
+    /// O(log n) in the number of active states, without allocating; `false` for an undeclared state.
+    public func isActive(_ state: F.State) -> Bool {
+        guard let index = table.index[state] else { return false }
+        if active.isEmpty { return table.hierarchy.isDescendantOrSelf(current, of: index) }
+        return Self.contains(active, index)
+    }
 
     /// Whether ``start()`` has been called.
     public var isStarted: Bool { phase != .ready }
@@ -127,6 +219,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     @inlinable
     public mutating func start() throws(FlowError) -> FlowStep<F> {
         guard phase == .ready else { throw alreadyStarted() }
+        if table.runsParallel { return try startParallel() }
         var context = contextValue  // the machine is unchanged if the eventless transitions throw
         let entry = table.effects(in: table.initialEffects, context: context, event: nil)
         let (target, effects, taken) = try settle(table.initialTarget, effects: entry, taken: FlowTransitions(),
@@ -150,7 +243,10 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   or ``FlowError/Code/eventlessLoop``. The machine is unchanged when it throws.
     @inlinable
     public mutating func send(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
-        guard phase == .running else { throw phaseError(for: event) }
+        guard phase == .running else {
+            if phase == .runningParallel { return try sendParallel(event) }
+            throw phaseError(for: event)
+        }
         let source = current
         let kind = event.kind
         var matched = false
@@ -274,7 +370,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         case .ready:
             FlowError(code: .notStarted,
                       message: "event '\(event)' sent to flow '\(table.name)' before it was started")
-        case .running, .finished:
+        case .running, .runningParallel, .finished:
             FlowError(code: .finished,
                       message: "event '\(event)' sent to flow '\(table.name)', which has finished in '\(state)'")
         case .stopped:
@@ -286,5 +382,37 @@ public struct FlowMachine<F: Flow>: Sendable {
     func unhandledError(for event: F.Event) -> FlowError {
         FlowError(code: .unhandledEvent,
                   message: "flow '\(table.name)' has no transition for event '\(event)' in state '\(state)'")
+    }
+}
+
+/// The active states of a ``FlowMachine``, innermost first, without allocating: a view of the
+/// machine's configuration (``FlowMachine/activeStates``).
+public struct FlowActiveStates<F: Flow>: Sequence, Sendable {
+    let table: FlowTable<F>
+    let leaf: Int
+    let active: [Int32]
+
+    /// Walks the active states, innermost first.
+    public struct Iterator: IteratorProtocol, Sendable {
+        let table: FlowTable<F>
+        var ancestry: FlowHierarchy.Ancestry
+        let active: [Int32]
+        var remaining: Int
+
+        /// The next active state, or `nil` when every one was listed.
+        public mutating func next() -> F.State? {
+            if active.isEmpty {
+                return ancestry.next().map { table.states[$0] }
+            }
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            return table.states[Int(active[remaining])]
+        }
+    }
+
+    /// An iterator over the active states.
+    public func makeIterator() -> Iterator {
+        Iterator(table: table, ancestry: table.hierarchy.ancestorsOrSelf(of: active.isEmpty ? leaf : FlowHierarchy.root),
+                 active: active, remaining: active.count)
     }
 }

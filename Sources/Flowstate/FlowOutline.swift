@@ -91,7 +91,7 @@ extension FlowDefinition {
         var index: [F.State: Int] = [:]
         for (i, state) in states.enumerated() { index[state.state] = i }
         let kinds: [FlowDefinition.StateDeclaration.Kind: FlowDefinition<StringFlow>.StateDeclaration.Kind] = [
-            .atomic: .atomic, .compound: .compound, .final: .final,
+            .atomic: .atomic, .compound: .compound, .final: .final, .parallel: .parallel,
         ]
         let childFlows = self.childFlows
         return FlowOutline(

@@ -119,6 +119,13 @@ public struct FlowStep<F: Flow>: Sendable {
                   bits: Int32(kind.rawValue) | (declaration &+ 1) << 3)
     }
 
+    /// A step of a flow with parallel states: the active leaves are kept with the rarer data.
+    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
+         transitions: FlowTransitions, output: F.Output?, leaves: [F.State]) {
+        let extras = FlowStepExtras<F>(effects: effects, transitions: transitions, output: output, leaves: leaves)
+        self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
+    }
+
     /// Any step: the rarer data (an output, several transitions) is kept in one shared object.
     @inlinable
     init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
@@ -194,6 +201,13 @@ public struct FlowStep<F: Flow>: Sendable {
         return declaration < 0 ? FlowTransitions() : FlowTransitions(declaration: declaration)
     }
 
+    /// The atomic states active after the step, in declaration order: `[state]` for a flow without
+    /// parallel states; with them, one per active region (``state`` is the first).
+    public var leaves: [F.State] {
+        if case .extras(let extras) = payload, let leaves = extras.leaves { return leaves }
+        return [state]
+    }
+
     /// The flow's output, for a step that finished it (``FlowStepKind/finished``); `nil` otherwise.
     @inlinable @inline(__always)
     public var output: F.Output? {
@@ -209,21 +223,32 @@ final class FlowStepExtras<F: Flow>: Sendable {
     @usableFromInline let effects: FlowEffects<F.Effect>
     @usableFromInline let transitions: FlowTransitions
     @usableFromInline let output: F.Output?
+    /// For a step of a flow with parallel states, the active atomic states after it.
+    let leaves: [F.State]?
 
     @usableFromInline
     init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?) {
         self.effects = effects
         self.transitions = transitions
         self.output = output
+        self.leaves = nil
+    }
+
+    init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?, leaves: [F.State]) {
+        self.effects = effects
+        self.transitions = transitions
+        self.output = output
+        self.leaves = leaves
     }
 }
 
 extension FlowStep: Equatable where F.Event: Equatable, F.Effect: Equatable, F.Output: Equatable {
-    /// Equal when they are the same kind of step, with the same states, event, effects, transitions
-    /// and output.
+    /// Equal when they are the same kind of step, with the same states (active leaves included),
+    /// event, effects, transitions and output.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.state == rhs.state && lhs.from == rhs.from && lhs.event == rhs.event
             && lhs.effects == rhs.effects && lhs.transitions == rhs.transitions && lhs.output == rhs.output
+            && lhs.leaves == rhs.leaves
     }
 }
 

@@ -51,15 +51,20 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         @usableFromInline let settles: Bool
         /// Whether the transition has an ``Update`` (`updates[declaration]`).
         @usableFromInline let updates: Bool
+        /// Whether the laid-out effects and target are SCXML's for this leaf whatever else is active:
+        /// always in a flow without parallel states; in one with, when no parallel state is exited or
+        /// entered (``FlowParallelTable``'s engine then takes the move as the flat engine does).
+        @usableFromInline let local: Bool
 
         init(guardIndex: Int, target: Int, effects: Range<Int>, declaration: Int, updates: Bool,
-             settles: Bool = false) {
+             local: Bool = true, settles: Bool = false) {
             self.guardIndex = Int32(guardIndex)
             self.target = Int32(target)
             self.effectStart = Int32(effects.lowerBound)
             self.effectCount = Int32(effects.count)
             self.declaration = Int32(declaration)
             self.updates = updates
+            self.local = local
             self.settles = settles
         }
 
@@ -69,7 +74,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             let settles = t >= 0 && !isFinal[t] && eventlessRanges[t] == eventlessRanges[t + 1] && !updates && !derives
             return Move(guardIndex: Int(guardIndex), target: t,
                         effects: Int(effectStart)..<Int(effectStart + effectCount),
-                        declaration: Int(declaration), updates: updates, settles: settles)
+                        declaration: Int(declaration), updates: updates, local: local, settles: settles)
         }
     }
 
@@ -108,6 +113,11 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline let initialTarget: Int
     @usableFromInline let initialEffects: Range<Int>
 
+    /// What SCXML's algorithm reads for a flow with parallel states; `nil` for a flow without.
+    let parallel: FlowParallelTable<F>?
+    /// Whether the flow has parallel states (``parallel`` is set).
+    @usableFromInline var runsParallel: Bool { parallel != nil }
+
     /// How many eventless transitions one step may take before the engine reports a loop.
     @usableFromInline static var eventlessLimit: Int { 1_000 }
 
@@ -119,8 +129,9 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         guards: [Guard<F>], effects: [F.Effect], recipe: [Int32]?,
         emits: [@Sendable (F.Context, F.Event?) -> F.Effect], updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?],
         initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
-        unhandled: UnhandledEventPolicy, name: String
+        unhandled: UnhandledEventPolicy, name: String, parallel: FlowParallelTable<F>? = nil
     ) {
+        self.parallel = parallel
         let finals = outputs.map { $0 != nil }
         let derives = recipe != nil
         self.states = .make(states)
@@ -247,4 +258,43 @@ extension UnsafeMutableBufferPointer {
         deinitialize()
         deallocate()
     }
+}
+
+/// What the engine reads, beyond the per-leaf moves, to run a flow with parallel states by SCXML's
+/// algorithm (``FlowMachine``'s configuration is then a set): the transitions declared on each state,
+/// and each state's entry and exit effects and each transition's own effects as ranges of the table's
+/// effects.
+struct FlowParallelTable<F: Flow>: Sendable {
+    /// A declared transition, as the algorithm reads it.
+    struct Transition: Sendable {
+        /// The state it is declared on.
+        let source: Int32
+        /// The state it targets, or -1 for a targetless transition.
+        let target: Int32
+        /// For a completion transition (`On(done:)`), the state whose completion it waits for, else -1.
+        let doneOf: Int32
+        /// Index into the table's guards, or -1.
+        let guardIndex: Int32
+        /// Its position among the definition's transitions.
+        let declaration: Int32
+        /// Its own effects, a range of the table's effects.
+        let effects: Range<Int>
+        /// Whether it has an ``Update``.
+        let updates: Bool
+    }
+
+    /// The transitions, grouped by source state, each state's in declaration order.
+    let transitions: [Transition]
+    /// The event kind of each transition in ``transitions`` (`nil`: eventless or completion).
+    let kinds: [F.Event.Kind?]
+    /// The transitions declared on state `s` are `transitions[ranges[s]..<ranges[s + 1]]`.
+    let ranges: [Int]
+    /// Each state's entry effects, a range of the table's effects.
+    let entries: [Range<Int>]
+    /// Each state's exit effects, a range of the table's effects.
+    let exits: [Range<Int>]
+    /// For each guard, the state an ``Guard/in(_:)`` guard asks about, else -1.
+    let guardStates: [Int32]
+    /// Whether entering each state finishes the flow: a final state with no parallel ancestor.
+    let finishes: [Bool]
 }

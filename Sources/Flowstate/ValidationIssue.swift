@@ -56,6 +56,12 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// show it.
         public static let unnamed = Kind("unnamed")
 
+        /// A parallel state has no regions, or a final state is declared as a region (a region is a
+        /// state that contains its final states).
+        public static let invalidParallel = Kind("invalid-parallel")
+        /// A completion transition (`On(done:)`) waits for a state that never completes.
+        public static let invalidDoneTransition = Kind("invalid-done-transition")
+
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }
     }

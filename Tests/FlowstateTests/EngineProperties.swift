@@ -39,6 +39,59 @@ struct EngineProperties {
         }
     }
 
+    @Test("With parallel states, the engine agrees with the SCXML reference on every step: selection over every region, conflicts, exit and entry order, done.state, In guards, eventless fixed point, configuration, stop")
+    func parallelAgreesWithSCXML() async {
+        await propertyCheck(count: 300, input: Generators.parallelFlows(), Generators.events) { flow, events in
+            let definition = flow.definition
+            #expect(definition.isValid, "\(definition.validate())\n\(flow)")
+            guard definition.isValid else { return }
+            var reference = SCXMLReference(flow)
+            var machine = try FlowMachine(definition)
+            for event in [nil] + events.map(Optional.some) {
+                let expected = event.map { reference.send($0) } ?? reference.start()
+                let step = Result { () throws(FlowError) in
+                    if let event { try machine.send(event) } else { try machine.start() }
+                }
+                let actual = SCXMLReference.Outcome(step)
+                #expect(actual == expected, "after \(event.map { "\($0)" } ?? "start")\n\(flow)\nevents: \(events)")
+                guard actual == expected else { return }
+                if machine.isStarted && !machine.isFinished {
+                    #expect(machine.configuration == reference.innermostFirst, "configuration\n\(flow)\nevents: \(events)")
+                    for s in 0..<flow.count {
+                        #expect(machine.isActive(s) == reference.innermostFirst.contains(s), "isActive(\(s))\n\(flow)")
+                    }
+                    if case .success(let step) = step {
+                        #expect(step.leaves == reference.innermostFirst.reversed().filter { flow.children(of: $0).isEmpty })
+                    }
+                }
+            }
+            #expect(Array(machine.stop()) == reference.stopEffects(), "stop\n\(flow)\nevents: \(events)")
+        }
+    }
+
+    @Test("With parallel states, a machine resumed in another's active leaves takes the same steps from there on")
+    func parallelResumes() async {
+        await propertyCheck(count: 200, input: Generators.parallelFlows(), Generators.events, Gen.int(in: 0...40)) { flow, events, cut in
+            let cut = cut % (events.count + 1)
+            let definition = flow.definition
+            guard definition.isValid else { return }
+            var original = try FlowMachine(definition)
+            guard (try? original.start()) != nil else { return }
+            for event in events.prefix(cut) { _ = try? original.send(event) }
+            guard !original.isFinished else { return }
+            let leaves = original.configuration.filter { flow.children(of: $0).isEmpty }
+            var resumed = try FlowMachine(definition, resumingIn: leaves)
+            #expect(resumed.configuration == original.configuration)
+            for event in events.dropFirst(cut) {
+                let a = Result { () throws(FlowError) in try original.send(event) }
+                let b = Result { () throws(FlowError) in try resumed.send(event) }
+                #expect(a == b, "\(flow)\nevents: \(events), resumed after \(cut)")
+                #expect(resumed.configuration == original.configuration)
+            }
+            #expect(Array(resumed.stop()) == Array(original.stop()))
+        }
+    }
+
     @Test("configurationChange: a transition to an ancestor of its source exits and re-enters that ancestor, as the engine does")
     func configurationChangeToAncestor() throws {
         // 0 { 1 }, with 1 --e0--> 0: SCXML's domain is the root (the target is not a proper descendant

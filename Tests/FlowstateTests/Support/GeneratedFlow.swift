@@ -41,6 +41,11 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
         var slot = 0
         /// Its effect is `.boom` rather than `.transition(i)`.
         var fails = false
+        /// A completion transition (`On(done:)`): the state whose `done.state` it reacts to (`event` is
+        /// then `nil`).
+        var done: Int? = nil
+        /// For guard kind 5 (`Guard.in`), the state it asks about.
+        var inState = 0
     }
 
     var count: Int
@@ -52,13 +57,17 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
     var transitions: [Transition]
     var initial: Int = 0
     var failsOnUnhandled = false
+    /// Parallel states (`Parallel`): their children are regions.
+    var parallels: Set<Int> = []
 
     var description: String {
         let ts = transitions.enumerated().map { i, t in
-            "t\(i): \(t.source)-\(t.event.map { "e\($0)" } ?? "ε")\(t.guardKind == 0 ? "" : "[g\(t.guardKind)]")->"
+            "t\(i): \(t.source)-\(t.done.map { "done\($0)" } ?? t.event.map { "e\($0)" } ?? "ε")"
+                + "\(t.guardKind == 0 ? "" : t.guardKind == 5 ? "[in\(t.inState)]" : "[g\(t.guardKind)]")->"
                 + (t.target.map(String.init) ?? "·") + (t.slot == 0 ? "" : "@\(t.slot)") + (t.fails ? "!" : "")
         }
-        return "GeneratedFlow(parents: \(parents), finals: \(finals.sorted()), initialChildren: \(initialChildren), "
+        return "GeneratedFlow(parents: \(parents), finals: \(finals.sorted()), parallels: \(parallels.sorted()), "
+            + "initialChildren: \(initialChildren), "
             + "unhandled: \(failsOnUnhandled ? "fail" : "ignore"), transitions: [\(ts.joined(separator: ", "))])"
     }
 
@@ -126,6 +135,49 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
                                           guardKind: 1 + extra.guardKind % 3, target: extra.target % count))
         }
         return GeneratedFlow(count: count, parents: parents, finals: [last], transitions: transitions)
+    }
+
+    /// A flow with parallel states: the structure of ``init(states:transitions:failsOnUnhandled:allowEventless:eventKinds:)``,
+    /// then each state with children and no final child whose `marks` number is odd made parallel (its
+    /// named initial child dropped), then transitions whose event number is past the eventless one made
+    /// completion transitions (waiting for a parallel state, or for a compound state inside one) and
+    /// guards of kind 5 made `In` guards.
+    static func withParallels(states: [StateSpec], marks: [Int], transitions specs: [TransitionSpec],
+                              failsOnUnhandled: Bool = false) -> GeneratedFlow {
+        var flow = GeneratedFlow(states: states, transitions: specs, failsOnUnhandled: failsOnUnhandled,
+                                 eventKinds: 4)
+        for s in 0..<flow.count where s < marks.count && marks[s] % 2 == 1 {
+            let kids = flow.children(of: s)
+            if !kids.isEmpty && !kids.contains(where: flow.finals.contains) && !flow.finals.contains(s) {
+                flow.parallels.insert(s)
+                flow.initialChildren[s] = nil
+            }
+        }
+        let completes = (0..<flow.count).filter { s in
+            flow.parallels.contains(s)
+                || (!flow.children(of: s).isEmpty && !flow.parallels.contains(s) && flow.hasParallelAncestor(s))
+        }
+        for (i, spec) in specs.enumerated() where i < flow.transitions.count {
+            if spec.event % 7 == 6 && !completes.isEmpty {
+                flow.transitions[i].event = nil
+                flow.transitions[i].done = completes[spec.slot % completes.count]
+            }
+            if spec.guardKind == 4 && spec.slot % 2 == 1 {
+                flow.transitions[i].guardKind = 5
+                flow.transitions[i].inState = spec.target % flow.count
+            }
+        }
+        return flow
+    }
+
+    /// Whether a proper ancestor of `s` is parallel.
+    func hasParallelAncestor(_ s: Int) -> Bool {
+        var a = parents[s]
+        while a >= 0 {
+            if parallels.contains(a) { return true }
+            a = parents[a]
+        }
+        return false
     }
 
     init(count: Int, parents: [Int], finals: Set<Int>, transitions: [Transition]) {
@@ -206,14 +258,19 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
         let elements: [FlowElement<Gx>] = elements(transition: { i in
             let t = transitions[i]
             let effects: [Gx.Effect] = t.fails ? [.boom] : [.transition(i)]
-            return if let event = t.event {
-                On<Gx>(event, guard: Self.guardFor(t.guardKind), to: t.target, effects: effects).element
+            let condition: Guard<Gx>? = t.guardKind == 5 ? .in(t.inState) : Self.guardFor(t.guardKind)
+            return if let done = t.done {
+                On<Gx>(done: done, guard: condition, to: t.target, effects: effects).element
+            } else if let event = t.event {
+                On<Gx>(event, guard: condition, to: t.target, effects: effects).element
             } else {
-                Always<Gx>(guard: Self.guardFor(t.guardKind), to: t.target!, effects: effects).element
+                Always<Gx>(guard: condition, to: t.target!, effects: effects).element
             }
         }, state: { s, body in
             if finals.contains(s) {
                 Final<Gx>(s, output: s, entry: [.entry(s)]).element
+            } else if parallels.contains(s) {
+                Parallel<Gx>(s, runs: runs[s], entry: [.entry(s)], exit: [.exit(s)]) { body }.element
             } else {
                 StateNode<Gx>(s, initial: initialChildren[s], runs: runs[s], entry: [.entry(s)], exit: [.exit(s)]) {
                     body
@@ -274,6 +331,16 @@ enum Generators {
         zip(Gen.int(in: 0...20), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...20))
             .map { (source: $0, event: $1, guardKind: $2, target: $3) }.array(of: 0...20)
     ).map { GeneratedFlow.valid(parents: $0, extras: $1) }
+
+    /// Generated flows with parallel states (``GeneratedFlow/withParallels(states:marks:transitions:failsOnUnhandled:)``),
+    /// shrinking as ``flows(allowEventless:failingPolicy:)`` do, and each mark towards 0 (not parallel).
+    static func parallelFlows() -> Generator<GeneratedFlow, some SendableSequenceType> {
+        zip(stateSpecs, Gen.int(in: 0...3).array(of: 11...11), transitionSpecs, Gen.int(in: 0...3))
+            .map { states, marks, transitions, policy in
+                GeneratedFlow.withParallels(states: states, marks: marks, transitions: transitions,
+                                            failsOnUnhandled: policy == 3)
+            }
+    }
 
     /// A sequence of events over kinds 0..<4 with small payloads.
     static let events = zip(Gen.int(in: 0...3), Gen.int(in: 0...5)).map { Gx.Event(kind: $0, payload: $1) }

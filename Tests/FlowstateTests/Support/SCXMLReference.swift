@@ -1,8 +1,8 @@
 import Flowstate
 
 /// A reference interpreter written from docs/SEMANTICS.md, which follows the W3C SCXML
-/// recommendation's algorithm (its appendix D, without parallel states, internal transitions or an
-/// internal queue). It reads the flow as a *document* (``GeneratedFlow/document``) and keeps what
+/// recommendation's algorithm (its appendix D, with parallel states and the internal queue's
+/// `done.state` events, without history or internal transitions). It reads the flow as a *document* (``GeneratedFlow/document``) and keeps what
 /// SCXML keeps: a configuration that is a set of states. Nothing is compiled or cached; nothing of
 /// `FlowCompiler`'s is reused (no per-leaf tables, no shortcuts), so a mistake shared by the two is
 /// a mistake in reading the same document twice, in two different ways.
@@ -91,6 +91,8 @@ struct SCXMLReference {
     // MARK: The document's structure
 
     private func isAtomic(_ s: Int) -> Bool { childStates[s].isEmpty }
+    private func isParallel(_ s: Int) -> Bool { flow.parallels.contains(s) && !childStates[s].isEmpty }
+    private func isCompound(_ s: Int) -> Bool { !childStates[s].isEmpty && !isParallel(s) }
 
     /// SCXML's `getProperAncestors(state, stop)`: the ancestors of `s`, nearest first, up to but
     /// excluding `stop` (`nil`: up to the document root).
@@ -118,91 +120,185 @@ struct SCXMLReference {
     /// The configuration, innermost first (reverse document order: SCXML's exit order).
     var innermostFirst: [Int] { documentOrder(configuration).reversed() }
 
+    /// The active atomic states, in document order.
+    private var atomicStates: [Int] { documentOrder(configuration.filter(isAtomic)) }
+
     // MARK: Selecting transitions
 
-    /// SCXML's `selectTransitions` / `selectEventlessTransitions`: for the atomic state of the
-    /// configuration, the state itself then its proper ancestors; for each, its transitions in document
-    /// order; the first that matches (`event` for an event, no event for eventless ones) and whose guard
-    /// holds. `matched`: some transition matched the event but its guard did not hold.
-    private func select(event: Gx.Event?, eventless: Bool) -> (transition: Int?, matched: Bool) {
+    /// What a selection matches: an event, eventless transitions, or a `done.state` event.
+    private enum Trigger { case event(Gx.Event), eventless, done(Int) }
+
+    /// SCXML's `selectTransitions` / `selectEventlessTransitions`: for each active atomic state in
+    /// document order, the state itself then its proper ancestors; for each, its transitions in
+    /// document order; the first that matches and whose guard holds, each transition once.
+    /// `matched`: some transition matched, guards aside. Guards over the event see `event` (for
+    /// eventless and completion transitions, the step's event); `In` guards see the configuration.
+    private func select(_ trigger: Trigger, event: Gx.Event?) -> (enabled: [Int], matched: Bool) {
         var matched = false
-        let atomic = configuration.filter(isAtomic)
-        precondition(atomic.count == 1, "a configuration without parallel states has one atomic state")
-        let leaf = atomic.first!
-        for state in [leaf] + properAncestors(leaf, upTo: nil) {
-            for t in transitionsOf[state] {
-                let transition = flow.transitions[t]
-                guard eventless ? transition.event == nil : transition.event == event?.kind else { continue }
-                matched = true
-                if GeneratedFlow.passes(transition.guardKind, event, leaf: leaf) { return (t, true) }
+        var enabled: [Int] = []
+        for leaf in atomicStates {
+            search: for state in [leaf] + properAncestors(leaf, upTo: nil) {
+                for t in transitionsOf[state] {
+                    let transition = flow.transitions[t]
+                    switch trigger {
+                    case .event(let e): guard transition.done == nil && transition.event == e.kind else { continue }
+                    case .eventless: guard transition.done == nil && transition.event == nil else { continue }
+                    case .done(let d): guard transition.done == d else { continue }
+                    }
+                    matched = true
+                    let holds = transition.guardKind == 5
+                        ? configuration.contains(transition.inState)
+                        : GeneratedFlow.passes(transition.guardKind, event, leaf: leaf)
+                    guard holds else { continue }
+                    if !enabled.contains(t) { enabled.append(t) }
+                    break search
+                }
             }
         }
-        return (nil, matched)
+        return (enabled, matched)
     }
 
-    // MARK: Taking a transition
+    /// SCXML's `removeConflictingTransitions`: of two transitions whose exit sets intersect, the one
+    /// whose source is a descendant of the other's wins, else the one selected first.
+    private func removeConflicts(_ enabled: [Int]) -> [Int] {
+        var filtered: [Int] = []
+        for t1 in enabled {
+            var preempted = false
+            var toRemove = Set<Int>()
+            for t2 in filtered where !exitSet([t1]).isDisjoint(with: exitSet([t2])) {
+                if isDescendant(flow.transitions[t1].source, of: flow.transitions[t2].source) {
+                    toRemove.insert(t2)
+                } else {
+                    preempted = true
+                    break
+                }
+            }
+            if !preempted {
+                filtered.removeAll { toRemove.contains($0) }
+                filtered.append(t1)
+            }
+        }
+        return filtered
+    }
 
-    /// SCXML's `getTransitionDomain`: for an external transition, `findLCCA([source] + targets)`: the
-    /// first proper ancestor of the source that has the target as a descendant, or the root (`nil`).
+    // MARK: Taking transitions
+
+    /// SCXML's `getTransitionDomain` for an external transition: `findLCCA([source, target])`, the
+    /// nearest proper ancestor of the source that is compound (not parallel) and has the target as a
+    /// descendant, or the root (`nil`).
     private func domain(_ t: GeneratedFlow.Transition, target: Int) -> Int? {
-        properAncestors(t.source, upTo: nil).first { isDescendant(target, of: $0) }
+        properAncestors(t.source, upTo: nil).first { isCompound($0) && isDescendant(target, of: $0) }
     }
 
-    /// SCXML's `microstep` for one transition: exit set (innermost first), the transition's effects,
-    /// entry set (outermost first). Returns whether a final state was entered.
-    private mutating func microstep(_ t: Int, effects: inout [Gx.Effect]) -> Bool {
-        let transition = flow.transitions[t]
-        let content: [Gx.Effect] = transition.fails ? [.boom] : [.transition(t)]
-        guard let target = transition.target else {
-            effects += content  // targetless: nothing is exited or entered
-            return false
+    /// SCXML's `computeExitSet`: every active state below the domain of a transition with a target.
+    private func exitSet(_ transitions: [Int]) -> Set<Int> {
+        var result = Set<Int>()
+        for t in transitions {
+            let transition = flow.transitions[t]
+            guard let target = transition.target else { continue }
+            let domain = domain(transition, target: target)
+            result.formUnion(configuration.filter { isDescendant($0, of: domain) })
         }
-        let domain = domain(transition, target: target)
-        // computeExitSet: every active state that is a descendant of the domain, in exit order.
-        let exitSet = documentOrder(configuration.filter { isDescendant($0, of: domain) }).reversed()
-        // computeEntrySet: addDescendantStatesToEnter(target) then addAncestorStatesToEnter(target, domain).
-        var toEnter = Set<Int>()
-        var s = target
-        while true {
-            toEnter.insert(s)
-            guard !isAtomic(s) else { break }
-            s = initialChild(s)
+        return result
+    }
+
+    /// SCXML's `addDescendantStatesToEnter`: the state, then (compound) its initial child's, or
+    /// (parallel) each region's that nothing entered yet is inside of.
+    private func addDescendants(_ s: Int, to toEnter: inout Set<Int>) {
+        toEnter.insert(s)
+        if isParallel(s) {
+            for child in childStates[s] where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+                addDescendants(child, to: &toEnter)
+            }
+        } else if isCompound(s) {
+            addDescendants(initialChild(s), to: &toEnter)
         }
-        toEnter.formUnion(properAncestors(target, upTo: domain))
-        for state in exitSet {
-            effects.append(.exit(state))
-            configuration.remove(state)
-            exited.append(state)
+    }
+
+    /// SCXML's `addAncestorStatesToEnter`: the proper ancestors of `s` below the domain, and the
+    /// regions of each parallel one that nothing entered is inside of.
+    private func addAncestors(_ s: Int, below domain: Int?, to toEnter: inout Set<Int>) {
+        for anc in properAncestors(s, upTo: domain) {
+            toEnter.insert(anc)
+            guard isParallel(anc) else { continue }
+            for child in childStates[anc] where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+                addDescendants(child, to: &toEnter)
+            }
         }
-        effects += content
-        var finished = false
-        for state in documentOrder(toEnter) {
+    }
+
+    /// SCXML's `isInFinalState`.
+    private func isInFinalState(_ s: Int) -> Bool {
+        if isParallel(s) { return childStates[s].allSatisfy(isInFinalState) }
+        return childStates[s].contains { flow.finals.contains($0) && configuration.contains($0) }
+    }
+
+    /// The state a step finished in (docs: a final state with no parallel ancestor finishes the flow).
+    private var finishedIn: Int?
+    /// `done.state` events raised and not yet processed.
+    private var internalQueue: [Int] = []
+
+    /// Enters `states` in document order; a final state finishes the flow or raises `done.state`.
+    private mutating func enter(_ states: Set<Int>, effects: inout [Gx.Effect]) {
+        for state in documentOrder(states) {
             configuration.insert(state)
             effects.append(.entry(state))
             entered.append(state)
-            if flow.finals.contains(state) { finished = true }
+            guard flow.finals.contains(state) else { continue }
+            if !flow.hasParallelAncestor(state) {
+                finishedIn = state
+            } else {
+                let parent = flow.parents[state]
+                internalQueue.append(parent)
+                let grandparent = flow.parents[parent]
+                if grandparent >= 0 && isParallel(grandparent) && isInFinalState(grandparent) {
+                    internalQueue.append(grandparent)
+                }
+            }
         }
-        return finished
     }
 
-    /// Eventless transitions after the step (their guards see the step's event), at most 1,000.
-    private mutating func macrostep(_ effects: inout [Gx.Effect], _ taken: inout [Int], event: Gx.Event?,
-                                    finished: inout Bool) -> Bool {
+    /// SCXML's `microstep`: exit set (reverse document order), each transition's effects, entry set
+    /// (document order).
+    private mutating func microstep(_ transitions: [Int], effects: inout [Gx.Effect], taken: inout [Int]) {
+        for state in documentOrder(exitSet(transitions)).reversed() {
+            if !flow.finals.contains(state) { effects.append(.exit(state)) }  // a final state declares no exit
+            configuration.remove(state)
+            exited.append(state)
+        }
+        var toEnter = Set<Int>()
+        for t in transitions {
+            let transition = flow.transitions[t]
+            effects += transition.fails ? [.boom] : [.transition(t)]
+            taken.append(position[t])
+            guard let target = transition.target else { continue }
+            addDescendants(target, to: &toEnter)
+            addAncestors(target, below: domain(transition, target: target), to: &toEnter)
+        }
+        enter(toEnter, effects: &effects)
+    }
+
+    /// Eventless transitions while any is enabled, else the next `done.state` event, at most 1,000
+    /// microsteps (their guards see the step's event).
+    private mutating func macrostep(_ effects: inout [Gx.Effect], _ taken: inout [Int], event: Gx.Event?) -> Bool {
         var count = 0
-        while !finished, let t = select(event: event, eventless: true).transition {
+        while finishedIn == nil {
+            var enabled = select(.eventless, event: event).enabled
+            if enabled.isEmpty {
+                guard !internalQueue.isEmpty else { break }
+                enabled = select(.done(internalQueue.removeFirst()), event: event).enabled
+                if enabled.isEmpty { continue }
+            }
             count += 1
             if count > 1_000 { return false }
-            finished = microstep(t, effects: &effects)
-            taken.append(position[t])
+            microstep(removeConflicts(enabled), effects: &effects, taken: &taken)
         }
         return true
     }
 
-    private var leaf: Int { configuration.first(where: isAtomic)! }
-
-    private func settled(_ effects: [Gx.Effect], _ taken: [Int], finished: Bool) -> Outcome {
-        finished ? .finished(to: leaf, effects: effects, output: leaf, taken: taken)
-            : .moved(to: leaf, effects: effects, taken: taken)
+    private func settled(_ effects: [Gx.Effect], _ taken: [Int]) -> Outcome {
+        if let finishedIn { return .finished(to: finishedIn, effects: effects, output: finishedIn, taken: taken) }
+        return .moved(to: atomicStates[0], effects: effects, taken: taken)
     }
 
     // MARK: Steps
@@ -212,28 +308,18 @@ struct SCXMLReference {
         entered = []
         guard phase == .ready else { return .failed(.alreadyStarted) }
         var effects: [Gx.Effect] = []
-        var toEnter = Set(properAncestors(flow.initial, upTo: nil))
-        var s = flow.initial
-        while true {
-            toEnter.insert(s)
-            guard !isAtomic(s) else { break }
-            s = initialChild(s)
-        }
-        var finished = false
-        for state in documentOrder(toEnter) {
-            configuration.insert(state)
-            effects.append(.entry(state))
-            entered.append(state)
-            if flow.finals.contains(state) { finished = true }
-        }
+        var toEnter = Set<Int>()
+        addDescendants(flow.initial, to: &toEnter)
+        addAncestors(flow.initial, below: nil, to: &toEnter)
+        enter(toEnter, effects: &effects)
         var taken: [Int] = []
-        guard macrostep(&effects, &taken, event: nil, finished: &finished) else {
+        guard macrostep(&effects, &taken, event: nil) else {
             configuration = []
             phase = .failedToStart  // the machine was never started
             return .failed(.eventlessLoop)
         }
-        phase = finished ? .finished : .running
-        return settled(effects, taken, finished: finished)
+        phase = finishedIn != nil ? .finished : .running
+        return settled(effects, taken)
     }
 
     mutating func send(_ event: Gx.Event) -> Outcome {
@@ -244,29 +330,32 @@ struct SCXMLReference {
         case .finished: return .failed(.finished)
         case .running: break
         }
-        let (selected, matched) = select(event: event, eventless: false)
-        guard let t = selected else {
+        let (enabled, matched) = select(.event(event), event: event)
+        guard !enabled.isEmpty else {
             if matched { return .rejected }
             return flow.failsOnUnhandled ? .failed(.unhandledEvent) : .ignored
         }
         let saved = self
         var effects: [Gx.Effect] = []
-        var taken = [position[t]]
-        var finished = microstep(t, effects: &effects)
-        if flow.transitions[t].target != nil {
-            guard macrostep(&effects, &taken, event: event, finished: &finished) else {
+        var taken: [Int] = []
+        let transitions = removeConflicts(enabled)
+        microstep(transitions, effects: &effects, taken: &taken)
+        // Without parallel states (docs): a targetless transition performs only its effects, and no
+        // eventless transition follows it. With them, every microstep is followed by the fixed point.
+        if !flow.parallels.isEmpty || transitions.contains(where: { flow.transitions[$0].target != nil }) {
+            guard macrostep(&effects, &taken, event: event) else {
                 self = saved
                 return .failed(.eventlessLoop)
             }
         }
-        if finished { phase = .finished }
-        return settled(effects, taken, finished: finished)
+        if finishedIn != nil { phase = .finished }
+        return settled(effects, taken)
     }
 
     /// What stopping the machine performs: the exits of its active states, innermost first (nothing
     /// once it has finished or before it started).
     func stopEffects() -> [Gx.Effect] {
-        phase == .running ? innermostFirst.map { .exit($0) } : []
+        phase == .running ? innermostFirst.filter { !flow.finals.contains($0) }.map { .exit($0) } : []
     }
 }
 
