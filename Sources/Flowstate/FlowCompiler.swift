@@ -20,6 +20,8 @@ struct FlowCompiler<F: Flow> {
         var source: Int
         var data: FlowElement<F>.TransitionData
         var target: Int  // -1: targetless, -2: unknown
+        /// The targets after `target`, resolved (-2: unknown).
+        var moreTargets: [Int] = []
         /// For a completion transition, the state whose completion it reacts to (-2: unknown), else -1.
         var doneOf = -1
     }
@@ -233,6 +235,35 @@ struct FlowCompiler<F: Flow> {
                 report(.unknownTarget, .error,
                        "transition from '\(source)' \(on) targets '\(label(target))', which is not a declared state",
                        raws[r].data.location)
+            }
+        }
+        for r in raws.indices where !raws[r].data.moreTargets.isEmpty && raws[r].target >= 0 {
+            let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
+            let source = label(nodes[raws[r].source].state)
+            for more in raws[r].data.moreTargets {
+                guard let t = index[more] else {
+                    raws[r].target = -2
+                    report(.unknownTarget, .error,
+                           "transition from '\(source)' \(on) targets '\(label(more))', which is not a declared state",
+                           raws[r].data.location)
+                    break
+                }
+                raws[r].moreTargets.append(t)
+            }
+            guard raws[r].target >= 0 else { continue }
+            let all = [raws[r].target] + raws[r].moreTargets
+            conflict: for a in all.indices {
+                for b in all.indices where b > a {
+                    let common = hierarchy.nearestCommonAncestorOrSelf(all[a], all[b])
+                    if common == all[a] || common == all[b] || !hierarchy.isParallel(common) {
+                        report(.conflictingTargets, .error,
+                               "transition from '\(source)' \(on) targets '\(label(nodes[all[a]].state))' and "
+                                   + "'\(label(nodes[all[b]].state))', which cannot be active together: "
+                                   + "several targets must lie in different regions of a parallel state",
+                               raws[r].data.location)
+                        break conflict
+                    }
+                }
             }
         }
         for r in raws.indices {
@@ -508,6 +539,7 @@ struct FlowCompiler<F: Flow> {
         guard hierarchy.hasParallel else { return true }
         let target = rawTarget[r]
         guard target >= 0 else { return true }
+        guard raws[r].moreTargets.isEmpty else { return false }
         let domain = shortcuts.domains[r]
         for s in hierarchy.properAncestors(of: leaf, upTo: domain) where hierarchy.isParallel(s) { return false }
         for s in hierarchy.properAncestors(of: target, upTo: domain) where hierarchy.isParallel(s) { return false }
@@ -533,7 +565,8 @@ struct FlowCompiler<F: Flow> {
             for r in shortcuts.bySource[shortcuts.sourceRanges[state]..<shortcuts.sourceRanges[state + 1]]
             where raws[r].doneOf != -2 {
                 transitions.append(.init(
-                    source: Int32(state), target: Int32(rawTarget[r]), doneOf: Int32(raws[r].doneOf),
+                    source: Int32(state), target: Int32(rawTarget[r]),
+                    moreTargets: raws[r].moreTargets.map { Int32($0) }, doneOf: Int32(raws[r].doneOf),
                     guardIndex: Int32(guardIndex[r]), declaration: Int32(r), effects: layOut(rawEffects[r]),
                     updates: raws[r].data.update != nil))
                 kinds.append(raws[r].data.event)
@@ -683,7 +716,8 @@ struct FlowCompiler<F: Flow> {
         while let s = work.popLast() {
             for r in shortcuts.bySource[shortcuts.sourceRanges[s]..<shortcuts.sourceRanges[s + 1]]
             where rawTarget[r] >= 0 {
-                enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(source: s, target: rawTarget[r])]))
+                enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(
+                    source: s, targets: [rawTarget[r]] + raws[r].moreTargets)]))
             }
         }
         for i in nodes.indices where !reached[i] {
@@ -726,7 +760,8 @@ struct FlowCompiler<F: Flow> {
     private func transitionDeclarations() -> [FlowDefinition<F>.TransitionDeclaration] {
         raws.map { raw in
             .init(source: nodes[raw.source].state, event: raw.data.event, eventLabel: raw.data.eventLabel,
-                  guardLabel: raw.data.guardCondition?.name, target: raw.data.target, update: raw.data.update,
+                  guardLabel: raw.data.guardCondition?.name, target: raw.data.target,
+                  targets: raw.data.target.map { [$0] + raw.data.moreTargets } ?? [], update: raw.data.update,
                   effects: raw.data.effects, emit: raw.data.emits,
                   effectLabels: labels(raw.data.effects, raw.data.emits),
                   location: raw.data.location)

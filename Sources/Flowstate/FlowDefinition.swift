@@ -238,8 +238,12 @@ extension FlowDefinition {
         public let eventLabel: String?
         /// The guard's name, if the transition has a guard.
         public let guardLabel: String?
-        /// The state entered; `nil` for a targetless transition.
+        /// The state entered (the first, for a transition with several targets); `nil` for a
+        /// targetless transition.
         public let target: F.State?
+        /// Every state entered, in the order declared: `[target]`, several for a transition into
+        /// several regions of a parallel state, none for a targetless transition.
+        public let targets: [F.State]
         /// The context update made when the transition is taken, if any.
         public let update: Update<F>?
         /// Effects performed between the exits and the entries.

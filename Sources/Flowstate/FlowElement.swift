@@ -32,6 +32,8 @@ public struct FlowElement<F: Flow>: Sendable {
         var emits: [Emit<F>] = []
         /// For a completion transition (`On(done:)`), the state whose completion it reacts to.
         var doneOf: F.State? = nil
+        /// The targets after `target`, for a transition into several regions of a parallel state.
+        var moreTargets: [F.State] = []
         var location: FlowSourceLocation
     }
 
@@ -357,6 +359,42 @@ extension On {
         element = FlowElement(node: .transition(.init(
             event: nil, eventLabel: "done.state.\(state)", guardCondition: guardCondition, target: target,
             update: update, effects: effects, emits: emit, doneOf: state,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
+extension On {
+    /// Declares a transition with several targets, one in each of several regions of a parallel state
+    /// (SCXML's `target="a b"`): the parallel state's other regions are entered by their initial
+    /// child. Targets that cannot be active together are a validation error.
+    /// - Parameters:
+    ///   - event: The kind of event the transition reacts to.
+    ///   - guardCondition: A predicate that must hold for the transition to be taken.
+    ///   - targets: The states entered, at least one (a single target is the same as `to: target`).
+    ///   - update: Changes the flow's context when the transition is taken.
+    ///   - effects: Effects performed between the exits and the entries.
+    ///   - emit: Effects derived from the context and the event, after `effects`.
+    ///   - label: The event's label on diagrams; defaults to `String(describing: event)`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    public init(
+        _ event: F.Event.Kind,
+        guard guardCondition: Guard<F>? = nil,
+        to targets: [F.State],
+        update: Update<F>? = nil,
+        effects: [F.Effect] = [],
+        emit: [Emit<F>] = [],
+        label: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        element = FlowElement(node: .transition(.init(
+            event: event, eventLabel: label ?? String(describing: event), guardCondition: guardCondition,
+            target: targets.first, update: update, effects: effects, emits: emit,
+            moreTargets: Array(targets.dropFirst()),
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }

@@ -244,8 +244,9 @@ extension FlowMachine {
         guard let parallel = table.parallel else { return [] }
         return transitions.map { t in
             let transition = parallel.transitions[t]
+            guard transition.target >= 0 else { return FlowHierarchy.Transition(source: Int(transition.source), targets: []) }
             return FlowHierarchy.Transition(source: Int(transition.source),
-                                            target: transition.target >= 0 ? Int(transition.target) : nil)
+                                            targets: [Int(transition.target)] + transition.moreTargets.map { Int($0) })
         }
     }
 

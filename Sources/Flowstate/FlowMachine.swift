@@ -73,7 +73,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   - context: Its context; `nil` for the definition's ``FlowDefinition/initialContext``.
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when
     ///   `state` is not a declared leaf state that is not final (for a flow with parallel states,
-    ///   when one leaf is not a whole configuration: use ``init(_:resumingIn:context:)-(_,[F.State],_)``).
+    ///   when one leaf is not a whole configuration: pass every active leaf instead).
     public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, context: F.Context? = nil)
         throws(FlowError)
     {

@@ -271,6 +271,8 @@ struct FlowParallelTable<F: Flow>: Sendable {
         let source: Int32
         /// The state it targets, or -1 for a targetless transition.
         let target: Int32
+        /// The targets after `target`, for a transition into several regions.
+        let moreTargets: [Int32]
         /// For a completion transition (`On(done:)`), the state whose completion it waits for, else -1.
         let doneOf: Int32
         /// Index into the table's guards, or -1.

@@ -62,6 +62,10 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// A completion transition (`On(done:)`) waits for a state that never completes.
         public static let invalidDoneTransition = Kind("invalid-done-transition")
 
+        /// A transition's targets cannot be active together (several targets must lie in different
+        /// regions of one parallel state).
+        public static let conflictingTargets = Kind("conflicting-targets")
+
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }
     }

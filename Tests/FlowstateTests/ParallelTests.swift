@@ -129,6 +129,45 @@ struct ParallelTests {
         }
     }
 
+    @Test("A transition with several targets enters one state in each region, the others by their initial child")
+    func severalTargets() throws {
+        let flow = FlowDefinition<Player>("targets", initial: .idle) {
+            StateNode(.idle, entry: [.entry(.idle)], exit: [.exit(.idle)]) {
+                On(.play, to: [.audible, .fullScreen])
+                On(.toggleSound, to: [.audible])
+            }
+            Parallel(.playing, entry: [.entry(.playing)]) {
+                StateNode(.audio, entry: [.entry(.audio)]) {
+                    StateNode(.muted, entry: [.entry(.muted)])
+                    StateNode(.audible, entry: [.entry(.audible)])
+                }
+                StateNode(.video, entry: [.entry(.video)]) {
+                    StateNode(.small, entry: [.entry(.small)])
+                    StateNode(.fullScreen, entry: [.entry(.fullScreen)])
+                }
+                On(.stop, to: .idle)
+            }
+        }
+        #expect(flow.isValid, "\(flow.validate())")
+        #expect(flow.transitions[0].targets == [.audible, .fullScreen])
+        var machine = try FlowMachine(flow)
+        _ = try machine.start()
+        let both = try machine.send(.play)
+        #expect(Array(both.effects) == Self.x(.idle) + Self.e(.playing, .audio, .audible, .video, .fullScreen))
+        _ = try machine.send(.stop)
+        let one = try machine.send(.toggleSound)
+        #expect(Array(one.effects) == Self.x(.idle) + Self.e(.playing, .audio, .audible, .video, .small))
+
+        let conflicting = FlowDefinition<Player>("conflicting", initial: .idle) {
+            StateNode(.idle) { On(.play, to: [.muted, .audible]) }
+            StateNode(.audio) {
+                StateNode(.muted)
+                StateNode(.audible)
+            }
+        }
+        #expect(conflicting.validate().map(\.kind).contains(.conflictingTargets), "\(conflicting.validate())")
+    }
+
     @Test("Validation: a parallel state without regions, a final region, a completion transition waiting for a state that never completes")
     func validation() {
         let flow = FlowDefinition<Player>("bad", initial: .idle) {
