@@ -3,6 +3,16 @@ import Flowstate
 extension FlowGraph {
     /// Marks the current state (and the compound states containing it).
     public mutating func highlight(state label: String) {
+        highlight(states: [label])
+    }
+
+    /// Marks every active state of a flow with parallel states (one leaf per active region; pass
+    /// `step.leaves` or the machine's active states), and the states containing them.
+    public mutating func highlight(states labels: [String]) {
+        for label in labels { mark(label) }
+    }
+
+    private mutating func mark(_ label: String) {
         guard let id = id(ofLabel: label) else { return }
         for i in nodes.indices where nodes[i].id == id {
             if nodes[i].kind == .compound {  // a cluster: a bold border, not a filled area
@@ -34,7 +44,9 @@ extension FlowGraph {
             for transition in edge.transitions where edgeOf[transition] == nil { edgeOf[transition] = e }
         }
         for step in trace.steps {
-            if let target = id(ofLabel: step.to) { visits[target, default: 0] += 1 }
+            for label in step.leaves ?? [step.to] {
+                if let target = id(ofLabel: label) { visits[target, default: 0] += 1 }
+            }
             for transition in step.transitions {
                 guard let e = edgeOf[transition] else { continue }
                 taken[e, default: 0] += 1
@@ -79,14 +91,19 @@ public struct FlowTrace: Hashable, Sendable, Codable {
         /// `nil` when the run was recorded without them (an empty list: recorded, and there were none).
         /// Traces encoded before this property existed decode with `nil`.
         public var effects: [String]?
+        /// For a flow with parallel states, every leaf active after the step (``to`` is the first);
+        /// `nil` when one leaf is active. Traces encoded before this property existed decode with `nil`.
+        public var leaves: [String]?
 
         /// Creates a step.
-        public init(from: String?, to: String, event: String?, transitions: [Int] = [], effects: [String]? = nil) {
+        public init(from: String?, to: String, event: String?, transitions: [Int] = [], effects: [String]? = nil,
+                    leaves: [String]? = nil) {
             self.from = from
             self.to = to
             self.event = event
             self.transitions = transitions
             self.effects = effects
+            self.leaves = leaves
         }
     }
 
@@ -130,7 +147,8 @@ public struct FlowTrace: Hashable, Sendable, Codable {
         switch step.kind {
         case .started, .transitioned, .finished:
             steps.append(Step(from: step.from.map { "\($0)" }, to: "\(step.state)", event: step.event.map { "\($0.kind)" },
-                              transitions: step.transitions.map(\.position), effects: step.effects.map { "\($0)" }))
+                              transitions: step.transitions.map(\.position), effects: step.effects.map { "\($0)" },
+                              leaves: step.leaves.count > 1 ? step.leaves.map { "\($0)" } : nil))
         case .ignored, .rejected:
             break
         }

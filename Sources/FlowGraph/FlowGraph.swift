@@ -147,15 +147,27 @@ public struct FlowGraph: Hashable, Sendable {
         name = outline.name
         initial = outline.initial.map { "\(prefix)s\($0)" }
         nodes = outline.states.enumerated().map { i, state in
-            Node(id: "\(prefix)s\(i)", label: state.label,
-                 kind: state.kind == .final ? .final : (state.kind == .compound ? .compound : .state),
-                 parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow,
-                 entry: state.entry, exit: state.exit)
+            var node = Node(id: "\(prefix)s\(i)", label: state.label,
+                            kind: state.kind == .final ? .final
+                                : (state.kind == .compound || state.kind == .parallel ? .compound : .state),
+                            parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow,
+                            entry: state.entry, exit: state.exit)
+            if state.kind == .parallel {
+                // A parallel state is a dashed cluster marked ∥ (UML's and SCXML editors' mark); its
+                // regions are the clusters inside it, side by side.
+                node.attributes["style"] = "dashed,rounded"
+                node.attributes["label"] = "\(state.label) ∥"
+            }
+            return node
         }
-        edges = outline.transitions.enumerated().compactMap { position, t in
-            guard let target = t.targetless ? t.source : t.target else { return nil }  // undeclared: not drawn
-            return Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: t.label, events: [t.event],
-                        transitions: [position])
+        edges = []
+        for (position, t) in outline.transitions.enumerated() {
+            guard let target = t.targetless ? t.source : t.target else { continue }  // undeclared: not drawn
+            // A transition into several regions is drawn as one edge to each target.
+            for target in [target] + t.moreTargets {
+                edges.append(Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: t.label,
+                                  events: [t.event], transitions: [position]))
+            }
         }
         if mergeParallelEdges { mergeEdges() }
     }

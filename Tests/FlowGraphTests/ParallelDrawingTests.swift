@@ -1,0 +1,74 @@
+import FlowGraph
+import FlowGraphviz
+import Flowstate
+import Foundation
+import Testing
+
+/// A download beside a player: two regions of one parallel state.
+enum Media: Flow {
+    enum State: String, Hashable, Sendable { case idle, busy, download, fetching, fetched, player, paused, playing }
+    enum Event: FlowEvent, Hashable { typealias Kind = Self; case start, fetched, play, pause, cancel }
+    typealias Effect = String
+    typealias Output = Void
+
+    static let definition = FlowDefinition<Media>("media", initial: .idle) {
+        StateNode(.idle) {
+            On(.start, to: .busy)
+            On(.play, to: [.fetching, .playing])
+        }
+        Parallel(.busy) {
+            StateNode(.download) {
+                StateNode(.fetching) { On(.fetched, to: .fetched) }
+                StateNode(.fetched)
+            }
+            StateNode(.player) {
+                StateNode(.paused) { On(.play, guard: .in(.fetched), to: .playing) }
+                StateNode(.playing) { On(.pause, to: .paused) }
+            }
+            On(.cancel, to: .idle)
+        }
+    }
+}
+
+@Suite("Drawing parallel states")
+struct ParallelDrawingTests {
+    @Test("A parallel state is a dashed cluster marked ∥ with its regions inside; several targets are several edges")
+    func drawsRegions() throws {
+        let graph = FlowGraph(Media.definition)
+        let busy = try #require(graph.nodes.first { $0.label == "busy" })
+        #expect(busy.kind == .compound && busy.attributes["style"] == "dashed,rounded" && busy.attributes["label"] == "busy ∥")
+        for region in ["download", "player"] {
+            #expect(graph.nodes.first { $0.label == region }?.parent == busy.id)
+        }
+        let idle = try #require(graph.id(ofLabel: "idle"))
+        let toBoth = graph.edges.filter { $0.from == idle && $0.label == "play" }.map(\.to)
+        #expect(Set(toBoth) == Set([graph.id(ofLabel: "fetching"), graph.id(ofLabel: "playing")].compactMap { $0 }))
+        let dot = DOTWriter.dot(graph)
+        #expect(dot.contains("busy ∥"), "\(dot)")
+        let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
+        #expect(String(decoding: svg, as: UTF8.self).contains("busy ∥"))
+    }
+
+    @Test("Every active leaf is highlighted, and a trace of a parallel flow records and overlays them")
+    func highlightsEveryLeaf() throws {
+        var machine = try FlowMachine(Media.definition)
+        var trace = FlowTrace(steps: [])
+        trace.append(try machine.start())
+        let step = try machine.send(.start)
+        trace.append(step)
+        #expect(trace.steps.last?.leaves == ["fetching", "paused"])
+        var graph = FlowGraph(Media.definition)
+        graph.highlight(states: step.leaves.map(\.rawValue))
+        for label in ["fetching", "paused"] {
+            #expect(graph.nodes.first { $0.label == label }?.attributes["fillcolor"] == "#ffe08a", "\(label)")
+        }
+        #expect(graph.nodes.first { $0.label == "idle" }?.attributes["fillcolor"] == nil)
+        var overlaid = FlowGraph(Media.definition)
+        overlaid.overlay(trace)
+        for label in ["fetching", "paused", "idle"] {
+            #expect(overlaid.nodes.first { $0.label == label }?.attributes["xlabel"] == "×1", "\(label)")
+        }
+        let decoded = try JSONDecoder().decode(FlowTrace.self, from: JSONEncoder().encode(trace))
+        #expect(decoded == trace)
+    }
+}
