@@ -328,25 +328,16 @@ public struct FlowViewer: Sendable {
     }
 
     /// A JSON string literal that is also safe as the content of an HTML `<script>` element: quotes,
-    /// backslashes and control characters escaped as JSON requires, and `<`, `>`, `&`, U+2028 and
-    /// U+2029 as `\u` escapes (so no `</script>` or `<!--` can appear, and the text is also valid JavaScript).
+    /// backslashes and control characters (DEL included) escaped as JSON requires, and `<`, `>`, `&`,
+    /// U+2028 and U+2029 as `\u` escapes (so no `</script>` or `<!--` can appear, and the text is also
+    /// valid JavaScript). FlowGraph's `jsonStringLiteral` writes it.
     static func jsonString(_ text: String) -> String {
-        "\"" + escaping(text) { scalar in
+        jsonStringLiteral(text) { scalar in
             switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}": unicodeEscape(scalar.value)
-            default: isControl(scalar) ? unicodeEscape(scalar.value) : nil
+            case "<", ">", "&", "\u{2028}", "\u{2029}": true
+            default: isControl(scalar)
             }
-        } + "\""
-    }
-
-    private static func unicodeEscape(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
     }
 
     /// Graphviz's SVG document as an element to put inside HTML: from `<svg` on, without comments

@@ -1,4 +1,3 @@
-import DequeModule
 import FlowGraph
 import Flowstate
 
@@ -148,28 +147,24 @@ public struct FlowPaths: Sendable {
         }
         let hierarchy = index.hierarchy
 
-        // Breadth-first over leaf states; each edge is one external event with its guard truths.
-        var edgeFrom: [Int32] = []
-        var edgeTo: [Int32] = []
-        var edgeEvents: [SpecEvent] = []
+        // Breadth-first over leaf states; each edge is one external event with its guard truths. The
+        // search, its shortest paths and the cover are FlowExplorer's, which FlowPathfinder runs too.
         var coverStart = [0]  // edge e took transitions coverFlat[coverStart[e]..<coverStart[e + 1]]
         var coverFlat: [Int32] = []
-        var parentEdge = [Int32](repeating: -1, count: stateCount)  // the edge that discovered each state
-        var seen = [Bool](repeating: false, count: stateCount)
-        var order: [Int] = []  // leaves in the order discovered
-        var frontier = Deque<(leaf: Int, run: Run)>()  // runs waiting to be explored
         let startLeaf = initial.rootState.flatMap { index.ordinals[$0] } ?? index.ordinals[spec.initial] ?? 0
         // A document with no executable content, no invoke and no nested final leaves the driver
         // nothing to do in a step but hand the event to the engine (no queue ever holds anything): its
         // runs are the root machine alone, a few words to copy instead of the whole driver.
         let direct = !document.hasContent && initial.live.count == 1
+        var startRun: Run?
         if !initial.rootFinished {
             if direct, let machine = initial.sessions[0]?.machine {
-                frontier.append((startLeaf, .machine(machine, steps: initial.steps)))
+                startRun = .machine(machine, steps: initial.steps)
             } else {
-                frontier.append((startLeaf, .interpreter(initial)))
+                startRun = .interpreter(initial)
             }
         }
+        var explorer = FlowExplorer<Int, SpecEvent, Run>(start: startLeaf, run: startRun)
         let stepLimit = initial.stepLimit
         /// One step of a run: the file's transitions the root took, where it settled, whether it finished,
         /// and the run after it; `nil` when the run stops (a loop, a limit).
@@ -202,13 +197,11 @@ public struct FlowPaths: Sendable {
                 }
             }
         }
-        order.append(startLeaf)
-        seen[startLeaf] = true
         var candidates: [Int] = []
         var tried: [[String: Bool]] = []
         var named: [Int] = []
         var matching: [Int] = []
-        while let (leaf, run) = frontier.popFirst() {
+        while let (_, leaf, run) = explorer.next() {
             // Candidate transitions in the order the engine tries them: innermost state first.
             candidates.removeAll(keepingCapacity: true)
             for s in hierarchy.ancestorsOrSelf(of: leaf) {
@@ -254,72 +247,23 @@ public struct FlowPaths: Sendable {
                         }
                     }
                     let to = state.flatMap { index.ordinals[$0] } ?? leaf
-                    edgeFrom.append(Int32(leaf))
-                    edgeTo.append(Int32(to))
-                    edgeEvents.append(event)
+                    explorer.reach(to, by: event, exploring: finished ? nil : after)
                     for t in covers { coverFlat.append(Int32(t)) }
                     coverStart.append(coverFlat.count)
-                    if !seen[to] {
-                        seen[to] = true
-                        parentEdge[to] = Int32(edgeEvents.count - 1)
-                        order.append(to)
-                        if !finished { frontier.append((to, after)) }
-                    }
                 }
             }
         }
 
-        // Each state's path is kept as the leaf it was first reached through: memory stays linear in
-        // the flow's size (a chain's paths together are quadratic). A state's ancestors are marked
-        // with it, up to the first one already marked (whose ancestors are marked already).
-        var settledVia = [Int32](repeating: -1, count: stateCount)
-        for leaf in order {
-            for s in hierarchy.ancestorsOrSelf(of: leaf) {
-                if settledVia[s] >= 0 { break }
-                settledVia[s] = Int32(leaf)
-            }
-        }
-        func path(toLeaf leaf: Int, then last: SpecEvent?) -> [SpecEvent] {
-            Self.path(toLeaf: leaf, then: last, parentEdge: parentEdge, edgeEvents: edgeEvents, edgeSources: edgeFrom)
-        }
+        let tree = explorer.exploration
+        // Each state's path is kept as the node (a leaf) it was first settled in: memory stays linear
+        // in the flow's size (a chain's paths together are quadratic).
+        let settledVia = tree.firstNodes(inside: hierarchy) { $0 }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
-        // source and the edge. The edges of the paths to sources take transitions too; they count.
-        // Linear: each state's path is counted once (`included`).
-        var covered = [Bool](repeating: false, count: transitions.count)
-        for t in startCovers { covered[t] = true }
-        func cover(_ e: Int) {
-            for k in coverStart[e]..<coverStart[e + 1] { covered[Int(coverFlat[k])] = true }
+        // source and the edge.
+        let (ends, covered) = tree.transitionCover(start: startCovers, transitionCount: transitions.count) { e in
+            coverFlat[coverStart[e]..<coverStart[e + 1]].lazy.map { Int($0) }
         }
-        var chosen: [Int] = []
-        var included = [Bool](repeating: false, count: stateCount)
-        for e in edgeEvents.indices where !coverFlat[coverStart[e]..<coverStart[e + 1]].allSatisfy({ covered[Int($0)] }) {
-            chosen.append(e)
-            cover(e)
-            var node = Int(edgeFrom[e])
-            while !included[node], parentEdge[node] >= 0 {
-                included[node] = true
-                let step = Int(parentEdge[node])
-                cover(step)
-                node = Int(edgeFrom[step])
-            }
-        }
-        // A chosen edge that discovered a state on another chosen sequence's path adds nothing: that
-        // sequence starts with it.
-        var onPaths = [Bool](repeating: false, count: stateCount)
-        for e in chosen {
-            var node = Int(edgeFrom[e])
-            while !onPaths[node] {
-                onPaths[node] = true
-                guard parentEdge[node] >= 0 else { break }
-                node = Int(edgeFrom[Int(parentEdge[node])])
-            }
-        }
-        var sequences: [[SpecEvent]] = []
-        for e in chosen {
-            let to = Int(edgeTo[e])
-            if to != Int(edgeFrom[e]), Int(parentEdge[to]) == e, onPaths[to] { continue }
-            sequences.append(path(toLeaf: Int(edgeFrom[e]), then: edgeEvents[e]))
-        }
+        var sequences = ends.map { tree.labels(to: tree.source(of: $0), then: $0) }
         if sequences.isEmpty { sequences = [[]] }
         // A state passed through: the edge (or the start, -1) that took a transition into it.
         var passedVia = [Int32](repeating: Self.none, count: stateCount)
@@ -331,12 +275,10 @@ public struct FlowPaths: Sendable {
             }
         }
         passed(startCovers, by: -1)
-        for e in edgeEvents.indices { passed(coverFlat[coverStart[e]..<coverStart[e + 1]].lazy.map { Int($0) }, by: e) }
+        for e in 0..<tree.edgeCount { passed(coverFlat[coverStart[e]..<coverStart[e + 1]].lazy.map { Int($0) }, by: e) }
 
         self.ordinals = index.ordinals
-        self.parentEdge = parentEdge
-        self.edgeEvents = edgeEvents
-        self.edgeSources = edgeFrom
+        self.tree = tree
         self.settledVia = settledVia
         self.passedVia = passedVia
         self.cover = sequences
@@ -351,9 +293,8 @@ public struct FlowPaths: Sendable {
     /// The bytes the exploration keeps to answer ``shortestPath(to:)`` (array and table capacities,
     /// without the names, which are shared with the spec), for tests that keep it linear.
     var footprint: Int {
-        ordinals.capacity * (MemoryLayout<String>.stride + MemoryLayout<Int>.stride)
-            + (parentEdge.capacity + edgeSources.capacity + settledVia.capacity + passedVia.capacity) * MemoryLayout<Int32>.stride
-            + edgeEvents.capacity * MemoryLayout<SpecEvent>.stride
+        ordinals.capacity * (MemoryLayout<String>.stride + MemoryLayout<Int>.stride) + tree.footprint
+            + (settledVia.capacity + passedVia.capacity) * MemoryLayout<Int32>.stride
     }
 
     /// A run waiting to be explored: the driver, or for a document that gives the driver nothing to
@@ -367,55 +308,22 @@ public struct FlowPaths: Sendable {
     private static let none: Int32 = -2
     /// State ordinals by name.
     private let ordinals: [String: Int]
-    /// The edge that discovered each leaf, by ordinal, or -1.
-    private let parentEdge: [Int32]
-    private let edgeEvents: [SpecEvent]
-    private let edgeSources: [Int32]
-    /// The leaf each state was first settled in through, by ordinal, or -1.
+    /// The exploration: nodes are leaf states (by ordinal), edges are events.
+    private let tree: FlowExploration<Int, SpecEvent>
+    /// The node each state was first settled in through (a leaf inside it), by ordinal, or -1.
     private let settledVia: [Int32]
     /// The edge that passed through each state (-1: the start), by ordinal, or ``none``.
     private let passedVia: [Int32]
-
-    /// The events from the start to the leaf state where `leaf` was first reached, then `last` if
-    /// given: one array, filled from its end.
-    private static func path(toLeaf leaf: Int, then last: SpecEvent?, parentEdge: [Int32], edgeEvents: [SpecEvent],
-                             edgeSources: [Int32]) -> [SpecEvent] {
-        var length = last == nil ? 0 : 1
-        var current = leaf
-        while parentEdge[current] >= 0 {
-            length += 1
-            current = Int(edgeSources[Int(parentEdge[current])])
-        }
-        return [SpecEvent](unsafeUninitializedCapacity: length) { buffer, count in
-            var position = length
-            if let last {
-                position -= 1
-                (buffer.baseAddress! + position).initialize(to: last)
-            }
-            var current = leaf
-            while parentEdge[current] >= 0 {
-                let step = Int(parentEdge[current])
-                position -= 1
-                (buffer.baseAddress! + position).initialize(to: edgeEvents[step])
-                current = Int(edgeSources[step])
-            }
-            count = length
-        }
-    }
-
-    private func path(toLeaf leaf: Int, then last: SpecEvent? = nil) -> [SpecEvent] {
-        Self.path(toLeaf: leaf, then: last, parentEdge: parentEdge, edgeEvents: edgeEvents, edgeSources: edgeSources)
-    }
 
     /// The shortest event sequence found that settles in `state` (empty for the initial
     /// configuration), or, for a state only passed through, one that passes through it; `nil` if
     /// none does. Computed on demand, in time linear in its length.
     public func shortestPath(to state: String) -> [SpecEvent]? {
         guard let ordinal = ordinals[state] else { return nil }
-        if settledVia[ordinal] >= 0 { return path(toLeaf: Int(settledVia[ordinal])) }
+        if settledVia[ordinal] >= 0 { return tree.labels(to: Int(settledVia[ordinal])) }
         let edge = passedVia[ordinal]
         guard edge != Self.none else { return nil }
-        return edge < 0 ? [] : path(toLeaf: Int(edgeSources[Int(edge)]), then: edgeEvents[Int(edge)])
+        return edge < 0 ? [] : tree.labels(to: tree.source(of: Int(edge)), then: Int(edge))
     }
 
     /// Whether ``shortestPath(to:)`` passes through `state` without settling in it.

@@ -234,29 +234,8 @@ extension FlowSpec {
         items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n\(indent)]"
     }
 
-    /// A JSON string literal.
-    static func quote(_ text: String) -> String {
-        quoted(text, escapingControl: { $0.value < 0x20 }) { value in
-            let hex = String(value, radix: 16)
-            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }
-    }
-
-    /// A string literal in a C-like language (JSON, Swift): quotes, backslashes, line feeds, returns
-    /// and tabs escaped with a backslash, and each scalar `escapingControl` picks written by `control`.
-    static func quoted(_ text: String, escapingControl: (Unicode.Scalar) -> Bool,
-                       control: (UInt32) -> String) -> String {
-        "\"" + escaping(text) { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            default: escapingControl(scalar) ? control(scalar.value) : nil
-            }
-        } + "\""
-    }
+    /// A JSON string literal (FlowGraph's `jsonStringLiteral`, the one string-literal writer).
+    static func quote(_ text: String) -> String { jsonStringLiteral(text) }
 }
 
 /// Reads the fields of one JSON object, reporting problems at their location.

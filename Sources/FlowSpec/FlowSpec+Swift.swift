@@ -382,7 +382,7 @@ struct SwiftFlowWriter {
 
     /// A Swift string literal.
     static func quote(_ text: String) -> String {
-        FlowSpec.quoted(text, escapingControl: isControl) { "\\u{" + String($0, radix: 16) + "}" }
+        stringLiteral(text, escapes: isControl) { "\\u{" + String($0, radix: 16) + "}" }
     }
 
     /// The events a transition reacts to: its event, or under SCXML each descriptor of its list.

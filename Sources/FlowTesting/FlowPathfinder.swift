@@ -68,14 +68,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         var context: AnyHashable?
     }
 
-    struct Node {
-        var configuration: Configuration
-        var parentEdge: Int?
-    }
-
+    /// An explored step: the exploration's edge label.
     struct Edge {
-        var from: Int
-        var to: Int
         var step: FlowStep<F>
         /// The leaf each of the step's transitions was taken from.
         var leaves: [Int]
@@ -90,15 +84,16 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     let contextIgnored: Bool
     /// The outputs of the finished configurations, in breadth-first order.
     let outputs: [F.Output]
-    let nodes: [Node]
-    let edges: [Edge]
+    /// The exploration: nodes are configurations, in breadth-first order; edges are steps.
+    let tree: FlowExploration<Configuration, Edge>
+    /// The edges leaving each configuration.
     let outgoing: [[Int]]
     /// The leaf the machine is in before it starts.
     let initialLeaf: Int
     /// The leaves the start's eventless transitions were taken from.
     let startLeaves: [Int]
-    /// For each state, the first configuration (in breadth-first order) whose leaf is inside it.
-    let firstSettled: [Int?]
+    /// For each state, the first configuration (in breadth-first order) whose leaf is inside it, or -1.
+    let firstSettled: [Int32]
     /// For each state, the first step that entered it: -1 for the start, an edge otherwise.
     let firstEntered: [Int?]
 
@@ -184,30 +179,27 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             return events
         }
 
-        var nodes = [Node(configuration: key(machine).configuration, parentEdge: nil)]
-        var machines = [machine]
-        var lookup: [Key: Int] = [key(machine): 0]
-        var edges: [Edge] = []
-        var outgoing: [[Int]] = [[]]
-        var complete = true
-        var head = 0
-        while head < nodes.count {
-            let node = nodes[head]
-            defer { head += 1 }
-            guard !node.configuration.finished else { continue }
+        // Breadth-first over configurations: the search, its shortest paths and the cover are
+        // FlowExplorer's, which FlowPaths runs too. A finished configuration is a node the exploration
+        // does not expand (no run); its output is kept as it is discovered.
+        let first = key(machine)
+        var outputs = first.configuration.finished ? [machine.output].compactMap { $0 } : []
+        var explorer = FlowExplorer<Key, Edge, FlowMachine<F>>(start: first, run: first.configuration.finished ? nil : machine,
+                                                               limit: limit)
+        while let (_, node, machine) = explorer.next() {
             let leaf = node.configuration.leaf
             var tried = Set<FlowTransitions>()
             let handled = index.handledKinds[leaf]
             var fromChildren: [F.Event.Kind: [F.Event]] = [:]
             if !childFlows.isEmpty {
-                for event in try reported(by: machines[head].configuration, in: machines[head])
+                for event in try reported(by: machine.configuration, in: machine)
                 where handled.contains(event.kind) {
                     fromChildren[event.kind, default: []].append(event)
                 }
             }
             for kind in handled {
                 for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {
-                    var copy = machines[head]
+                    var copy = machine
                     guard let step = try? copy.send(event) else { continue }  // a throw: no edge
                     switch step.kind {
                     case .ignored, .rejected, .started: continue
@@ -215,40 +207,27 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     }
                     guard tried.insert(step.transitions).inserted else { continue }
                     let reached = key(copy)
-                    let to: Int
-                    if let known = lookup[reached] {
-                        to = known
-                    } else {
-                        guard nodes.count < limit else {
-                            complete = false
-                            continue
-                        }
-                        to = nodes.count
-                        lookup[reached] = to
-                        nodes.append(Node(configuration: reached.configuration, parentEdge: edges.count))
-                        machines.append(copy)
-                        outgoing.append([])
-                    }
-                    outgoing[head].append(edges.count)
-                    edges.append(Edge(from: head, to: to, step: step,
-                                      leaves: index.leaves(taking: step.transitions, from: leaf)))
+                    let edge = Edge(step: step, leaves: index.leaves(taking: step.transitions, from: leaf))
+                    let finished = reached.configuration.finished
+                    guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { continue }
+                    if found.isNew, finished, let output = copy.output { outputs.append(output) }
                 }
             }
         }
+        let tree = explorer.exploration.mapKeys(\.configuration)
+        var outgoing = [[Int]](repeating: [], count: tree.nodeCount)
+        for e in 0..<tree.edgeCount { outgoing[tree.source(of: e)].append(e) }
 
         // The first configuration inside each state, and the first step entering each state.
-        var firstSettled = [Int?](repeating: nil, count: index.count)
-        for (n, node) in nodes.enumerated() {
-            for s in index.hierarchy.ancestorsOrSelf(of: node.configuration.leaf) where firstSettled[s] == nil { firstSettled[s] = n }
-        }
+        let firstSettled = tree.firstNodes(inside: index.hierarchy) { $0.leaf }
         var firstEntered = [Int?](repeating: nil, count: index.count)
         let states = definition.states
         for s in index.hierarchy.ancestorsOrSelf(of: initialLeaf) { firstEntered[s] = -1 }
         for state in definition.configurationChange(from: states[initialLeaf].state, taking: start.transitions).entered {
             if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = -1 }
         }
-        for (e, edge) in edges.enumerated() {
-            let from = states[nodes[edge.from].configuration.leaf].state
+        for (e, edge) in tree.labels.enumerated() {
+            let from = states[tree.keys[tree.source(of: e)].leaf].state
             for state in definition.configurationChange(from: from, taking: edge.step.transitions).entered {
                 if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = e }
             }
@@ -256,15 +235,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
         self.definition = definition
         self.maxConfigurations = limit
-        self.isComplete = complete && !children.cut.isSet
+        self.isComplete = tree.isComplete && !children.cut.isSet
         self.start = start
         self.index = index
         self.samples = grouped
         self.childEventKinds = childEventKinds
         self.contextIgnored = mayChange && !comparable && F.Context.self != Void.self
-        self.outputs = nodes.indices.compactMap { nodes[$0].configuration.finished ? machines[$0].output : nil }
-        self.nodes = nodes
-        self.edges = edges
+        self.outputs = outputs
+        self.tree = tree
         self.outgoing = outgoing
         self.initialLeaf = initialLeaf
         self.startLeaves = index.leaves(taking: start.transitions, from: initialLeaf)
@@ -275,33 +253,33 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     // MARK: Reachability
 
     /// How many configurations the exploration visited.
-    public var configurationCount: Int { nodes.count }
+    public var configurationCount: Int { tree.nodeCount }
 
     /// The shortest event sequence after which the machine is in `state` (the leaf itself, or a leaf
     /// inside a compound `state`), or `nil` when no explored sequence settles there.
     public func shortestPath(to state: F.State) -> FlowPath<F>? {
-        guard let s = index.position[state], let node = firstSettled[s] else { return nil }
-        return path(edges: treeEdges(to: node))
+        guard let s = index.position[state], firstSettled[s] >= 0 else { return nil }
+        return path(edges: tree.treeEdges(to: Int(firstSettled[s])))
     }
 
     /// The shortest path to every state the machine settles in, by state.
     public var shortestPaths: [F.State: FlowPath<F>] {
         var result: [F.State: FlowPath<F>] = [:]
-        for (s, node) in firstSettled.enumerated() {
-            if let node { result[definition.states[s].state] = path(edges: treeEdges(to: node)) }
+        for (s, node) in firstSettled.enumerated() where node >= 0 {
+            result[definition.states[s].state] = path(edges: tree.treeEdges(to: Int(node)))
         }
         return result
     }
 
     /// The states the machine settles in after some explored event sequence, in declaration order.
     public var reachableStates: [F.State] {
-        definition.states.indices.filter { firstSettled[$0] != nil }.map { definition.states[$0].state }
+        definition.states.indices.filter { firstSettled[$0] >= 0 }.map { definition.states[$0].state }
     }
 
     /// The states no explored sequence settles in (some may be passed through: see
     /// ``reachability(of:)``), in declaration order.
     public var unreachableStates: [F.State] {
-        definition.states.indices.filter { firstSettled[$0] == nil }.map { definition.states[$0].state }
+        definition.states.indices.filter { firstSettled[$0] < 0 }.map { definition.states[$0].state }
     }
 
     /// Whether and how `state` is reached: the shortest path settling in it, else the shortest path
@@ -309,9 +287,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// no path reaches it.
     public func reachability(of state: F.State) -> FlowReachability<F> {
         guard let s = index.position[state] else { return .unreachable(.undeclared) }
-        if let node = firstSettled[s] { return .reachable(path(edges: treeEdges(to: node))) }
+        if firstSettled[s] >= 0 { return .reachable(path(edges: tree.treeEdges(to: Int(firstSettled[s])))) }
         if let e = firstEntered[s] {
-            return .passedThrough(path(edges: e < 0 ? [] : treeEdges(to: edges[e].from) + [e]))
+            return .passedThrough(path(edges: e < 0 ? [] : tree.treeEdges(to: tree.source(of: e), then: e)))
         }
         return .unreachable(reason(for: s))
     }
@@ -359,7 +337,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     private func takenPairs() -> Set<Pair> {
         var taken = Set<Pair>()
         for (leaf, id) in zip(startLeaves, start.transitions) { taken.insert(Pair(leaf: leaf, transition: id.position)) }
-        for edge in edges {
+        for edge in tree.labels {
             for (leaf, id) in zip(edge.leaves, edge.step.transitions) {
                 taken.insert(Pair(leaf: leaf, transition: id.position))
             }
@@ -373,8 +351,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         var settled = [Bool](repeating: false, count: index.count)
         var visited = [Bool](repeating: false, count: index.count)
         var order: [Int] = []
-        for node in nodes where !node.configuration.finished {
-            settled[node.configuration.leaf] = true
+        for configuration in tree.keys where !configuration.finished {
+            settled[configuration.leaf] = true
         }
         func visit(_ leaf: Int) {
             if !visited[leaf] {
@@ -384,8 +362,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         }
         visit(initialLeaf)
         startLeaves.forEach(visit)
-        for node in nodes { visit(node.configuration.leaf) }
-        for edge in edges { edge.leaves.forEach(visit) }
+        for configuration in tree.keys { visit(configuration.leaf) }
+        for edge in tree.labels { edge.leaves.forEach(visit) }
         return order.map { ($0, settled[$0]) }
     }
 
@@ -409,14 +387,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         let starts: [Int]
         if let from {
             guard let origin = index.position[from] else { return [] }
-            starts = nodes.indices.filter { index.isInside(nodes[$0].configuration.leaf, origin) }
+            starts = tree.keys.indices.filter { index.isInside(tree.keys[$0].leaf, origin) }
         } else {
             starts = [0]
         }
         var found: [[Int]] = []
         search: for origin in starts {
-            let prefix = treeEdges(to: origin)
-            if index.isInside(nodes[origin].configuration.leaf, goal) {
+            let prefix = tree.treeEdges(to: origin)
+            if index.isInside(tree.keys[origin].leaf, goal) {
                 found.append(prefix)
                 if found.count >= limit { break search }
                 continue
@@ -434,14 +412,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                 }
                 let e = choices[top.next]
                 stack[stack.count - 1].next += 1
-                let next = edges[e].to
+                let next = tree.target(of: e)
                 guard !onPath.contains(next) else { continue }
-                if index.isInside(nodes[next].configuration.leaf, goal) {
+                if index.isInside(tree.keys[next].leaf, goal) {
                     found.append(prefix + segment + [e])
                     if found.count >= limit { break search }
                     continue
                 }
-                guard !nodes[next].configuration.finished else { continue }
+                guard !tree.keys[next].finished else { continue }
                 stack.append((next, 0))
                 onPath.insert(next)
                 segment.append(e)
@@ -460,32 +438,16 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// configuration followed by that step (the steps on the way count too); a sequence that is a
     /// prefix of another is dropped.
     public func transitionCover() -> FlowTransitionCover<F> {
-        var covered = Set(start.transitions.map(\.position))
-        var chosen: [[Int]] = []
-        var included = Set<Int>()  // configurations whose tree path is already counted
-        for (e, edge) in edges.enumerated() where !edge.step.transitions.allSatisfy({ covered.contains($0.position) }) {
-            let sequence = treeEdges(to: edge.from) + [e]
-            chosen.append(sequence)
-            covered.formUnion(edge.step.transitions.map(\.position))
-            var node = edge.from
-            while included.insert(node).inserted, let parent = nodes[node].parentEdge {
-                covered.formUnion(edges[parent].step.transitions.map(\.position))
-                node = edges[parent].from
-            }
+        let (ends, covered) = tree.transitionCover(start: start.transitions.lazy.map(\.position),
+                                                   transitionCount: definition.transitions.count) { e in
+            tree.labels[e].step.transitions.lazy.map(\.position)
         }
-        // Drop a sequence that is a prefix of another (the longer one takes all its transitions).
-        var kept: [[Int]] = []
-        for (i, sequence) in chosen.enumerated() {
-            let isPrefix = chosen.indices.contains { j in
-                j != i && chosen[j].count > sequence.count && chosen[j].starts(with: sequence)
-            }
-            if !isPrefix { kept.append(sequence) }
-        }
+        var kept = ends.map { tree.treeEdges(to: tree.source(of: $0), then: $0) }
         if kept.isEmpty { kept = [[]] }
 
         var gaps: [FlowTransitionID: FlowCoverGap] = [:]
         let visited = visitedLeaves()
-        for t in definition.transitions.indices where !covered.contains(t) {
+        for t in definition.transitions.indices where !covered[t] {
             let declaration = definition.transitions[t]
             let source = index.sources[t]
             let reached = visited.contains { entry in
@@ -508,25 +470,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             gaps[FlowTransitionID(position: t)] = gap
         }
         return FlowTransitionCover(paths: kept.map { path(edges: $0) },
-                                   covered: covered.sorted().map { FlowTransitionID(position: $0) },
+                                   covered: covered.indices.filter { covered[$0] }.map { FlowTransitionID(position: $0) },
                                    gaps: gaps)
     }
 
     // MARK: Paths
 
-    /// The edges from the start to `node` along the breadth-first tree.
-    private func treeEdges(to node: Int) -> [Int] {
-        var result: [Int] = []
-        var current = node
-        while let e = nodes[current].parentEdge {
-            result.append(e)
-            current = edges[e].from
-        }
-        return result.reversed()
-    }
-
     private func path(edges sequence: [Int]) -> FlowPath<F> {
-        FlowPath(definition: definition, start: start, steps: sequence.map { edges[$0].step })
+        FlowPath(definition: definition, start: start, steps: sequence.map { tree.labels[$0].step })
     }
 }
 
