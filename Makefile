@@ -58,7 +58,7 @@ bench: deps
 # libFuzzer on the JSON flow spec reader, the SCXML reader and (structure-aware) the SCXML simulation,
 # each for FUZZ_SECONDS, from the seed corpus in Fuzz/Corpus (new inputs go to Fuzz/.corpus, crashes
 # and inputs that run over 10 s, a hang, to Fuzz/crashes/). FuzzSCXML mutates with SCXML's words
-# (Fuzz/scxml.dict). A finding's message is printed (run it again alone: Fuzz/.build-fuzz/release/FuzzSCXML FILE).
+# (Fuzz/scxml.dict). To read a finding's message again: SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/release/FuzzSCXML FILE.
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c release --scratch-path Fuzz/.build-fuzz -Xswiftc -sanitize=fuzzer,address
 fuzz:

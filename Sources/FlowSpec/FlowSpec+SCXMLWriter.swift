@@ -549,12 +549,16 @@ extension SCXMLWriter {
             guard !dead.contains(key) else { return nil }
             let names = before.union([name])
             let anyValue = rule == .free || rule == .required
+            var length: Int?  // of a value known in advance
+            if case .value(let expected, _) = rule { length = expected.unicodeScalars.count }
             // Where the value may end: at a later place (nearest first), or at the end.
             for next in (k + 1)...places.count {
                 if anyValue, next < places.count, !use(of: places[next].name).needed || names.contains(places[next].name) {
                     continue  // it may belong to this value
                 }
-                let value = SCXMLWriter.string(inside[places[k].value..<(next < places.count ? places[next].at : inside.count)])
+                let end = next < places.count ? places[next].at : inside.count
+                if let length, end - places[k].value != length { continue }
+                let value = SCXMLWriter.string(inside[places[k].value..<end])
                 guard rule.accepts(value) else { continue }
                 if next == places.count {
                     if named.allSatisfy({ !$0.value.needed || names.contains($0.key) }) { return [(name, value)] }
