@@ -57,7 +57,8 @@ bench: deps
 
 # libFuzzer on the JSON flow spec reader, the SCXML reader and (structure-aware) the SCXML simulation,
 # each for FUZZ_SECONDS, from the seed corpus in Fuzz/Corpus (new inputs go to Fuzz/.corpus, crashes
-# and inputs that run over 10 s, a hang, to Fuzz/crashes/).
+# and inputs that run over 10 s, a hang, to Fuzz/crashes/). FuzzSCXML mutates with SCXML's words
+# (Fuzz/scxml.dict). To read a finding's message again: SWIFT_BACKTRACE=enable=no Fuzz/.build-fuzz/release/FuzzSCXML FILE.
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(SWIFT) build --package-path Fuzz -c release --scratch-path Fuzz/.build-fuzz -Xswiftc -sanitize=fuzzer,address
 fuzz:
@@ -66,7 +67,7 @@ fuzz:
 	$(FUZZ_BUILD) --product FuzzSimulate
 	mkdir -p Fuzz/.corpus/spec Fuzz/.corpus/scxml Fuzz/.corpus/simulate Fuzz/crashes
 	Fuzz/.build-fuzz/release/FuzzSpec -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/spec- Fuzz/.corpus/spec Fuzz/Corpus/spec
-	Fuzz/.build-fuzz/release/FuzzSCXML -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=Fuzz/crashes/scxml- Fuzz/.corpus/scxml Fuzz/Corpus/scxml
+	Fuzz/.build-fuzz/release/FuzzSCXML -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/scxml.dict -artifact_prefix=Fuzz/crashes/scxml- Fuzz/.corpus/scxml Fuzz/Corpus/scxml
 	Fuzz/.build-fuzz/release/FuzzSimulate -max_total_time=$(FUZZ_SECONDS) -timeout=10 -artifact_prefix=Fuzz/crashes/simulate- Fuzz/.corpus/simulate Fuzz/Corpus/simulate
 
 # DocC for every library, with warnings as errors (swift-docc-plugin).

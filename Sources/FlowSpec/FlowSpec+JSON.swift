@@ -140,6 +140,12 @@ extension FlowSpec {
             }
         }
         state.isParallel = try reader.optionalBool("parallel") ?? false
+        if state.isParallel, let initial = state.initial {
+            // As SCXML says (and its reader refuses): a parallel state enters all its children.
+            throw FlowSpecError(code: .invalidValue,
+                                message: "parallel state '\(state.name)' names an initial child '\(initial)': a parallel state enters all its children",
+                                location: reader.location(of: "initial"))
+        }
         if let history = try reader.optionalString("history") {
             guard let kind = History(rawValue: history) else {
                 throw FlowSpecError(code: .invalidValue, message: "'history' is '\(history)': use 'shallow' or 'deep'",

@@ -27,13 +27,19 @@ extension FlowSpec {
 
     /// Reads the `<scxml>` element of a document (the whole file, or an `<invoke>`'s inline `<content>`).
     static func read(_ root: XMLNode, file: String) throws(FlowSpecError) -> FlowSpec {
-        var inline = 0
-        return try read(root, file: file, inline: &inline)
+        var names = SCXMLReader.InlineNames()
+        let spec = try read(root, file: file, inline: &names)
+        // An inline document named as an `<invoke src>` of the file, or as the file's own document, would
+        // stand for it (a state's `child` names either): read again, numbering past those names.
+        let taken = names.sources.union([spec.name])
+        guard !names.given.isDisjoint(with: taken) else { return spec }
+        var again = SCXMLReader.InlineNames(avoiding: taken)
+        return try read(root, file: file, inline: &again)
     }
 
-    /// Reads an `<scxml>` element; `inline` counts the inline documents of the file read so far (they
-    /// are named by it, see ``SCXMLReader/inline``).
-    static func read(_ root: XMLNode, file: String, inline: inout Int) throws(FlowSpecError) -> FlowSpec {
+    /// Reads an `<scxml>` element; `inline` names the inline documents of the file (see
+    /// ``SCXMLReader/InlineNames``).
+    static func read(_ root: XMLNode, file: String, inline: inout SCXMLReader.InlineNames) throws(FlowSpecError) -> FlowSpec {
         guard root.name == "scxml" else {
             throw FlowSpecError(code: .unsupported, message: "the root element is <\(root.name)>, not <scxml>",
                                 location: root.location)
@@ -152,9 +158,36 @@ struct SCXMLReader {
     var anonymous = 0
     /// Documents given inline by `<invoke><content>`, by the name their state's `child` uses.
     var documents: [String: FlowSpec] = [:]
-    /// The inline documents of the file met so far, nested ones included: the `n`-th is named
-    /// `<its name>@<n>`, unique in the file and the same when a written document is read again.
-    var inline = 0
+    /// How the inline documents of the file are named, and the names met so far.
+    var inline = InlineNames()
+
+    /// The names of a file's inline documents: the `n`-th met, nested ones included, is named
+    /// `<its name>@<n>`, unique in the file and the same when a written document is read again. A
+    /// number that would give a name to avoid (an `<invoke src>` of the file, the file's document's
+    /// name) is skipped, so that a state's ``FlowSpec/State/child`` names one flow.
+    struct InlineNames {
+        /// The inline documents named so far.
+        var count = 0
+        /// Names not to give.
+        var avoiding: Set<String> = []
+        /// The names given.
+        var given: Set<String> = []
+        /// The `src` of each `<invoke>` read as a state's child flow.
+        var sources: Set<String> = []
+
+        init(avoiding: Set<String> = []) { self.avoiding = avoiding }
+
+        /// The name of the next inline document, whose `<scxml name>` (or the file's name) is `name`.
+        mutating func next(_ name: String) -> String {
+            var key: String
+            repeat {
+                count += 1
+                key = "\(name)@\(count)"
+            } while avoiding.contains(key)
+            given.insert(key)
+            return key
+        }
+    }
     /// Where the document declares data or scripts, or holds what needs a data model: one place for
     /// each element kept as text (``FlowSpec/data``, ``FlowSpec/State/data``) and each eventless
     /// transition without a target. A simulation refuses them.
@@ -282,10 +315,9 @@ struct SCXMLReader {
                     keep(child, in: &state.data, because: "\(reason): the <invoke> is kept as text, not run")
                 } else if let content = child.children.first(where: { $0.name == "content" }),
                           let document = content.children.first(where: { $0.name == "scxml" }) {
-                    self.inline += 1
-                    let number = self.inline
-                    var inner = try FlowSpec.read(document, file: file, inline: &self.inline)
-                    let key = "\(inner.name)@\(number)"
+                    // Named before the documents it holds, which the reading below names.
+                    let key = inline.next(document.attribute("name") ?? FlowSpec.baseName(file))
+                    var inner = try FlowSpec.read(document, file: file, inline: &inline)
                     inner.name = key
                     warnings += inner.warnings
                     documents[key] = inner
@@ -294,6 +326,7 @@ struct SCXMLReader {
                     state.autoforward = child.attribute("autoforward") == "true"
                 } else {
                     state.child = child.attribute("src")
+                    if let src = state.child { inline.sources.insert(src) }
                     state.childID = child.attribute("id")
                     state.autoforward = child.attribute("autoforward") == "true"
                 }
@@ -310,6 +343,14 @@ struct SCXMLReader {
         }
         if state.isFinal, !state.states.isEmpty || !state.transitions.isEmpty {
             throw error(.invalidValue, "<final> '\(name)' contains states or transitions", node.location)
+        }
+        if state.isParallel {
+            // Not SCXML: a <parallel> enters all its children (and the writer would not keep it).
+            let place = node.attribute("initial") != nil ? node.location(of: "initial")
+                : node.children.first { $0.name == "initial" }?.location
+            if let place {
+                throw error(.invalidValue, "<parallel> '\(name)' names an initial child: a <parallel> enters all its children", place)
+            }
         }
         let initial = try initialName(node, children: state.states)
         if let initial, state.states.isEmpty {

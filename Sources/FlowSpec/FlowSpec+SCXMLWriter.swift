@@ -135,10 +135,11 @@ enum SCXMLWriter {
 
     /// An inline document's name without the number the reader appended to keep it apart (`sub@2`).
     private static func inlineName(_ name: String) -> String {
-        guard let at = name.lastIndex(of: "@") else { return name }
-        let number = name[name.index(after: at)...]
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else { return name }
-        return String(name[..<at])
+        let scalars = Array(name.unicodeScalars)
+        guard let at = scalars.lastIndex(of: "@") else { return name }
+        let number = scalars[(at + 1)...]
+        guard !number.isEmpty, number.allSatisfy({ ("0"..."9").contains($0) }) else { return name }
+        return string(scalars[..<at])
     }
 
     /// `<onentry>` (or another container) with its elements, one line each.
@@ -220,60 +221,97 @@ enum SCXMLWriter {
     /// A top-level element written with the attributes its label shows, when they read back to the
     /// same instructions and the same label; else the element as it is.
     private static func labelled(_ element: XMLNode, label: String) -> XMLNode {
-        guard SCXMLReader.label(of: element) != label, label.hasPrefix(element.name + "("), label.hasSuffix(")") else {
+        guard !same(SCXMLReader.label(of: element), label),
+              let insideText = stripping(label, prefix: element.name + "(", suffix: ")"),
+              let instructions = read([element]) else {
             return element
         }
-        let inside = label.dropFirst(element.name.count + 1).dropLast()
-        guard let instructions = read([element]) else { return element }
-        // `send(e)` and `raise(e)` name only the event (a `<send>` with `<param>` or `<content>` in
-        // it has that label too): the event first, then the attributes a label lists.
-        let event: [[(name: String, value: String)]] = ["send", "raise"].contains(element.name) ? [[("event", String(inside))]] : []
-        for attributes in event + readings(inside) {
+        func fitting(_ attributes: [(name: String, value: String)]) -> XMLNode? {
             let candidate = XMLNode(name: element.name, attributes: attributes.map { ($0.name, $0.value, nowhere) },
                                     children: element.children, location: nowhere)
-            if SCXMLReader.label(of: candidate) == label, read([candidate]) == instructions { return candidate }
+            return same(SCXMLReader.label(of: candidate), label) && read([candidate]) == instructions ? candidate : nil
         }
+        // `send(e)` and `raise(e)` name only the event (a `<send>` with `<param>` or `<content>` in
+        // it has that label too): the event first, then the attributes a label lists.
+        if ["send", "raise"].contains(element.name), let candidate = fitting([("event", insideText)]) { return candidate }
+        let inside = Array(insideText.unicodeScalars)
+        if inside.isEmpty { return fitting([]) ?? element }
+        guard let places = places(inside) else { return element }
+        for attributes in readings(inside, places) {
+            if let candidate = fitting(attributes) { return candidate }
+        }
+        // Too many ways to read it to try them all: a reading the reader makes the same of, found
+        // from what it does with each attribute.
+        var search = LabelReading(inside, places, uses: AttributeUse.uses(of: element.name, instructions))
+        if let attributes = search.search(), let candidate = fitting(attributes) { return candidate }
         return element
     }
 
-    /// The ways to read a label's `a=1, b=x, y` as attributes, the likeliest first: a value may hold
-    /// ", " (even ", c=3"), so each ", " followed by a name and `=` may start an attribute or belong to
-    /// a value. At most 2^10 readings are tried.
-    private static func readings(_ inside: Substring) -> [[(name: String, value: String)]] {
-        if inside.isEmpty { return [[]] }
-        // Where an attribute may start: the beginning, and after each ", " followed by `name=`.
-        var starts: [String.Index] = []
-        var position = inside.startIndex
-        while let comma = inside[position...].firstIndex(of: ",") {
-            let after = inside.index(after: comma)
-            position = after
-            guard after < inside.endIndex, inside[after] == " " else { continue }
-            let begin = inside.index(after: after)
-            if let equals = inside[begin...].firstIndex(of: "="), isName(inside[begin..<equals]) { starts.append(comma) }
+    // MARK: Strings the reader put together, taken apart
+
+    // The writer takes apart labels (`send(event=e, delay=2s)`), `<send foo>` and inline documents'
+    // names (`sub@2`) scalar by scalar: a name or a value may begin with a combining accent or end
+    // with a prepended mark, and be one character with what the reader wrote next to it.
+
+    /// Whether two strings are the same scalars (not only canonically equivalent).
+    static func same(_ a: String, _ b: String) -> Bool { a.unicodeScalars.elementsEqual(b.unicodeScalars) }
+
+    /// Scalars as a string.
+    static func string(_ scalars: some Sequence<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+
+    /// `text` without `prefix` and `suffix`, or `nil` if it does not have both (apart).
+    static func stripping(_ text: String, prefix: String, suffix: String) -> String? {
+        let all = Array(text.unicodeScalars), head = Array(prefix.unicodeScalars), tail = Array(suffix.unicodeScalars)
+        guard all.count >= head.count + tail.count, all.starts(with: head), all.suffix(tail.count).elementsEqual(tail) else {
+            return nil
         }
-        guard let firstEquals = inside.firstIndex(of: "="), isName(inside[..<firstEquals]) else { return [] }
-        let optional = starts.count
+        return string(all[head.count..<(all.count - tail.count)])
+    }
+
+    /// Where an attribute may start in a label's `a=1, b=x, y` (at the beginning, and at each ", "
+    /// followed by a name and `=`; a value may hold ", ", even ", c=3"): the place (the ", " before
+    /// it), the name, and where the value starts. `nil` if the label does not start with `name=`.
+    static func places(_ inside: [Unicode.Scalar]) -> [(at: Int, name: String, value: Int)]? {
+        guard let equals = inside.firstIndex(of: "="), isName(string(inside[..<equals])) else { return nil }
+        var places = [(at: 0, name: string(inside[..<equals]), value: equals + 1)]
+        for comma in (equals + 1)..<max(equals + 1, inside.count - 1) where inside[comma] == "," && inside[comma + 1] == " " {
+            let begin = comma + 2
+            if let equals = inside[begin...].firstIndex(of: "="), isName(string(inside[begin..<equals])) {
+                places.append((comma, string(inside[begin..<equals]), equals + 1))
+            }
+        }
+        return places
+    }
+
+    /// The ways to read a label's attributes, the likeliest first (every place an attribute): each
+    /// place but the first may start one or belong to a value. All of them up to 10 such places (2^10
+    /// readings), else only the likeliest (``LabelReading`` searches then).
+    private static func readings(_ inside: [Unicode.Scalar], _ places: [(at: Int, name: String, value: Int)])
+        -> [[(name: String, value: String)]]
+    {
+        let optional = places.count - 1
         let masks = optional <= 10 ? Array((0..<(1 << optional)).reversed()) : [(1 << 10) - 1]
         var result: [[(name: String, value: String)]] = []
         for mask in masks {
-            var cuts = [inside.startIndex]
-            for (k, start) in starts.enumerated() where optional > 10 || mask & (1 << k) != 0 { cuts.append(start) }
+            var cuts = [0]
+            for k in 1..<places.count where optional > 10 || mask & (1 << (k - 1)) != 0 { cuts.append(k) }
             var attributes: [(name: String, value: String)] = []
-            for (k, cut) in cuts.enumerated() {
-                let begin = k == 0 ? cut : inside.index(cut, offsetBy: 2)
-                let end = k + 1 < cuts.count ? cuts[k + 1] : inside.endIndex
-                let item = inside[begin..<end]
-                guard let equals = item.firstIndex(of: "=") else { break }
-                attributes.append((String(item[..<equals]), String(item[item.index(after: equals)...])))
+            for (n, k) in cuts.enumerated() {
+                let end = n + 1 < cuts.count ? places[cuts[n + 1]].at : inside.count
+                attributes.append((places[k].name, string(inside[places[k].value..<end])))
             }
-            guard attributes.count == cuts.count, Set(attributes.map { $0.name }).count == attributes.count else { continue }
+            guard Set(attributes.map { $0.name }).count == attributes.count else { continue }
             result.append(attributes)
         }
         return result
     }
 
     /// Whether text is a name the XML reader reads whole (and keeps as written: no prefix).
-    private static func isName(_ text: Substring) -> Bool {
+    private static func isName(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -306,21 +344,16 @@ enum SCXMLWriter {
     /// `<param> in <send>`, `<send> without 'event'`, `<cancel> without 'sendid'`); an unsupported
     /// instruction built by hand with other text is written as `<script/>`, which no more runs.
     private static func unsupported(_ text: String) -> XMLNode {
-        if text == "<cancel> without 'sendid'" { return node("cancel", []) }
-        if text == "<send> without 'event'" { return node("send", []) }
-        if text.hasPrefix("<"), text.hasSuffix("> in <send>") {
-            let name = text.dropFirst().dropLast("> in <send>".count)
-            if isName(name) { return node("send", [], children: [node(String(name), [])]) }
+        if same(text, "<cancel> without 'sendid'") { return node("cancel", []) }
+        if same(text, "<send> without 'event'") { return node("send", []) }
+        if let name = stripping(text, prefix: "<", suffix: "> in <send>"), isName(name) {
+            return node("send", [], children: [node(name, [])])
         }
-        if text.hasPrefix("<send "), text.hasSuffix(">") {
-            let attribute = text.dropFirst("<send ".count).dropLast()
-            if isName(attribute) { return node("send", [(String(attribute), "")]) }
+        if let attribute = stripping(text, prefix: "<send ", suffix: ">"), isName(attribute) {
+            return node("send", [(attribute, "")])
         }
-        if text.hasPrefix("<"), text.hasSuffix(">") {
-            let name = text.dropFirst().dropLast()
-            if isName(name), SCXMLReader.executable.contains(String(name)), name != "if" {
-                return node(String(name), [])
-            }
+        if let name = stripping(text, prefix: "<", suffix: ">"), isName(name), SCXMLReader.executable.contains(name), name != "if" {
+            return node(name, [])
         }
         return node("script", [])
     }
@@ -404,6 +437,137 @@ enum SCXMLWriter {
                 break
             }
             return (node("if", [("cond", condition)], children: children), end)
+        }
+    }
+}
+
+extension SCXMLWriter {
+    /// What the SCXML reader does with an attribute of an executable element, for reading a label
+    /// (`send(event=e, delay=2s)`) back into the attributes it was made of (``LabelReading``).
+    enum AttributeUse: Equatable {
+        /// Absent: with it, the reader would make something else of the element.
+        case absent
+        /// With this value; `optional`: or absent.
+        case value(String, optional: Bool)
+        /// A `<send delay>` of this many milliseconds (absent: 0).
+        case delay(Int)
+        /// Absent, or with any value.
+        case free
+        /// With any value.
+        case required
+
+        /// Whether a reading must have the attribute.
+        var needed: Bool {
+            switch self {
+            case .value(_, let optional): !optional
+            case .delay(let milliseconds): milliseconds > 0
+            case .required: true
+            case .absent, .free: false
+            }
+        }
+
+        /// Whether a value fits.
+        func accepts(_ value: String) -> Bool {
+            switch self {
+            case .absent: false
+            case .value(let expected, _): SCXMLWriter.same(value, expected)
+            case .delay(let milliseconds): FlowSpec.milliseconds(Substring(value)) == milliseconds
+            case .free, .required: true
+            }
+        }
+
+        /// The use of each attribute of an element (by name; `others` for any other name) that the
+        /// reader reads to `code`.
+        static func uses(of element: String, _ code: [Instruction]) -> (named: [String: AttributeUse], others: AttributeUse) {
+            func exactly(_ value: String?) -> AttributeUse { value.map { .value($0, optional: false) } ?? .absent }
+            switch (element, code.first) {
+            case ("raise", .raise(let event)?): return (["event": exactly(event)], .free)
+            case ("log", .log(let label, let expr)?): return (["label": exactly(label), "expr": exactly(expr)], .free)
+            case ("cancel", .cancel(let id)?): return (["sendid": exactly(id)], .free)
+            case ("cancel", .unsupported?): return (["sendid": .absent], .free)
+            case ("if", .branch(let condition, _)?): return (["cond": .value(condition, optional: condition.isEmpty)], .free)
+            case ("send", .send(let send)?):
+                return (["event": exactly(send.event), "target": exactly(send.target), "type": exactly(send.type),
+                         "id": exactly(send.id), "delay": .delay(send.delay)], .absent)
+            case ("send", .unsupported(let text, _)?):
+                // Its attributes are all the reader knows (any value), but for the one it names.
+                var named: [String: AttributeUse] = ["event": .free, "target": .free, "type": .free, "id": .free, "delay": .free]
+                if same(text, "<send> without 'event'") {
+                    named["event"] = .value("", optional: true)
+                } else if let attribute = stripping(text, prefix: "<send ", suffix: ">") {
+                    named[attribute] = .required
+                }
+                return (named, .absent)
+            default: return ([:], .free)  // <assign>, <script>, ...: the reader keeps only the name
+            }
+        }
+    }
+
+    /// A label's attributes (`a=1, b=x, c=2`) read so that the reader makes what it made of the
+    /// element, when there are too many readings to try them all (``readings(_:_:)``).
+    ///
+    /// A search over the places where an attribute may start (``places(_:)``): an attribute whose
+    /// value the reader needs ends where that value does; one whose value is any ends where an
+    /// attribute the reading still needs starts, or at the end (an attribute after it may as well
+    /// belong to its value: the reader makes the same of the element without it). Each attribute name
+    /// is used once, so a reading has at most twice as many attributes as the reader knows, and the
+    /// search goes that deep; a place reached again with the same attributes before it is not
+    /// searched again.
+    struct LabelReading {
+        private let inside: [Unicode.Scalar]
+        private let places: [(at: Int, name: String, value: Int)]
+        private let named: [String: AttributeUse]
+        private let others: AttributeUse
+        /// Places, with the names before them, that lead to no reading.
+        private var dead: Set<String> = []
+        /// Searches left before giving up (a bound no label of a real document comes near).
+        private var budget = 20_000
+
+        /// The search in a label's scalars, from its places (``places(_:)``).
+        init(_ inside: [Unicode.Scalar], _ places: [(at: Int, name: String, value: Int)],
+             uses: (named: [String: AttributeUse], others: AttributeUse)) {
+            self.inside = inside
+            self.places = places
+            self.named = uses.named
+            self.others = uses.others
+        }
+
+        private func use(of name: String) -> AttributeUse { named[name] ?? others }
+
+        /// A reading, or `nil` if none was found.
+        mutating func search() -> [(name: String, value: String)]? {
+            places.isEmpty ? nil : attributes(from: 0, after: [])
+        }
+
+        /// The attributes from the `k`-th place on, when the names in `before` come before it.
+        private mutating func attributes(from k: Int, after before: Set<String>) -> [(name: String, value: String)]? {
+            let name = places[k].name
+            let rule = use(of: name)
+            guard rule != .absent, !before.contains(name), budget > 0 else { return nil }
+            budget -= 1
+            let key = "\(k) " + before.sorted().joined(separator: " ")
+            guard !dead.contains(key) else { return nil }
+            let names = before.union([name])
+            let anyValue = rule == .free || rule == .required
+            var length: Int?  // of a value known in advance
+            if case .value(let expected, _) = rule { length = expected.unicodeScalars.count }
+            // Where the value may end: at a later place (nearest first), or at the end.
+            for next in (k + 1)...places.count {
+                if anyValue, next < places.count, !use(of: places[next].name).needed || names.contains(places[next].name) {
+                    continue  // it may belong to this value
+                }
+                let end = next < places.count ? places[next].at : inside.count
+                if let length, end - places[k].value != length { continue }
+                let value = SCXMLWriter.string(inside[places[k].value..<end])
+                guard rule.accepts(value) else { continue }
+                if next == places.count {
+                    if named.allSatisfy({ !$0.value.needed || names.contains($0.key) }) { return [(name, value)] }
+                } else if let rest = attributes(from: next, after: names) {
+                    return [(name, value)] + rest
+                }
+            }
+            dead.insert(key)
+            return nil
         }
     }
 }

@@ -56,8 +56,9 @@ func expectRoundTrip(_ bytes: [UInt8], file: String, sourceLocation: SourceLocat
     let first = try FlowSpec.parseSCXML(bytes, file: file)
     let written = first.scxml()
     let second = try FlowSpec.parseSCXML(written, file: file)
-    #expect(everything(second) == everything(first), "written:\n\(written)", sourceLocation: sourceLocation)
-    #expect(second.scxml() == written, "writing is stable", sourceLocation: sourceLocation)
+    // Byte for byte: String's == holds for canonically equivalent text.
+    #expect(everything(second).utf8.elementsEqual(everything(first).utf8), "written:\n\(written)", sourceLocation: sourceLocation)
+    #expect(second.scxml().utf8.elementsEqual(written.utf8), "writing is stable", sourceLocation: sourceLocation)
     return (first, written)
 }
 
@@ -110,6 +111,107 @@ struct SCXMLOutsideWorldTests {
             #expect(spec.states[0].entry == ["send(e)", "raise(r)"])
             #expect(written.contains("<send event=\"e\">") && written.contains("<send event=\"f\">"), "\(written)")
         }
+    }
+
+    // MARK: The fuzz findings of the whole-spec oracle (issue 26; seeds `Fuzz/Corpus/scxml/regression-*`)
+
+    @Test("Fuzz finding scxml-roundtrip-2: 'initial' on a <parallel>, which enters all its children, is refused where it is written")
+    func parallelInitial() throws {
+        // It used to read, and the writer (rightly) left it out: read back, the state had no initial.
+        for (text, place) in [
+            ("<scxml initial=\"p\"><parallel id=\"p\" initial=\"b\"><state id=\"a\"/><state id=\"b\"/></parallel></scxml>", "1:37"),
+            ("<scxml initial=\"p\"><parallel id=\"p\">\n<initial><transition target=\"b\"/></initial><state id=\"a\"/><state id=\"b\"/></parallel></scxml>", "2:1"),
+        ] {
+            let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML(text, file: "p.scxml") }
+            #expect(error?.code == .invalidValue)
+            #expect(error?.description == "p.scxml:\(place): error: <parallel> 'p' names an initial child: a <parallel> enters all its children")
+        }
+        // A JSON spec cannot hold it either (its SCXML would not).
+        let json = "{\"flowspec\": 1, \"name\": \"p\", \"initial\": \"p\", \"states\": [\n{\"name\": \"p\", \"parallel\": true, \"initial\": \"b\", \"states\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}]}"
+        let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parse(json, file: "p.json") }
+        #expect(error?.description == "p.json:2:33: error: parallel state 'p' names an initial child 'b': a parallel state enters all its children")
+        // Without it, a <parallel> round-trips.
+        try expectRoundTrip(Array("<scxml initial=\"p\"><parallel id=\"p\"><state id=\"a\"/><state id=\"b\"/></parallel></scxml>".utf8), file: "p.scxml")
+    }
+
+    @Test("Fuzz finding scxml-roundtrip-3: an inline document is never named as an <invoke src> of the file (nor as the file's document)")
+    func inlineNameTaken() throws {
+        // `<invoke src="fuzz@1">` named the inline document the reader called fuzz@1: the state ran it,
+        // and the writer wrote it inline (read back, fuzz@1 and fuzz@2).
+        for srcFirst in [true, false] {
+            let src = "<state id=\"a\"><invoke src=\"fuzz@1\"/></state>"
+            let inline = "<state id=\"b\"><invoke><content><scxml initial=\"x\"><state id=\"x\"/></scxml></content></invoke></state>"
+            let text = "<scxml initial=\"\(srcFirst ? "a" : "b")\">" + (srcFirst ? src + inline : inline + src) + "</scxml>"
+            let (spec, _) = try expectRoundTrip(Array(text.utf8), file: "fuzz.scxml")
+            #expect(spec.states.first { $0.name == "a" }?.child == "fuzz@1", "the src, as written")
+            #expect(spec.states.first { $0.name == "b" }?.child == "fuzz@2", "the inline document, numbered past the src")
+            #expect(spec.documents.keys.sorted() == ["fuzz@2"])
+        }
+        // Nested inline documents, and one that would take the file's own name.
+        let (spec, _) = try expectRoundTrip(Array("""
+        <scxml name="sub@1" initial="a">
+          <state id="a"><invoke><content><scxml name="sub"><state id="x"><invoke><content><scxml name="sub"><final id="y"/></scxml></content></invoke></state></scxml></content></invoke></state>
+          <state id="b"><invoke src="sub@2"/></state>
+        </scxml>
+        """.utf8), file: "nested.scxml")
+        #expect(spec.states[0].child == "sub@3")
+        #expect(spec.documents["sub@3"]?.states[0].child == "sub@4")
+        #expect(spec.states[1].child == "sub@2")
+        // Without a name to avoid, the numbers are as before: the n-th inline document is @n.
+        let plain = try FlowSpec.parseSCXML("""
+        <scxml initial="a"><state id="a"><invoke><content><scxml name="s"><state id="x"/></scxml></content></invoke></state>
+        <state id="b"><invoke src="other@1"/></state></scxml>
+        """, file: "plain.scxml")
+        #expect(plain.documents.keys.sorted() == ["s@1"])
+    }
+
+    @Test("Fuzz finding scxml-roundtrip-4: a label with more than ten ', name=' writes back attributes that read to it and to the same instruction")
+    func manyAttributeLikeValues() throws {
+        let values = (1...12).map { "k\($0)=\($0)" }.joined(separator: ", ")
+        for element in [
+            "<log expr=\"x\" label=\"a, \(values)\"/>",
+            "<log label=\"a, \(values)\" foo=\"1, label=z\" expr=\"x, \(values)\"/>",
+            "<if cond=\"c, \(values)\" x=\"1\"><raise event=\"r\"/></if>",
+            "<send event=\"e, \(values)\" delay=\"2s\" target=\"#_internal\"/>",
+            "<send id=\"i, \(values)\" target=\"t\"/>",
+            "<send event=\"e\" foo=\"f, \(values)\" delay=\"d, \(values)\"/>",
+            "<assign expr=\"1, \(values)\" location=\"x, \(values)\"/>",
+            "<cancel sendid=\"s, \(values)\" why=\"w, \(values)\"/>",
+        ] {
+            let (spec, written) = try expectRoundTrip(Array("""
+            <scxml initial="a"><state id="a"><onentry>\(element)</onentry></state></scxml>
+            """.utf8), file: "labels.scxml")
+            #expect(spec.states[0].entry.count == 1)
+            // Each reads back to the same label and instruction; the first two as written.
+            if element.hasPrefix("<log") { #expect(written.contains(element), "\(written)") }
+        }
+    }
+
+    @Test("Fuzz finding scxml-roundtrip-5: a value or name that is one character with its neighbour (a combining accent first, a prepended mark last) is taken apart scalar by scalar")
+    func joiningScalars() throws {
+        // U+0301 joins the character before it ("=" in a label), U+0600 the one after it ("," or ">"
+        // or "@"): labels, <send foo> and inline documents' names were taken apart character by
+        // character, so these came back as other attributes, as <script/>, or under another name.
+        let (accent, mark) = ("\u{301}", "\u{600}")
+        for element in [
+            "<log expr=\"\(accent)x\" label=\"a\"/>",
+            "<log expr=\"x\" label=\"\(accent)a, b=1\"/>",
+            "<log expr=\"x\(mark)\" label=\"a\"/>",
+            "<send event=\"e\" delay=\"1s\" target=\"\(accent)\"/>",
+            "<send event=\"e\" a\(mark)=\"1\"/>",
+            "<if cond=\"c\"><send event=\"e\" a\(mark)=\"1\"/><send event=\"e\"><p\(mark)/></send></if>",
+        ] {
+            let (spec, written) = try expectRoundTrip(Array("""
+            <scxml initial="a"><state id="a"><onentry>\(element)</onentry></state></scxml>
+            """.utf8), file: "scalars.scxml")
+            #expect(spec.states[0].entry.count == 1)
+            if element.hasPrefix("<log") { #expect(written.contains(element), "\(written)") }
+        }
+        let (spec, written) = try expectRoundTrip(Array("""
+        <scxml initial="a"><state id="a"><invoke><content><scxml name="\(mark)"><state id="x"/></scxml></content></invoke></state></scxml>
+        """.utf8), file: "scalars.scxml")
+        #expect(spec.documents.keys.map { Array($0.unicodeScalars) } == [Array("\(mark)@1".unicodeScalars)])
+        #expect(written.contains("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\"\(mark)\""), "\(written)")
     }
 
     // MARK: The corpus
