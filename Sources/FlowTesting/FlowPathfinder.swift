@@ -136,6 +136,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
     init(_ definition: FlowDefinition<F>, grouped: [F.Event.Kind: [F.Event]], children: ChildExplorer,
          context: F.Context, maxConfigurations: Int) throws(FlowError) {
+        if let parallel = definition.states.first(where: { $0.kind == .parallel }) {
+            // Its configurations are sets of states: the exploration's keys, reasons and covers are
+            // written for one leaf at a time.
+            throw FlowError(code: .unsupported,
+                            message: "flow '\(definition.name)' has parallel state '\(parallel.label)': the path finder "
+                                + "explores flows without parallel states only (yet); test it with FlowStepTester",
+                            location: parallel.location)
+        }
         let index = FlowIndex(definition)
         var machine = try FlowMachine(definition, context: context)
         let initialLeaf = index.position[machine.state] ?? 0

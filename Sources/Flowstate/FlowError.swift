@@ -17,6 +17,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
             case unknownState
             case stopped
             case reentrantCall
+            case unsupported
         }
 
         private let backing: Backing
@@ -46,6 +47,10 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The call cannot be made from inside a handler or observer of the same runtime.
         public static let reentrantCall = Code(.reentrantCall)
+
+        /// The definition declares what this part of the package does not handle yet (parallel states
+        /// given to the path finder): refused rather than answered wrongly.
+        public static let unsupported = Code(.unsupported)
 
         /// The code's name.
         public var description: String { "\(backing)" }
