@@ -58,17 +58,22 @@ struct SupervisorCoreTests {
         var core = Core(scope: 1)
         let root = Self.place(&core)
         let child = Self.place(&core, under: root)
-        #expect(core.isLive(-1) && core.isLive(root) && core.isLive(child))
-        #expect(core.canPlace(Placement(parent: root, after: child)))
+        let allLive = core.isLive(-1) && core.isLive(root) && core.isLive(child)
+        #expect(allLive)
+        let placeable = core.canPlace(Placement(parent: root, after: child))
+        #expect(placeable)
         let steps = core.beginTeardown(of: child, reason: .stopped)
         #expect(steps?.count == 1)
-        #expect(!core.isLive(child), "being torn down")
+        let stoppingIsLive = core.isLive(child)
+        #expect(!stoppingIsLive, "being torn down")
         #expect(core.place(Placement(parent: child), lifecycle: .pending) == nil)
         #expect(core.liveSlot(of: core.id(of: child)) == nil)
         #expect(core.runningSlot(of: core.id(of: child)) == nil)
         core.remove(child)
-        #expect(!core.canPlace(Placement(parent: root, after: child)), "after a sibling that is gone")
-        #expect(core.canPlace(Placement(parent: root, after: -1)))
+        let afterGone = core.canPlace(Placement(parent: root, after: child))
+        #expect(!afterGone, "after a sibling that is gone")
+        let first = core.canPlace(Placement(parent: root, after: -1))
+        #expect(first)
         let pending = Self.place(&core, under: root, .pending)
         #expect(core.liveSlot(of: core.id(of: pending)) == pending, "a pending machine takes children and messages")
         #expect(core.runningSlot(of: core.id(of: pending)) == nil, "but no step")
@@ -228,7 +233,8 @@ struct SupervisorCoreTests {
         core.enqueue(.asyncFailure(id, Self.failure(id)))
         core.enqueue(.stop(id, .stopped))
         core.startNext([core.id(of: pendingA), core.id(of: pendingB)])
-        #expect(core.hasQueued)
+        let queued = core.hasQueued
+        #expect(queued)
         var taken: [String] = []
         func take(released: Bool = false) -> Bool {
             guard let work = core.nextWork(released: released) else { return false }
@@ -253,7 +259,8 @@ struct SupervisorCoreTests {
             "deliver first to \(running)", "drop lost for \(goneID)", "drop failure for \(goneID)",
             "fail \(running): boom", "stop \(running) (stopped)",
         ])
-        #expect(!core.hasQueued)
+        let stillQueued = core.hasQueued
+        #expect(!stillQueued)
     }
 
     // MARK: Properties against reference models
@@ -340,9 +347,10 @@ struct SupervisorCoreTests {
         .map { TreeOp($0, $1, $2) }.array(of: 1...60)
 
     /// Checks the core against the model: the same machines, in the same places, in the same order.
-    static func compare(_ core: Core, _ model: ReferenceTree) -> [String] {
+    static func compare(_ core: borrowing Core, _ model: ReferenceTree) -> [String] {
         var problems: [String] = []
-        let ours = core.preorder().map { (core.id(of: $0.slot).rawValue, $0.depth) }
+        var ours: [(UInt64, Int)] = []
+        for (slot, depth) in core.preorder() { ours.append((core.id(of: slot).rawValue, depth)) }
         let theirs = model.preorder(from: model.roots)
         if ours.map(\.0) != theirs.map(\.id) || ours.map(\.1) != theirs.map(\.depth) {
             problems.append("preorder \(ours) != model \(theirs.map { ($0.id, $0.depth) })")
@@ -373,7 +381,7 @@ struct SupervisorCoreTests {
             var model = ReferenceTree()
             var slotsOf: [UInt64: Int32] = [:]  // every identity the core gave, to check stale ones
             for op in ops {
-                let live = core.preorder().map(\.slot)
+                let live = core.preorder().map { $0.slot }
                 switch op {
                 case .place(let under, let state, let pending):
                     let parent: Int32 = live.isEmpty || under % (live.count + 1) == live.count ? -1
@@ -573,7 +581,8 @@ struct SupervisorCoreTests {
                     #expect(got == expected, "after \(op)")
                     if got != expected { return }
                 }
-                #expect(core.hasQueued == !(model.first.isEmpty && model.fifo.isEmpty))
+                let queued = core.hasQueued
+                #expect(queued == !(model.first.isEmpty && model.fifo.isEmpty))
             }
         }
     }

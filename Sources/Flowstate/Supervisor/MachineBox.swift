@@ -196,9 +196,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         }
         leaf = Int32(truncatingIfNeeded: machine.current)
         let summary = StepSummary(kind: kind, from: from, to: leaf)
-        if supervisor.isObserved || declaresChildren {
-            supervisor.stepTaken(self, summary) { describe(step, from: machine.table.states[Int(from)]) }
-        }
+        if supervisor.isObserved || declaresChildren { report(step, summary, to: supervisor) }
         return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
@@ -210,10 +208,17 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         leaf = Int32(truncatingIfNeeded: machine.current)
         isFinished = step.kind == .finished
         let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)
-        if supervisor.isObserved {
-            supervisor.stepTaken(self, summary) { describe(step, from: nil) }
-        }
+        if supervisor.isObserved { report(step, summary, to: supervisor) }
         return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
+    }
+
+    /// Tells the supervisor of a step before its effects (``Supervisor/stepTaken(_:_:describe:)``),
+    /// with a description made only if it asks. Out of line: the step that needs no report carries
+    /// no closure.
+    @usableFromInline @inline(never)
+    func report(_ step: FlowStep<F>, _ summary: StepSummary, to supervisor: Supervisor) {
+        let from = summary.from >= 0 ? machine.table.states[Int(summary.from)] : nil
+        supervisor.stepTaken(self, summary) { Self.description(of: step, from: from) }
     }
 
     override func deliver(_ event: Any, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
@@ -224,20 +229,25 @@ final class MachineBox<F: Flow>: AnyMachineBox {
 
     /// Performs effects in order, through the machine's own handler or forwarded to its parent's;
     /// the first failure stops the rest and is returned.
-    @inlinable
+    @inlinable @inline(__always)
     func perform(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
-        if effects.isEmpty { return nil }
-        if case .handler(let handler) = route {
-            let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
-            for effect in effects {
-                do {
-                    try handler(effect, context)
-                } catch {
-                    return EffectFailure(origin: id, effect: "\(effect)", message: "\(error)")
-                }
+        guard !effects.isEmpty else { return nil }
+        guard case .handler(let handler) = route else { return forward(effects, in: supervisor) }
+        let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
+        for effect in effects {
+            do {
+                try handler(effect, context)
+            } catch {
+                return EffectFailure(origin: id, effect: "\(effect)", message: "\(error)")
             }
-            return nil
         }
+        return nil
+    }
+
+    /// Performs a declared child's effects, each mapped to its parent's and performed by the parent's
+    /// handler; the first failure stops the rest and is returned.
+    @usableFromInline
+    func forward(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
         for effect in effects {
             do throws(EffectFailure) {
                 try perform(effect, origin: id, in: supervisor)
@@ -308,9 +318,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     override var anyContext: any Sendable { machine.context }
 
     // MARK: Describing (the work is in MachineBox+Snapshot.swift)
-
-    @usableFromInline
-    func describe(_ step: FlowStep<F>, from: F.State?) -> StepDescription { Self.description(of: step, from: from) }
 
     override var stateLabel: String { "\(machine.state)" }
 

@@ -20,17 +20,28 @@ struct StepSummary {
 }
 
 /// An effect handler threw.
+///
+/// A class: a step's outcome carries one only when an effect failed, and an absent reference costs a
+/// send nothing to pass around (a struct of strings is copied and destroyed on every step).
 @usableFromInline
-struct EffectFailure: Error, Equatable {
-    @usableFromInline var origin: MachineID
-    @usableFromInline var effect: String
-    @usableFromInline var message: String
+final class EffectFailure: Error, Equatable, Sendable {
+    /// The machine that produced the effect.
+    @usableFromInline let origin: MachineID
+    /// The effect, described.
+    let effect: String
+    /// The error, described.
+    let message: String
 
     @usableFromInline
     init(origin: MachineID, effect: String, message: String) {
         self.origin = origin
         self.effect = effect
         self.message = message
+    }
+
+    @usableFromInline
+    static func == (lhs: EffectFailure, rhs: EffectFailure) -> Bool {
+        lhs.origin == rhs.origin && lhs.effect == rhs.effect && lhs.message == rhs.message
     }
 }
 

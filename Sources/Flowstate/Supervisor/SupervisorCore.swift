@@ -14,8 +14,11 @@ import DequeModule
 /// Machines live in a slot array; children form an intrusive doubly linked list in spawn order, so
 /// placing, removing and replacing a machine cost O(1), and a subtree's teardown costs O(its size).
 /// Every walk is iterative: a tree of any depth is handled in constant stack.
+///
+/// Noncopyable: a supervisor has one core, which its shell reads and changes in place (a copy of the
+/// core would retain each of its buffers, on every send).
 @usableFromInline
-struct SupervisorCore {
+struct SupervisorCore: ~Copyable {
     /// Where a machine is in its life. A slot whose `serial` is 0 is free.
     @usableFromInline
     enum Lifecycle: UInt8 {
@@ -169,7 +172,7 @@ struct SupervisorCore {
 
     /// The slot of a machine, or `nil` for an identity that is gone, made by hand, or another
     /// supervisor's. O(1): the identity carries its slot, checked against the slot's serial.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func slot(of id: MachineID) -> Int32? {
         guard id.scope == scope, id.slot >= 0, Int(id.slot) < nodes.count,
               nodes[Int(id.slot)].serial == id.rawValue else { return nil }
@@ -190,7 +193,7 @@ struct SupervisorCore {
     }
 
     /// The slot of a machine that can take a step now: started, and not being torn down.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     func runningSlot(of id: MachineID) -> Int32? {
         guard let slot = slot(of: id), nodes[Int(slot)].lifecycle == .running else { return nil }
         return slot
