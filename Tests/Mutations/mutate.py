@@ -158,9 +158,9 @@ MUTATIONS = [
         name="child-not-torn-down",
         suite="FlowstateTests",
         what="the declared child of a state the parent leaves keeps running",
-        file="Sources/Flowstate/Supervisor/Supervisor.swift",
-        search="if stateSlot >= 0 && (summary.kind == .finished || !box.isActive(Int(stateSlot))) {",
-        replace="if stateSlot >= 0 && summary.kind == .finished {",
+        file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
+        search="if stateSlot >= 0 && (finished || !isActive(stateSlot)) {",
+        replace="if stateSlot >= 0 && finished {",
     ),
     Mutation(
         name="restart-intensity",

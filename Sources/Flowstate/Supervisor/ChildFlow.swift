@@ -126,3 +126,12 @@ struct ChildStart {
     /// The parent's context, of the parent flow's context type.
     var parentContext: any Sendable
 }
+
+/// A declared child flow, type-erased.
+struct AnyChildFlow {
+    let name: String
+    let policy: FailurePolicy
+    let make: (ChildStart) throws(SupervisorError) -> AnyMachineBox
+    let mapOutput: (any Sendable) -> (any Sendable)?
+    let mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
+}

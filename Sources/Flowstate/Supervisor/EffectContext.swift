@@ -31,7 +31,7 @@ public struct EffectContext<F: Flow> {
     public func send(_ event: F.Event) {
         guard let supervisor else { return }
         do {
-            try supervisor.sendSlowly(event, to: machine.id)
+            try supervisor.send(event, to: machine)
         } catch let error where error.code == .stepFailed {
             if let underlying = error.underlying {
                 supervisor.emit(.refused(machine.id, event: "\(event)", error: underlying))

@@ -1,52 +1,3 @@
-/// What the supervisor needs to know of a step, whatever the flow's types: no labels, no effects.
-@usableFromInline
-struct StepSummary {
-    @usableFromInline enum Kind: UInt8 { case started, transitioned, finished, ignored, rejected }
-    @usableFromInline var kind: Kind
-    /// The leaf state index before (-1 for a start) and after the step.
-    @usableFromInline var from: Int32
-    @usableFromInline var to: Int32
-
-    @inlinable
-    init(kind: Kind, from: Int32, to: Int32) {
-        self.kind = kind
-        self.from = from
-        self.to = to
-    }
-
-    /// Whether the machine moved (took a transition, started or finished).
-    var moved: Bool { kind != .ignored && kind != .rejected }
-}
-
-/// An effect handler threw.
-@usableFromInline
-struct EffectFailure: Error {
-    var origin: MachineID
-    var effect: String
-    var message: String
-
-    @usableFromInline
-    init(origin: MachineID, effect: String, message: String) {
-        self.origin = origin
-        self.effect = effect
-        self.message = message
-    }
-}
-
-/// How a machine's step is described to observers (labels made only when someone observes).
-struct StepDescription {
-    var from: String
-    var to: String
-    var event: String
-    var transitions: FlowTransitions
-}
-
-/// What a step did, for the supervisor to go on with: the summary, and the first effect that failed.
-struct StepOutcome {
-    var summary: StepSummary
-    var failure: EffectFailure?
-}
-
 /// What few machines need: kept out of every box until one of them is set.
 final class MachineExtras {
     var policy: FailurePolicy = .escalate
@@ -55,7 +6,6 @@ final class MachineExtras {
     /// The lifetime the machine is bound to (weakly); the box's `ownerBound` stays true after it is gone.
     weak var lifetime: FlowLifetime?
     var tasks: [UInt64: Task<Void, Never>] = [:]
-    var history = RestartHistory()
     /// For a root: receives its output, typed by the closure, when it completes.
     var rootOutput: ((any Sendable) -> Void)?
 
@@ -66,9 +16,10 @@ final class MachineExtras {
 ///
 /// The typed work (stepping the machine, performing its effects through its typed handler) happens
 /// in the subclass ``MachineBox``, which drives a whole step and calls back into the supervisor for
-/// the tree's part of it: a step crosses type erasure once, and nothing of it is stored. The
-/// supervisor's own bookkeeping reads only this class's non-generic fields, and the flow's shape
-/// (parents, exit effects) through ``FlowTableShape``, without generic code.
+/// the tree's part of it (``Supervisor/stepTaken(_:_:describe:)``): a step crosses type erasure
+/// once, and nothing of it is stored. The supervisor's own bookkeeping reads only this class's
+/// non-generic fields, and the flow's shape (parents, exit effects) through ``FlowTableShape``,
+/// without generic code.
 @usableFromInline
 class AnyMachineBox {
     // Fields in an order that packs them: a box is most of a machine's memory.
@@ -76,26 +27,23 @@ class AnyMachineBox {
     /// The flow's compiled shape, shared by every machine of the definition.
     @usableFromInline final let shape: FlowTableShape
     final let mapOutput: ((any Sendable) -> (any Sendable)?)?
-    /// The failure policy (when not the default), failure mapping, hook, owner, tasks and restarts.
+    /// The failure policy (when not the default), failure mapping, hook, owner, tasks, root output.
     final var extras: MachineExtras?
     /// The machine's current leaf state, mirrored after every step.
     @usableFromInline @exclusivity(unchecked) final var leaf: Int32
     /// Whether the machine reached a final state (stopping it then exits nothing).
     @usableFromInline @exclusivity(unchecked) final var isFinished = false
     final let ownerBound: Bool
-    /// Whether effects go to a handler of this machine's own (not mapped to the parent's).
-    @usableFromInline final let ownHandler: Bool
 
     @usableFromInline
     init(shape: FlowTableShape, leaf: Int, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
          mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?,
-         lifetime: FlowLifetime?, ownHandler: Bool) {
+         lifetime: FlowLifetime?) {
         self.id = MachineID(rawValue: 0)
         self.shape = shape
         self.leaf = Int32(truncatingIfNeeded: leaf)
         self.mapOutput = mapOutput
         self.ownerBound = lifetime != nil
-        self.ownHandler = ownHandler
         if policy != .escalate || mapFailure != nil || onTeardown != nil || lifetime != nil {
             let extras = MachineExtras()
             extras.policy = policy
@@ -132,15 +80,26 @@ class AnyMachineBox {
     /// Whether the state at `index` is in the machine's configuration.
     final func isActive(_ index: Int) -> Bool { shape.hierarchy.isDescendantOrSelf(Int(leaf), of: index) }
 
-    // Overridden by MachineBox<F>.
-    /// Starts the machine: tells the supervisor (which marks it running and reports it), performs its
-    /// entry effects (the first failure stops the rest).
-    func start(in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome { fatalError("abstract") }
-    /// Sends an event of the flow's type (checked once, here): tells the supervisor what the step did
-    /// (so that it tears down the children of states left), then performs the step's effects.
-    func deliver(_ event: Any, in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
-        fatalError("abstract")
+    /// The states a step entered, outermost first: every active state for a start, otherwise those
+    /// that were not active before the step.
+    final func enteredStates(_ summary: StepSummary, starting: Bool) -> [Int] {
+        let hierarchy = shape.hierarchy
+        var entered: [Int] = []
+        for s in hierarchy.ancestorsOrSelf(of: Int(summary.to))
+        where starting || !hierarchy.isDescendantOrSelf(Int(summary.from), of: s) {
+            entered.append(s)
+        }
+        return entered.reversed()
     }
+
+    // MARK: Stepping (overridden by MachineBox<F>)
+
+    /// Starts the machine: tells the supervisor (which reports it), then performs its entry effects
+    /// (the first failure stops the rest).
+    @usableFromInline
+    func start(in supervisor: Supervisor) throws(FlowError) -> StepOutcome { fatalError("abstract") }
+    /// Steps the machine with a queued event of its flow's type (checked when it was queued).
+    func deliver(_ event: Any, in supervisor: Supervisor) throws(FlowError) -> StepOutcome { fatalError("abstract") }
     /// Whether `event` is of the flow's event type.
     func accepts(_ event: Any) -> Bool { fatalError("abstract") }
     /// Stops the machine and performs every exit effect, even after one fails; returns the failures.
@@ -151,25 +110,25 @@ class AnyMachineBox {
     }
     /// A fresh box of the same flow and configuration, for a restart.
     func remake() throws(SupervisorError) -> AnyMachineBox { fatalError("abstract") }
-    var stateLabel: String { fatalError("abstract") }
+    /// The child flow the state at `index` declares.
     func childFlow(at index: Int) -> AnyChildFlow? { fatalError("abstract") }
-    func label(ofState index: Int) -> String { fatalError("abstract") }
-    func stateIndex(labelled label: String) -> Int? { fatalError("abstract") }
+    /// The machine's output, once it finished.
     func output() -> (any Sendable)? { fatalError("abstract") }
-    var outline: FlowOutline { fatalError("abstract") }
-    /// The machine's context, of its flow's context type.
+    /// The machine's context, of its flow's context type (a declared child's context is made from it).
     var anyContext: any Sendable { fatalError("abstract") }
+
+    // MARK: Describing, for inspection and snapshots (see MachineBox+Snapshot.swift)
+
+    /// The label of the current state.
+    var stateLabel: String { fatalError("abstract") }
+    /// The label of the state at `index`.
+    func label(ofState index: Int) -> String { fatalError("abstract") }
+    /// The index of the one state labelled `label`, if exactly one is.
+    func stateIndex(labelled label: String) -> Int? { fatalError("abstract") }
+    /// The flow's structure, for drawing.
+    var outline: FlowOutline { fatalError("abstract") }
     /// The machine's context as JSON for a snapshot; `nil` for a flow without context.
     func encodedContext() throws(SupervisorError) -> String? { fatalError("abstract") }
-}
-
-/// A declared child flow, type-erased.
-struct AnyChildFlow {
-    let name: String
-    let policy: FailurePolicy
-    let make: (ChildStart) throws(SupervisorError) -> AnyMachineBox
-    let mapOutput: (any Sendable) -> (any Sendable)?
-    let mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
 }
 
 @usableFromInline
@@ -187,10 +146,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         self.machine = machine
         self.route = route
         self.startContext = machine.contextValue
-        var own = false
-        if case .handler = route { own = true }
         super.init(shape: machine.table, leaf: machine.current, policy: policy, mapOutput: mapOutput,
-                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime, ownHandler: own)
+                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
     }
 
     /// A box for a fresh machine: specialized in the caller's module (no generic metadata look-ups).
@@ -212,139 +169,85 @@ final class MachineBox<F: Flow>: AnyMachineBox {
                   onTeardown: onTeardown, lifetime: lifetime)
     }
 
-    /// A box for a fresh machine, or for one resuming in the state labelled `label` with the
-    /// context saved as `savedContext` (JSON; `nil`: `context`, else the definition's initial one).
-    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, savedContext: String? = nil,
-                     context: F.Context? = nil, route: EffectRoute<F>,
-                     policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
-                     mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
-                     onTeardown: ((TeardownReason) -> Void)? = nil, lifetime: FlowLifetime? = nil)
-        throws(SupervisorError)
-    {
-        var resumeState: F.State?
-        if let label {
-            let matches = Self.states(labelled: label, in: definition)
-            guard matches.count == 1 else {
-                let message = matches.isEmpty
-                    ? "flow '\(definition.name)' has no state '\(label)' any more"
-                    : "flow '\(definition.name)' has \(matches.count) states labelled '\(label)'"
-                throw SupervisorError(code: .snapshotMismatch, message: message)
-            }
-            resumeState = definition.states[matches[0]].state
-        }
-        let start = try Self.decodeContext(savedContext, of: definition) ?? context ?? definition.initialContext
-        let machine: FlowMachine<F>
-        do throws(FlowError) {
-            if let resumeState {
-                machine = try FlowMachine(definition, resumingIn: resumeState, context: start)
-            } else {
-                machine = try FlowMachine(definition, context: start)
-            }
-        } catch {
-            let code: SupervisorError.Code = error.code == .invalidDefinition ? .invalidDefinition : .snapshotMismatch
-            throw SupervisorError(code: code, message: error.message, underlying: error)
-        }
-        self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
-                  onTeardown: onTeardown, lifetime: lifetime)
-    }
+    // MARK: Stepping
 
-    // MARK: The direct path
-
-    /// Sends an event and performs its effects through the machine's own handler, in one call: the
-    /// supervisor's path for a machine without declared children when nobody observes. Specialized in
-    /// the caller's module. A failure is left with the supervisor (``Supervisor/directFailure(_:)``);
-    /// a finished step is completed by the supervisor afterwards.
+    /// Sends an event and performs the step's effects: the one step of a supervised machine, whether
+    /// its event was sent now (``Supervisor/send(_:to:)``, specialized in the caller's module) or
+    /// queued (``deliver(_:in:)``). The supervisor hears of the step before its effects
+    /// (``Supervisor/stepTaken(_:_:describe:)``) only when it has something to do then: someone
+    /// observes, or the flow declares children, whose states the step may have left.
     @inlinable
-    func sendDirect(_ event: F.Event, supervisor: Supervisor) throws(FlowError) -> StepSummary {
+    func step(_ event: F.Event, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
         let from = leaf
         let step = try machine.send(event)
+        let kind: StepSummary.Kind
         switch step.kind {
         case .transitioned:
-            leaf = Int32(truncatingIfNeeded: machine.current)
-            performDirect(step.effects, supervisor: supervisor)
-            return StepSummary(kind: .transitioned, from: from, to: leaf)
+            kind = .transitioned
+        case .finished:
+            kind = .finished
+            isFinished = true
         case .ignored:
-            return StepSummary(kind: .ignored, from: from, to: from)
+            return StepOutcome(summary: StepSummary(kind: .ignored, from: from, to: from))
         case .rejected:
-            return StepSummary(kind: .rejected, from: from, to: from)
-        case .finished:
-            leaf = Int32(truncatingIfNeeded: machine.current)
-            isFinished = true
-            performDirect(step.effects, supervisor: supervisor)
-            return StepSummary(kind: .finished, from: from, to: leaf)
+            return StepOutcome(summary: StepSummary(kind: .rejected, from: from, to: from))
         case .started:  // never: a running machine is sent events
-            return StepSummary(kind: .transitioned, from: from, to: leaf)
+            kind = .transitioned
         }
+        leaf = Int32(truncatingIfNeeded: machine.current)
+        let summary = StepSummary(kind: kind, from: from, to: leaf)
+        if supervisor.isObserved || declaresChildren { report(step, summary, to: supervisor) }
+        return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
-    /// Starts the machine and performs its entry effects through its own handler: the direct path
-    /// of a start (see ``sendDirect(_:supervisor:)``).
+    /// Starts the machine and performs its entry effects: the one start of a supervised machine,
+    /// started now (specialized in the caller's module) or queued.
     @inlinable
-    func startDirect(supervisor: Supervisor) throws(FlowError) -> StepSummary {
+    override func start(in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
         let step = try machine.start()
-        switch step.kind {
-        case .started:
-            leaf = Int32(truncatingIfNeeded: machine.current)
-            performDirect(step.effects, supervisor: supervisor)
-            return StepSummary(kind: .started, from: -1, to: leaf)
-        case .finished:
-            leaf = Int32(truncatingIfNeeded: machine.current)
-            isFinished = true
-            performDirect(step.effects, supervisor: supervisor)
-            return StepSummary(kind: .finished, from: -1, to: leaf)
-        case .transitioned, .ignored, .rejected:  // never from a start
-            return StepSummary(kind: .started, from: -1, to: leaf)
-        }
+        leaf = Int32(truncatingIfNeeded: machine.current)
+        isFinished = step.kind == .finished
+        let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)
+        if supervisor.isObserved { report(step, summary, to: supervisor) }
+        return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
+    /// Tells the supervisor of a step before its effects (``Supervisor/stepTaken(_:_:describe:)``),
+    /// with a description made only if it asks. Out of line: the step that needs no report carries
+    /// no closure.
+    @usableFromInline @inline(never)
+    func report(_ step: FlowStep<F>, _ summary: StepSummary, to supervisor: Supervisor) {
+        let from = summary.from >= 0 ? machine.table.states[Int(summary.from)] : nil
+        supervisor.stepTaken(self, summary) { Self.description(of: step, from: from) }
+    }
+
+    override func deliver(_ event: Any, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
+        try step(event as! F.Event, in: supervisor)  // checked by `accepts` when the event was queued
+    }
+
+    override func accepts(_ event: Any) -> Bool { event is F.Event }
+
+    /// Performs effects in order, through the machine's own handler or forwarded to its parent's;
+    /// the first failure stops the rest and is returned.
     @inlinable @inline(__always)
-    func performDirect(_ effects: FlowEffects<F.Effect>, supervisor: Supervisor) {
-        guard !effects.isEmpty, case .handler(let handler) = route else { return }
+    func perform(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
+        guard !effects.isEmpty else { return nil }
+        guard case .handler(let handler) = route else { return forward(effects, in: supervisor) }
         let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
         for effect in effects {
             do {
                 try handler(effect, context)
             } catch {
-                supervisor.directFailure(EffectFailure(origin: id, effect: "\(effect)", message: "\(error)"))
-                return
+                return EffectFailure(origin: id, effect: "\(effect)", message: "\(error)")
             }
         }
+        return nil
     }
 
-    // MARK: The general path
-
-    override func start(in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
-        let step = try machine.start()
-        leaf = Int32(truncatingIfNeeded: machine.current)
-        isFinished = machine.isFinished
-        let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)
-        supervisor.stepTaken(slot, summary: summary) { describe(step, from: nil) }
-        return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
-    }
-
-    override func accepts(_ event: Any) -> Bool { event is F.Event }
-
-    override func deliver(_ event: Any, in supervisor: Supervisor, slot: Int32) throws(FlowError) -> StepOutcome {
-        let typed = event as! F.Event  // checked by `accepts` when the event was queued
-        let from = leaf
-        let step = try machine.send(typed)
-        leaf = Int32(truncatingIfNeeded: machine.current)
-        isFinished = machine.isFinished
-        let kind: StepSummary.Kind
-        switch step.kind {
-        case .started: kind = .started
-        case .transitioned: kind = .transitioned
-        case .finished: kind = .finished
-        case .ignored: kind = .ignored
-        case .rejected: kind = .rejected
-        }
-        let summary = StepSummary(kind: kind, from: from, to: leaf)
-        supervisor.stepTaken(slot, summary: summary) { describe(step, from: machine.table.states[Int(from)]) }
-        return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
-    }
-
-    /// Performs effects in order; the first failure stops the rest and is returned.
-    private func perform(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
+    /// Performs a declared child's effects, each mapped to its parent's and performed by the parent's
+    /// handler; the first failure stops the rest and is returned.
+    @usableFromInline
+    func forward(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
         for effect in effects {
             do throws(EffectFailure) {
                 try perform(effect, origin: id, in: supervisor)
@@ -373,7 +276,10 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         try perform(effect, origin: origin, in: supervisor)
     }
 
-    private func perform(_ effect: F.Effect, origin: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
+    /// Performs one effect produced by `origin` (this machine, or a declared child whose effects are
+    /// mapped to this flow's): through the handler, or forwarded to the parent's.
+    @usableFromInline
+    func perform(_ effect: F.Effect, origin: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
         switch route {
         case .handler(let handler):
             do {
@@ -388,51 +294,16 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     override func remake() throws(SupervisorError) -> AnyMachineBox {
-        let fresh = MachineBox<F>(machine: try Self.fresh(machine.definition, context: startContext), route: route,
-                                  policy: policy,
-                                  mapOutput: mapOutput, mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
-        if let rootOutput = extras?.rootOutput { fresh.setRootOutput(rootOutput) }
-        return fresh
-    }
-
-    private static func fresh(_ definition: FlowDefinition<F>, context: F.Context) throws(SupervisorError)
-        -> FlowMachine<F>
-    {
+        let machine: FlowMachine<F>
         do throws(FlowError) {
-            return try FlowMachine(definition, context: context)
+            machine = try FlowMachine(self.machine.definition, context: startContext)
         } catch {
             throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
         }
-    }
-
-    private func describe(_ step: FlowStep<F>, from: F.State?) -> StepDescription {
-        func d(_ value: Any) -> String { "\(value)" }
-        let event = step.event.map { d($0.kind) } ?? ""
-        switch step.kind {
-        case .started:
-            return StepDescription(from: "start", to: d(step.state), event: "", transitions: step.transitions)
-        case .transitioned, .finished:
-            return StepDescription(from: from.map(d) ?? step.from.map(d) ?? "start", to: d(step.state), event: event,
-                                   transitions: step.transitions)
-        case .ignored, .rejected:
-            return StepDescription(from: d(step.state), to: d(step.state), event: event,
-                                   transitions: FlowTransitions())
-        }
-    }
-
-    override var stateLabel: String { "\(machine.state)" }
-
-    override var anyContext: any Sendable { machine.context }
-
-    override func encodedContext() throws(SupervisorError) -> String? {
-        try ContextCoding.encode(machine.context, flow: machine.definition.name)
-    }
-
-    private static func decodeContext(_ json: String?, of definition: FlowDefinition<F>) throws(SupervisorError)
-        -> F.Context?
-    {
-        guard let json else { return nil }
-        return try ContextCoding.decode(F.Context.self, from: json, flow: definition.name)
+        let fresh = MachineBox<F>(machine: machine, route: route, policy: policy, mapOutput: mapOutput,
+                                  mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
+        if let rootOutput = extras?.rootOutput { fresh.setRootOutput(rootOutput) }
+        return fresh
     }
 
     override func childFlow(at index: Int) -> AnyChildFlow? {
@@ -442,19 +313,24 @@ final class MachineBox<F: Flow>: AnyMachineBox {
                             mapFailure: spec.mapFailure.map { map in { map($0) } })
     }
 
+    override func output() -> (any Sendable)? { machine.output }
+
+    override var anyContext: any Sendable { machine.context }
+
+    // MARK: Describing (the work is in MachineBox+Snapshot.swift)
+
+    override var stateLabel: String { "\(machine.state)" }
+
+    override func label(ofState index: Int) -> String { machine.definition.states[index].label }
+
     override func stateIndex(labelled label: String) -> Int? {
         let matches = Self.states(labelled: label, in: machine.definition)
         return matches.count == 1 ? matches[0] : nil
     }
 
-    /// The indices of the states with a label: snapshots name states by label, which must be unique.
-    static func states(labelled label: String, in definition: FlowDefinition<F>) -> [Int] {
-        definition.states.indices.filter { definition.states[$0].label == label }
-    }
-
-    override func label(ofState index: Int) -> String { machine.definition.states[index].label }
-
-    override func output() -> (any Sendable)? { machine.output }
-
     override var outline: FlowOutline { machine.definition.outline }
+
+    override func encodedContext() throws(SupervisorError) -> String? {
+        try ContextCoding.encode(machine.context, flow: machine.definition.name)
+    }
 }

@@ -7,7 +7,7 @@ public struct MachineID: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// The supervisor that gave the identity (0: made by hand, names no machine).
     let scope: UInt64
     /// Where the supervisor keeps the machine: a hint checked against `rawValue`, not part of the identity.
-    let slot: Int32
+    @usableFromInline let slot: Int32
 
     /// Creates an identity by hand, for tests and logs: it names no machine of any supervisor.
     public init(rawValue: UInt64) {

@@ -88,7 +88,7 @@ extension Supervisor {
             let node = core[slot]
             if node.serial == 0 { problems.append("slot \(slot) is listed but free (a zombie reference)") }
             if boxes[Int(slot)] == nil { problems.append("\(core.id(of: slot)) has no machine") }
-            if !isProcessing && node.lifecycle == .stopping {
+            if !core.isProcessing && node.lifecycle == .stopping {
                 problems.append("\(core.id(of: slot)) is still being torn down after the step")
             }
             for child in core.children(of: slot) where core[child].parent != slot {

@@ -1,18 +1,29 @@
 import DequeModule
 
-/// The supervisor's pure core: the tree's structure and every machine's lifecycle, as a value.
+/// The supervisor's core: the tree, every machine's lifecycle, the queue and the restart histories, as
+/// one value, with the supervisor's rules as its functions. A rule returns what to do; it performs
+/// nothing.
 ///
-/// It performs nothing and calls no user code. Its methods answer what must happen (the teardown
-/// order of a subtree, the place of a restarted machine) and record what happened; the shell
-/// (``Supervisor``) performs it: it steps machines, calls handlers, hooks and observers. Every walk is
-/// iterative, so a tree of any depth is handled in constant stack.
+/// The core calls no user code. The shell (``Supervisor``) asks it (what the queue holds next and for
+/// which machine, which declared children a step stops, what a failure does, where a restarted
+/// machine goes, where an output goes, in what order a subtree is torn down), performs the answer
+/// (steps machines, calls handlers, hooks and observers) and tells it what happened (a machine placed
+/// or removed). The split is swift-async-algorithms' `ChannelStateMachine`, which decides and returns
+/// actions, and `ChannelStorage`, which performs them.
 ///
 /// Machines live in a slot array; children form an intrusive doubly linked list in spawn order, so
-/// adding, removing and replacing a machine cost O(1), and a subtree's teardown costs O(its size).
-struct SupervisorCore {
+/// placing, removing and replacing a machine cost O(1), and a subtree's teardown costs O(its size).
+/// Every walk is iterative: a tree of any depth is handled in constant stack.
+///
+/// Noncopyable: a supervisor has one core, which its shell reads and changes in place (a copy of the
+/// core would retain each of its buffers, on every send).
+@usableFromInline
+struct SupervisorCore: ~Copyable {
     /// Where a machine is in its life. A slot whose `serial` is 0 is free.
+    @usableFromInline
     enum Lifecycle: UInt8 {
-        /// Created; its start is queued (it was spawned while a step was being processed).
+        /// Placed; its start is queued (it was spawned while a step was being processed, or it is a
+        /// declared child or a restart, started next).
         case pending
         /// Started and taking events.
         case running
@@ -48,6 +59,91 @@ struct SupervisorCore {
         }
     }
 
+    /// What waits in the queue.
+    @usableFromInline
+    enum Message {
+        /// An event for a machine, of its flow's event type.
+        case event(MachineID, Any)
+        /// The start of a pending machine.
+        case start(MachineID)
+        /// A stop asked for from inside a step.
+        case stop(MachineID, TeardownReason)
+        /// An async effect's failure, for the machine that started the work.
+        case asyncFailure(MachineID, EffectFailure)
+    }
+
+    /// What a turn does next (``nextWork(released:)``), the machine it is for already found.
+    enum Work {
+        /// Tear down the machines whose owner is gone.
+        case sweep
+        /// Step a running machine with a queued event.
+        case deliver(Any, to: Int32)
+        /// Start a pending machine (now marked running).
+        case start(Int32)
+        /// Tear a subtree down.
+        case stop(Int32, TeardownReason)
+        /// Apply a running machine's failure policy to an async failure.
+        case fail(Int32, EffectFailure)
+        /// Report a queued event whose machine is gone, or not running, as dropped.
+        case dropEvent(MachineID, Any)
+        /// Report an async failure whose machine is gone as dropped.
+        case dropFailure(MachineID, EffectFailure)
+    }
+
+    /// Where a machine goes in the tree.
+    struct Placement: Equatable {
+        /// The machine it runs under; -1 for a root.
+        var parent: Int32
+        /// For a declared child, the parent state that runs it; -1 otherwise.
+        var state: Int32 = -1
+        /// The sibling it goes right after: -1 puts it first, `nil` last (in spawn order).
+        var after: Int32? = nil
+    }
+
+    /// What follows a machine's step, once its effects are performed.
+    @usableFromInline
+    enum FollowUp: Equatable {
+        /// Nothing: the step is over.
+        case none
+        /// An effect failed: apply the failure policy of the machine in the slot (the one that
+        /// produced the effect, a declared child's mapped effect included).
+        case fail(Int32, EffectFailure)
+        /// The machine finished: tear it down and route its output.
+        case complete
+        /// The machine moved and its flow declares children: spawn those of the states it entered.
+        case startDeclaredChildren
+    }
+
+    /// What a failure does to the machine it reaches, under the machine's policy.
+    enum FailureAction: Equatable {
+        /// Tear its subtree down; the parent is not told.
+        case stop
+        /// Tear its subtree down and start the same flow again in `placement`, its place, with the
+        /// line's restart history.
+        case restart(Placement, RestartHistory)
+        /// Tear its subtree down, then tell `parent` (-1 for a root: nobody).
+        case escalate(parent: Int32)
+    }
+
+    /// Where a finished machine's output goes, once the machine is torn down.
+    enum OutputRoute: Equatable {
+        /// To its parent, as the event its output mapping gives.
+        case parent(MachineID)
+        /// To the root's output receiver.
+        case root
+        /// Nowhere: its parent is gone or being torn down.
+        case nowhere
+    }
+
+    /// One machine of a teardown, in order.
+    struct TeardownStep: Equatable {
+        var slot: Int32
+        /// Whether it had started (a pending machine performs no exit effect).
+        var wasRunning: Bool
+        /// The reason it is given: the teardown's for its root, `.parentTornDown` for the others.
+        var reason: TeardownReason
+    }
+
     /// The supervisor's identity: part of every `MachineID` it gives, so that an identity from
     /// another supervisor never names one of its machines.
     let scope: UInt64
@@ -57,6 +153,14 @@ struct SupervisorCore {
     private(set) var lastRoot: Int32 = -1
     private var nextSerial: UInt64 = 1
     private(set) var liveCount = 0
+    /// Whether a step is being processed: calls from user code are then queued or refused.
+    @usableFromInline var isProcessing = false
+    /// Starts of declared children and restarts: taken before the mailbox, last pushed first.
+    @usableFromInline var urgent: [Message] = []
+    /// Everything else, first in first out.
+    @usableFromInline var mailbox = Deque<Message>()
+    /// The restart history of each line of incarnations, by the slot of its current machine.
+    private var restarts: [Int32: RestartHistory] = [:]
 
     init(scope: UInt64) { self.scope = scope }
 
@@ -66,19 +170,59 @@ struct SupervisorCore {
         MachineID(rawValue: nodes[Int(slot)].serial, scope: scope, slot: slot)
     }
 
-    /// The slot of a live machine, or `nil` for an identity that is gone, made by hand, or another
+    /// The slot of a machine, or `nil` for an identity that is gone, made by hand, or another
     /// supervisor's. O(1): the identity carries its slot, checked against the slot's serial.
+    @usableFromInline @inline(__always)
     func slot(of id: MachineID) -> Int32? {
         guard id.scope == scope, id.slot >= 0, Int(id.slot) < nodes.count,
               nodes[Int(id.slot)].serial == id.rawValue else { return nil }
         return id.slot
     }
 
-    // MARK: Structure
+    /// Whether the machine in `slot` can take a child or a message: it is there and not being torn
+    /// down. The root level (-1) always can. Every "is the parent gone?" question of the supervisor is
+    /// this one.
+    func isLive(_ slot: Int32) -> Bool {
+        slot < 0 || (nodes[Int(slot)].serial != 0 && nodes[Int(slot)].lifecycle != .stopping)
+    }
 
-    /// Adds a machine, last among its siblings (or in place of `replacing`'s position: right after
-    /// `after`, for a restart), and returns its slot.
-    mutating func insert(parent: Int32, stateSlot: Int32, lifecycle: Lifecycle, after: Int32? = nil) -> Int32 {
+    /// The slot of a machine that can take a child or a queued message (``isLive(_:)``).
+    func liveSlot(of id: MachineID) -> Int32? {
+        guard let slot = slot(of: id), isLive(slot) else { return nil }
+        return slot
+    }
+
+    /// The slot of a machine that can take a step now: started, and not being torn down.
+    @usableFromInline @inline(__always)
+    func runningSlot(of id: MachineID) -> Int32? {
+        guard let slot = slot(of: id), nodes[Int(slot)].lifecycle == .running else { return nil }
+        return slot
+    }
+
+    subscript(slot: Int32) -> Node { nodes[Int(slot)] }
+
+    // MARK: Placing and removing
+
+    /// Whether a machine can go in `placement`: its parent can take a child, and the sibling it goes
+    /// after is still there.
+    func canPlace(_ placement: Placement) -> Bool {
+        guard isLive(placement.parent) else { return false }
+        if let after = placement.after, after >= 0, nodes[Int(after)].serial == 0 { return false }
+        return true
+    }
+
+    /// Places a machine and returns its slot (a new serial, never reused), or `nil` when the place is
+    /// gone (``canPlace(_:)``). A restart's replacement takes its line's `history`.
+    mutating func place(_ placement: Placement, lifecycle: Lifecycle, history: RestartHistory? = nil) -> Int32? {
+        guard canPlace(placement) else { return nil }
+        let slot = insert(parent: placement.parent, stateSlot: placement.state, lifecycle: lifecycle,
+                          after: placement.after)
+        if let history { restarts[slot] = history }
+        return slot
+    }
+
+    /// Adds a machine, last among its siblings or right after `after` (-1: first).
+    private mutating func insert(parent: Int32, stateSlot: Int32, lifecycle: Lifecycle, after: Int32?) -> Int32 {
         let slot: Int32
         if let reused = free.popLast() {
             slot = reused
@@ -117,7 +261,8 @@ struct SupervisorCore {
         }
     }
 
-    /// Removes a machine whose children are all gone; its slot is freed for reuse (with a new serial).
+    /// Removes a machine whose children are all gone; its slot is freed for reuse (with a new serial),
+    /// and its restart history goes with it.
     mutating func remove(_ slot: Int32) {
         let node = nodes[Int(slot)]
         precondition(node.firstChild < 0, "a machine is removed after its children")
@@ -138,11 +283,174 @@ struct SupervisorCore {
         nodes[Int(slot)] = Node()
         free.append(slot)
         liveCount -= 1
+        if !restarts.isEmpty { restarts[slot] = nil }
     }
 
-    mutating func setLifecycle(_ lifecycle: Lifecycle, of slot: Int32) { nodes[Int(slot)].lifecycle = lifecycle }
+    /// Removes a subtree that never started (its root's start failed in the engine), children first,
+    /// and returns its slots: it leaves the tree as if it never came.
+    mutating func discard(_ slot: Int32) -> [Int32] {
+        let order = teardownOrder(of: slot)
+        for s in order { remove(s) }
+        return order
+    }
 
-    subscript(slot: Int32) -> Node { nodes[Int(slot)] }
+    /// Marks a machine running: it starts now.
+    mutating func markRunning(_ slot: Int32) { nodes[Int(slot)].lifecycle = .running }
+
+    // MARK: The queue
+
+    /// Whether anything waits in the queue.
+    @inlinable
+    var hasQueued: Bool { !urgent.isEmpty || !mailbox.isEmpty }
+
+    /// Queues a message behind everything queued.
+    mutating func enqueue(_ message: Message) { mailbox.append(message) }
+
+    /// Queues the starts of machines to be taken next, before anything queued, in the order given
+    /// (declared children outermost first; a restart).
+    mutating func startNext(_ ids: [MachineID]) {
+        for id in ids.reversed() { urgent.append(.start(id)) }
+    }
+
+    /// What a turn does next, or `nil` when it is over. Machines whose owner is gone (`released`) are
+    /// swept first; then the starts queued by ``startNext(_:)``, last pushed first; then the mailbox,
+    /// first in first out. A message for a machine that cannot take it resolves here: an event or an
+    /// async failure for a machine that is gone (or not running) is dropped, to be reported; a start
+    /// of a machine that is no longer pending and a stop of a machine that is gone are skipped.
+    mutating func nextWork(released: Bool) -> Work? {
+        if released { return .sweep }
+        while let message = urgent.popLast() ?? mailbox.popFirst() {
+            switch message {
+            case .event(let id, let event):
+                guard let slot = runningSlot(of: id) else { return .dropEvent(id, event) }
+                return .deliver(event, to: slot)
+            case .start(let id):
+                guard let slot = slot(of: id), nodes[Int(slot)].lifecycle == .pending else { continue }
+                markRunning(slot)
+                return .start(slot)
+            case .stop(let id, let reason):
+                guard let slot = slot(of: id) else { continue }
+                return .stop(slot, reason)
+            case .asyncFailure(let origin, let failure):
+                guard let slot = runningSlot(of: origin) else { return .dropFailure(origin, failure) }
+                return .fail(slot, failure)
+            }
+        }
+        return nil
+    }
+
+    // MARK: Steps
+
+    /// The declared children a step of the machine in `slot` stops: those of states it left (all of
+    /// them when it finished; otherwise those whose state is no longer active), in reverse spawn
+    /// order, the order siblings are torn down in. Dynamic children stay.
+    func childrenToStop(of slot: Int32, finished: Bool, isActive: (Int32) -> Bool) -> [Int32] {
+        var stopped: [Int32] = []
+        var child = nodes[Int(slot)].lastChild
+        while child >= 0 {
+            let stateSlot = nodes[Int(child)].stateSlot
+            if stateSlot >= 0 && (finished || !isActive(stateSlot)) {
+                stopped.append(child)
+            }
+            child = nodes[Int(child)].previous
+        }
+        return stopped
+    }
+
+    /// What follows the step of the machine `id`, once its effects are performed: a failure applies
+    /// the policy of the machine that produced the failing effect (the machine itself when that one
+    /// is gone); otherwise a machine still there completes if it finished, or spawns the declared
+    /// children of the states it entered if it moved and its flow declares any.
+    @inlinable
+    func followUp(of id: MachineID, _ outcome: StepOutcome, declaresChildren: Bool) -> FollowUp {
+        if let failure = outcome.failure { return .fail(slot(of: failure.origin) ?? id.slot, failure) }
+        let summary = outcome.summary
+        guard summary.kind == .finished || (summary.moved && declaresChildren), slot(of: id) != nil else {
+            return .none
+        }
+        return summary.kind == .finished ? .complete : .startDeclaredChildren
+    }
+
+    /// Where the output of a machine that ran under `parent` goes, once the machine is torn down.
+    func outputRoute(parent: Int32) -> OutputRoute {
+        if parent < 0 { return .root }
+        return isLive(parent) ? .parent(id(of: parent)) : .nowhere
+    }
+
+    // MARK: Failures
+
+    /// What a failure does to the machine in `slot`, under `policy`. A restart is allowed while its
+    /// line of incarnations has restarted fewer than `maxRestarts` times within the window (the
+    /// restart is then recorded at `now()`, the only time the clock is read); a failure while
+    /// starting again counts whatever the window. When no restart is allowed, the failure escalates.
+    mutating func failure(of slot: Int32, policy: FailurePolicy, whileStarting: Bool,
+                          now: () -> Duration) -> FailureAction {
+        let node = nodes[Int(slot)]
+        switch policy {
+        case .stop:
+            return .stop
+        case .restart(let maxRestarts, let window):
+            var history = restarts[slot] ?? RestartHistory()
+            let allowed = history.allow(maxRestarts: maxRestarts, within: window, now: now(),
+                                        failedWhileStarting: whileStarting)
+            restarts[slot] = history
+            if allowed {
+                // In its place: same parent, same state, right after the same sibling (OTP).
+                return .restart(Placement(parent: node.parent, state: node.stateSlot, after: node.previous), history)
+            }
+            return .escalate(parent: node.parent)
+        case .escalate:
+            return .escalate(parent: node.parent)
+        }
+    }
+
+    /// Who an escalated failure is told, once the failed machine is torn down: its parent, when it is
+    /// still there and not being torn down; `nil` for a root, or when the parent is going away too.
+    func escalationTarget(_ parent: Int32) -> Int32? { parent >= 0 && isLive(parent) ? parent : nil }
+
+    /// The restart history of the line whose current machine is in `slot`.
+    func restartHistory(of slot: Int32) -> RestartHistory? { restarts[slot] }
+
+    // MARK: Teardown
+
+    /// Begins tearing down the subtree of `slot`: decides the order (children before their parent,
+    /// siblings in reverse spawn order, `slot` last) and marks every machine of it as stopping, so
+    /// that user code run meanwhile (exit effects, hooks, observers) cannot add to it or reorder it.
+    /// `nil` when the machine is gone or already being torn down: a teardown happens once.
+    mutating func beginTeardown(of slot: Int32, reason: TeardownReason) -> [TeardownStep]? {
+        guard nodes[Int(slot)].serial != 0, nodes[Int(slot)].lifecycle != .stopping else { return nil }
+        let order = teardownOrder(of: slot)
+        var steps: [TeardownStep] = []
+        steps.reserveCapacity(order.count)
+        for s in order {
+            steps.append(TeardownStep(slot: s, wasRunning: nodes[Int(s)].lifecycle == .running,
+                                      reason: s == slot ? reason : .parentTornDown))
+            nodes[Int(s)].lifecycle = .stopping
+        }
+        return steps
+    }
+
+    /// The order in which a subtree is torn down: children before their parent, siblings in
+    /// reverse spawn order, the root of the subtree last. Iterative.
+    func teardownOrder(of slot: Int32) -> [Int32] {
+        var order: [Int32] = []
+        var stack: [(slot: Int32, expanded: Bool)] = [(slot, false)]
+        while let (s, expanded) = stack.popLast() {
+            if expanded {
+                order.append(s)
+                continue
+            }
+            stack.append((s, true))
+            var c = nodes[Int(s)].firstChild  // pushed first to last: the last child is torn down first
+            while c >= 0 {
+                stack.append((c, false))
+                c = nodes[Int(c)].next
+            }
+        }
+        return order
+    }
+
+    // MARK: Walks
 
     /// The children of a machine, in spawn order.
     func children(of slot: Int32) -> [Int32] {
@@ -164,26 +472,6 @@ struct SupervisorCore {
             r = nodes[Int(r)].next
         }
         return result
-    }
-
-    /// The order in which a subtree is torn down: children before their parent, siblings in
-    /// reverse spawn order, the root of the subtree last. Iterative.
-    func teardownOrder(of slot: Int32) -> [Int32] {
-        var order: [Int32] = []
-        var stack: [(slot: Int32, expanded: Bool)] = [(slot, false)]
-        while let (s, expanded) = stack.popLast() {
-            if expanded {
-                order.append(s)
-                continue
-            }
-            stack.append((s, true))
-            var c = nodes[Int(s)].firstChild  // pushed first to last: the last child is torn down first
-            while c >= 0 {
-                stack.append((c, false))
-                c = nodes[Int(c)].next
-            }
-        }
-        return order
     }
 
     /// The machines of every root's subtree, depth first, each with its depth: what inspection and
@@ -211,7 +499,7 @@ struct SupervisorCore {
 
 /// The restarts of one line of incarnations of a machine, within its policy's window: only what the
 /// window needs is kept (at most `maxRestarts` instants).
-struct RestartHistory {
+struct RestartHistory: Equatable {
     private(set) var instants: Deque<Duration> = []
     /// Restarts whose machine failed again while starting, in a row: counted whatever the window, so
     /// a machine that fails on every entry escalates after `maxRestarts` restarts.
