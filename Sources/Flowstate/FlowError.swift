@@ -49,7 +49,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let reentrantCall = Code(.reentrantCall)
 
         /// The definition declares what this part of the package does not handle yet (parallel states
-        /// given to the path finder): refused rather than answered wrongly.
+        /// given to a supervisor or to the path finder): refused rather than answered wrongly.
         public static let unsupported = Code(.unsupported)
 
         /// The code's name.

@@ -24,13 +24,15 @@ extension MachineBox {
         let start = try Self.decodeContext(savedContext, of: definition) ?? context ?? definition.initialContext
         let machine: FlowMachine<F>
         do throws(FlowError) {
+            try definition.refuseParallelStates()
             if let resumeState {
                 machine = try FlowMachine(definition, resumingIn: resumeState, context: start)
             } else {
                 machine = try FlowMachine(definition, context: start)
             }
         } catch {
-            let code: SupervisorError.Code = error.code == .invalidDefinition ? .invalidDefinition : .snapshotMismatch
+            let code: SupervisorError.Code = error.code == .invalidDefinition ? .invalidDefinition
+                : error.code == .unsupported ? .unsupported : .snapshotMismatch
             throw SupervisorError(code: code, message: error.message, underlying: error)
         }
         self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,

@@ -161,9 +161,11 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     {
         let machine: FlowMachine<F>
         do throws(FlowError) {
+            try definition.refuseParallelStates()
             machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         } catch {
-            throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
+            throw SupervisorError(code: error.code == .unsupported ? .unsupported : .invalidDefinition,
+                                  message: error.message, underlying: error)
         }
         self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
                   onTeardown: onTeardown, lifetime: lifetime)

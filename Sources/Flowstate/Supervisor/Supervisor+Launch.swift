@@ -13,7 +13,8 @@ extension Supervisor {
     ///   - output: Receives the flow's output, typed, when it reaches a final state (after its
     ///     teardown, inside the step: calls it makes to the supervisor follow the re-entrancy rules).
     ///   - handler: Performs the machine's effects (and its declared children's, mapped).
-    /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when
+    /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/unsupported`` for a
+    ///   flow with parallel states (not supervised yet); ``SupervisorError/Code/stepFailed`` when
     ///   the machine cannot start (an eventless loop): nothing is left in the tree then.
     @inlinable
     @discardableResult
