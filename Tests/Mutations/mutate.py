@@ -170,6 +170,22 @@ MUTATIONS = [
         search="guard instants.count < maxRestarts, failedStarts <= maxRestarts else { return false }",
         replace="guard instants.count <= maxRestarts, failedStarts <= maxRestarts else { return false }",
     ),
+    Mutation(
+        name="declared-starts-reversed",
+        suite="FlowstateTests",
+        what="the starts taken next (declared children, restarts) are taken innermost first",
+        file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
+        search="for id in ids.reversed() { urgent.append(.start(id)) }",
+        replace="for id in ids { urgent.append(.start(id)) }",
+    ),
+    Mutation(
+        name="parent-gone-ignores-teardown",
+        suite="FlowstateTests",
+        what="a machine being torn down still takes children and messages",
+        file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
+        search="slot < 0 || (nodes[Int(slot)].serial != 0 && nodes[Int(slot)].lifecycle != .stopping)",
+        replace="slot < 0 || nodes[Int(slot)].serial != 0",
+    ),
     # SCXML transition selection as the flow-file interpreter gets it: FlowGraphTests (SCXML, driver
     # and W3C tests). The interpreter hands selection to the engine, so two of these are in it.
     Mutation(
@@ -521,7 +537,7 @@ def run_tests(copy, swift, scratch, suite):
     (from the backtrace) and the run is repeated without it, so that every test gets to report."""
     started = time.monotonic()
     build = subprocess.run([swift, "build", "--build-tests", "--scratch-path", scratch],
-                           cwd=copy, capture_output=True, text=True)
+                           cwd=copy, capture_output=True, text=True, errors="replace")
     if build.returncode != 0:
         return "build failed", [], time.monotonic() - started, build.stdout + build.stderr
     failed = []  # "name (File.swift)", in the order the tests failed
@@ -533,8 +549,9 @@ def run_tests(copy, swift, scratch, suite):
         for pattern in skipped:
             command += ["--skip", pattern]
         # Its own process group, so that a run that hangs is ended with the test runner it started.
+        # errors="replace": a test process that crashes can cut its output in the middle of a character.
         test = subprocess.Popen(command, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                start_new_session=True)
+                                errors="replace", start_new_session=True)
         try:
             output, _ = test.communicate(timeout=TEST_TIMEOUT)
         except subprocess.TimeoutExpired:

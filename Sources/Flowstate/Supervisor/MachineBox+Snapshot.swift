@@ -1,5 +1,43 @@
+/// What observers, inspection and snapshots read of a machine, typed: labels, the flow's outline, the
+/// context as JSON. Not the erased box's (``AnyMachineBox`` keeps what stepping needs): its one
+/// subclass, ``MachineBox``, conforms below.
+protocol DescribedMachine: AnyMachineBox {
+    /// The label of the current state.
+    var stateLabel: String { get }
+    /// The label of the state at `index`.
+    func label(ofState index: Int) -> String
+    /// The index of the one state labelled `label`, if exactly one is.
+    func stateIndex(labelled label: String) -> Int?
+    /// The flow's structure, for drawing.
+    var outline: FlowOutline { get }
+    /// The machine's context as JSON for a snapshot; `nil` for a flow without context.
+    func encodedContext() throws(SupervisorError) -> String?
+}
+
+extension AnyMachineBox {
+    /// The box as observers, inspection and snapshots read it.
+    var described: any DescribedMachine { self as! any DescribedMachine }  // every box is a MachineBox<F>
+}
+
+extension MachineBox: DescribedMachine {
+    var stateLabel: String { "\(machine.state)" }
+
+    func label(ofState index: Int) -> String { machine.definition.states[index].label }
+
+    func stateIndex(labelled label: String) -> Int? {
+        let matches = Self.states(labelled: label, in: machine.definition)
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    var outline: FlowOutline { machine.definition.outline }
+
+    func encodedContext() throws(SupervisorError) -> String? {
+        try ContextCoding.encode(machine.context, flow: machine.definition.name)
+    }
+}
+
 /// What a box needs beyond stepping: a machine resumed from a snapshot (its state found by label, its
-/// context decoded from JSON), and the labels that observers, inspection and snapshots read.
+/// context decoded from JSON), and a step described for observers.
 extension MachineBox {
     /// A box for a fresh machine, or for one resuming in the state labelled `label` with the
     /// context saved as `savedContext` (JSON; `nil`: `context`, else the definition's initial one).

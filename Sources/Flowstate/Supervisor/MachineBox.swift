@@ -12,7 +12,7 @@ final class MachineExtras {
     init() {}
 }
 
-/// One machine of a supervisor's tree with everything the supervisor keeps about it, type-erased.
+/// One machine of a supervisor's tree with what stepping it needs, type-erased.
 ///
 /// The typed work (stepping the machine, performing its effects through its typed handler) happens
 /// in the subclass ``MachineBox``, which drives a whole step and calls back into the supervisor for
@@ -94,8 +94,8 @@ class AnyMachineBox {
 
     // MARK: Stepping (overridden by MachineBox<F>)
 
-    /// Starts the machine: tells the supervisor (which reports it), then performs its entry effects
-    /// (the first failure stops the rest).
+    /// Starts the machine: tells the supervisor if someone observes (it reports the start), then
+    /// performs its entry effects (the first failure stops the rest).
     @usableFromInline
     func start(in supervisor: Supervisor) throws(FlowError) -> StepOutcome { fatalError("abstract") }
     /// Steps the machine with a queued event of its flow's type (checked when it was queued).
@@ -116,21 +116,12 @@ class AnyMachineBox {
     func output() -> (any Sendable)? { fatalError("abstract") }
     /// The machine's context, of its flow's context type (a declared child's context is made from it).
     var anyContext: any Sendable { fatalError("abstract") }
-
-    // MARK: Describing, for inspection and snapshots (see MachineBox+Snapshot.swift)
-
-    /// The label of the current state.
-    var stateLabel: String { fatalError("abstract") }
-    /// The label of the state at `index`.
-    func label(ofState index: Int) -> String { fatalError("abstract") }
-    /// The index of the one state labelled `label`, if exactly one is.
-    func stateIndex(labelled label: String) -> Int? { fatalError("abstract") }
-    /// The flow's structure, for drawing.
-    var outline: FlowOutline { fatalError("abstract") }
-    /// The machine's context as JSON for a snapshot; `nil` for a flow without context.
-    func encodedContext() throws(SupervisorError) -> String? { fatalError("abstract") }
+    // What observers, inspection and snapshots read (labels, the outline, the context as JSON) is not
+    // the box's: see `DescribedMachine` in MachineBox+Snapshot.swift.
 }
 
+/// A machine of flow `F` in a supervisor's tree: steps it, starts it and stops it, and performs its
+/// effects through its typed handler (or maps them to its parent's).
 @usableFromInline
 final class MachineBox<F: Flow>: AnyMachineBox {
     @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
@@ -318,21 +309,4 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     override func output() -> (any Sendable)? { machine.output }
 
     override var anyContext: any Sendable { machine.context }
-
-    // MARK: Describing (the work is in MachineBox+Snapshot.swift)
-
-    override var stateLabel: String { "\(machine.state)" }
-
-    override func label(ofState index: Int) -> String { machine.definition.states[index].label }
-
-    override func stateIndex(labelled label: String) -> Int? {
-        let matches = Self.states(labelled: label, in: machine.definition)
-        return matches.count == 1 ? matches[0] : nil
-    }
-
-    override var outline: FlowOutline { machine.definition.outline }
-
-    override func encodedContext() throws(SupervisorError) -> String? {
-        try ContextCoding.encode(machine.context, flow: machine.definition.name)
-    }
 }

@@ -29,8 +29,8 @@ extension Supervisor {
         liveTree().map { slot, depth in
             let node = core[slot]
             let box = box(slot)
-            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).label(ofState: Int(node.stateSlot)) : nil
-            return MachineInfo(id: box.id, flow: box.flowName, state: box.stateLabel,
+            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).described.label(ofState: Int(node.stateSlot)) : nil
+            return MachineInfo(id: box.id, flow: box.flowName, state: box.described.stateLabel,
                                parent: node.parent >= 0 ? core.id(of: node.parent) : nil,
                                children: core.children(of: slot).map { core.id(of: $0) }, slot: slotLabel,
                                isOwnerBound: box.ownerBound, depth: depth)
@@ -54,7 +54,7 @@ extension Supervisor {
     }
 
     /// The structure of a live machine's flow, for drawing; `nil` if the machine is gone.
-    public func outline(of machine: MachineID) -> FlowOutline? { slot(of: machine).map { box($0).outline } }
+    public func outline(of machine: MachineID) -> FlowOutline? { slot(of: machine).map { box($0).described.outline } }
 
     /// The machine's current state, or `nil` if it is gone.
     public func state<F: Flow>(of machine: MachineHandle<F>) -> F.State? {

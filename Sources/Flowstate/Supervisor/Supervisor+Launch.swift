@@ -203,7 +203,7 @@ extension Supervisor {
                 ids.append(id)
                 if isObserved {
                     emit(.spawned(id, flow: box.flowName, parent: parentSlot >= 0 ? core.id(of: parentSlot) : nil,
-                                  state: box.stateLabel, transitions: FlowTransitions()))
+                                  state: box.described.stateLabel, transitions: FlowTransitions()))
                 }
             }
             return ids[0]

@@ -154,16 +154,16 @@ extension Supervisor {
         for (slot, _) in tree.reversed() {
             let box = box(slot)
             let node = core[slot]
-            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).label(ofState: Int(node.stateSlot)) : nil
+            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).described.label(ofState: Int(node.stateSlot)) : nil
             let childSlots = core.children(of: slot)
             let children = childSlots.compactMap { built.removeValue(forKey: $0) }
-            var snapshot = MachineSnapshot(flow: box.flowName, state: box.stateLabel, slot: slotLabel, children: children)
-            snapshot.context = try box.encodedContext()
+            var snapshot = MachineSnapshot(flow: box.flowName, state: box.described.stateLabel, slot: slotLabel, children: children)
+            snapshot.context = try box.described.encodedContext()
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
             for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf))
             where box.childFlow(at: s) != nil && !running.contains(Int32(s)) {
-                snapshot.stoppedChildren.append(box.label(ofState: s))
+                snapshot.stoppedChildren.append(box.described.label(ofState: s))
             }
             built[slot] = snapshot
         }
@@ -243,7 +243,7 @@ extension Supervisor {
             var children: [(MachineSnapshot, Int)] = []
             for child in machine.children {
                 guard let slotLabel = child.slot else { continue }  // dynamic: not restored
-                guard let slot = box.stateIndex(labelled: slotLabel) else {
+                guard let slot = box.described.stateIndex(labelled: slotLabel) else {
                     throw SupervisorError(code: .snapshotMismatch,
                                           message: "flow '\(box.flowName)' has no state '\(slotLabel)' to run '\(child.flow)' in")
                 }
@@ -269,9 +269,9 @@ extension Supervisor {
             // Every active state that declares a child must have it.
             let stopped = Set(machine.stoppedChildren)
             for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf)) {
-                if taken[s] == nil, let spec = box.childFlow(at: s), !stopped.contains(box.label(ofState: s)) {
+                if taken[s] == nil, let spec = box.childFlow(at: s), !stopped.contains(box.described.label(ofState: s)) {
                     throw SupervisorError(code: .snapshotMismatch,
-                                          message: "state '\(box.label(ofState: s))' of flow '\(box.flowName)' runs "
+                                          message: "state '\(box.described.label(ofState: s))' of flow '\(box.flowName)' runs "
                                               + "'\(spec.name)', which the snapshot does not have")
                 }
             }

@@ -501,8 +501,9 @@ struct SupervisorCore: ~Copyable {
 /// window needs is kept (at most `maxRestarts` instants).
 struct RestartHistory: Equatable {
     private(set) var instants: Deque<Duration> = []
-    /// Restarts whose machine failed again while starting, in a row: counted whatever the window, so
-    /// a machine that fails on every entry escalates after `maxRestarts` restarts.
+    /// Failures while starting again, in a row: counted whatever the window, the `maxRestarts + 1`th
+    /// escalates (so a machine that fails on every entry escalates after at most `maxRestarts + 1`
+    /// restarts).
     var failedStarts = 0
 
     /// Records a restart at `now` if the policy allows one more; `false` means escalate.
