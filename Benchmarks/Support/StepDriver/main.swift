@@ -77,8 +77,8 @@ let baseline = best(runs, count) {
 }
 print("switch: checksum \(baseline.checksum), \((baseline.nanoseconds * 100).rounded() / 100) ns/event")
 let chosen = loops.filter { form == "all" || $0.0 == form }
-precondition(form == "switch" || !chosen.isEmpty,
-             "unknown loop '\(form)': switch, \(loops.map(\.0).joined(separator: ", ")) or all")
+precondition(["switch", "supervisor", "tree"].contains(form) || !chosen.isEmpty,
+             "unknown loop '\(form)': switch, supervisor, tree, \(loops.map(\.0).joined(separator: ", ")) or all")
 for (name, run) in chosen {
     let result = best(runs, count) {
         var machine = try! FlowMachine(checkoutDefinition)
@@ -88,4 +88,58 @@ for (name, run) in chosen {
     precondition(result.checksum == baseline.checksum, "\(name): checksum \(result.checksum) != switch \(baseline.checksum)")
     let ratio = (result.nanoseconds / baseline.nanoseconds * 100).rounded() / 100
     print("\(name): checksum \(result.checksum), \((result.nanoseconds * 100).rounded() / 100) ns/event, \(ratio)x switch")
+}
+
+// The supervisor's loops, for the instruction counts of docs/PERFORMANCE.md ("How the supervisor got
+// there"): `supervisor` sends the same events to a supervised root (its handler adds each effect to a
+// sum, and must reach the switch's checksum); `tree` starts a root, spawns `count` children under it
+// and stops it.
+//
+//     valgrind --tool=callgrind .build/release/StepDriver supervisor 100000
+//     valgrind --tool=callgrind .build/release/StepDriver tree 20000
+
+final class EffectSum { var value = 0 }
+
+@inline(never)
+func runSupervisor(_ supervisor: Supervisor, _ root: MachineHandle<Checkout>, _ events: [Checkout.Event]) {
+    for event in events {
+        do { try supervisor.send(event, to: root) } catch { continue }
+    }
+}
+
+enum Screen: Flow {
+    enum State: Hashable, Sendable { case shown, closed }
+    enum Event: FlowEvent { case close }
+    typealias Effect = Int
+    typealias Output = Void
+}
+
+let screen = FlowDefinition<Screen>("screen", initial: .shown) {
+    StateNode(.shown) { On(.close, to: .closed) }
+    Final(.closed)
+}
+
+@inline(never)
+func runTree(_ count: Int) -> Int {
+    let supervisor = Supervisor()
+    let root = try! supervisor.start(screen) { _, _ in }
+    for _ in 0..<count { try! supervisor.spawn(screen, under: root, handler: { _, _ in }, output: { _ in nil }) }
+    return supervisor.stop(root).ids.count
+}
+
+if form == "supervisor" {
+    let result = best(runs, count) {
+        let sum = EffectSum()
+        let supervisor = Supervisor()
+        let root = try! supervisor.start(checkoutDefinition) { effect, _ in sum.value &+= effect }
+        sum.value = 0
+        runSupervisor(supervisor, root, events)
+        return sum.value &+ (supervisor.state(of: root)?.rawValue ?? -1)
+    }
+    precondition(result.checksum == baseline.checksum, "supervisor: checksum \(result.checksum) != switch \(baseline.checksum)")
+    let ratio = (result.nanoseconds / baseline.nanoseconds * 100).rounded() / 100
+    print("supervisor: checksum \(result.checksum), \((result.nanoseconds * 100).rounded() / 100) ns/event, \(ratio)x switch")
+}
+if form == "tree" {
+    print("tree: \(runTree(count)) machines torn down")
 }

@@ -34,7 +34,8 @@ import Logging
 /// | Call | Inside a step |
 /// | --- | --- |
 /// | ``send(_:to:)`` | Queued; delivered after the step, in FIFO order. |
-/// | ``stop(_:)-(MachineID)``, ``sweep()`` | Queued; performed after the step, in FIFO order; returns an empty record. |
+/// | ``stop(_:)-(MachineID)`` | Queued; performed after the step, in FIFO order; returns an empty record. |
+/// | ``sweep()`` | Returns an empty record: machines whose owner is gone are swept after the step, before the next queued message. |
 /// | ``start(_:context:policy:onTeardown:output:handler:)``, ``spawn(_:under:context:owner:policy:onTeardown:handler:failure:output:)`` | The handle is returned at once; the machine is started after the step, in FIFO order. Spawning under a machine being torn down is refused (``SupervisorError/Code/machineGone``). |
 /// | ``snapshot()``, ``restore(_:definition:policy:handler:)`` | Refused with ``SupervisorError/Code/reentrantCall``: the tree is mid-step. |
 /// | Inspection (``machines``, ``state(of:)``, ...) | Allowed: it reads the tree as it is mid-step. |

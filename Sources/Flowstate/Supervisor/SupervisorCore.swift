@@ -4,11 +4,11 @@ import DequeModule
 /// one value, with the supervisor's rules as its functions. A rule returns what to do; it performs
 /// nothing.
 ///
-/// The core calls no user code. The shell (``Supervisor``) asks it (what the queue holds next and for
-/// which machine, which declared children a step stops, what a failure does, where a restarted
-/// machine goes, where an output goes, in what order a subtree is torn down), performs the answer
-/// (steps machines, calls handlers, hooks and observers) and tells it what happened (a machine placed
-/// or removed). The split is swift-async-algorithms' `ChannelStateMachine`, which decides and returns
+/// The core calls no user code (the one closure it calls is the clock, read when a restart is
+/// recorded). The shell (``Supervisor``) asks it (what the queue holds next and for which machine,
+/// which declared children a step stops, what a failure does, where a restarted machine goes, where
+/// an output goes, in what order a subtree is torn down), performs the answer (steps machines, calls
+/// handlers, hooks and observers) and tells it what happened (a machine placed or removed). The split is swift-async-algorithms' `ChannelStateMachine`, which decides and returns
 /// actions, and `ChannelStorage`, which performs them.
 ///
 /// Machines live in a slot array; children form an intrusive doubly linked list in spawn order, so
