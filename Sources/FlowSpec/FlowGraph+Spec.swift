@@ -20,6 +20,8 @@ extension FlowGraph {
             nodes[i].childFlow = state.child
             if state.isFinal && nodes[i].kind == .state { nodes[i].kind = .final }
             if state.isParallel {
+                // The definition declares it `Parallel`: a cluster of its regions, as a compound state's.
+                if !state.states.isEmpty { nodes[i].kind = .compound }
                 nodes[i].attributes["style"] = "dashed"
                 nodes[i].attributes["label"] = "\(state.name) ∥"
             }
@@ -30,8 +32,22 @@ extension FlowGraph {
                 nodes[i].attributes["tooltip"] = "\(history.rawValue) history '\(state.name)'"
             }
         }
-        // An internal transition (it does not exit its source) is drawn dotted.
+        // A transition with several targets: the definition's graph draws its first; an edge to each
+        // other target is drawn beside it, with the same label.
         let transitionList = index.transitions
+        let drawn = edges.count
+        for e in 0..<drawn {
+            for t in edges[e].transitions where transitionList.indices.contains(t) {
+                for target in transitionList[t].transition.targets.dropFirst() {
+                    guard let to = id(ofLabel: target) else { continue }
+                    var edge = edges[e]
+                    edge.to = to
+                    edge.transitions = [t]
+                    edges.append(edge)
+                }
+            }
+        }
+        // An internal transition (it does not exit its source) is drawn dotted.
         for e in edges.indices where edges[e].transitions.contains(where: { transitionList.indices.contains($0) && transitionList[$0].transition.isInternal }) {
             edges[e].attributes["style"] = "dotted"
             edges[e].attributes["tooltip"] = "internal: does not exit its source"
@@ -40,7 +56,7 @@ extension FlowGraph {
         // an invalid flow is never drawn as if it were whole.
         var missing: [String: String] = [:]
         for (source, transition) in index.transitions {
-            guard let target = transition.target, index.states[target] == nil,
+            guard let target = transition.targets.first(where: { index.states[$0] == nil }),
                   let from = nodes.first(where: { $0.label == source && $0.kind != .compound })?.id
                       ?? nodes.first(where: { $0.label == source })?.id else { continue }
             let id: String

@@ -6,7 +6,8 @@ import Flowstate
 /// of event sequences that together take every transition (a transition cover, as model-based test
 /// generators produce).
 ///
-/// The exploration runs the engine itself, breadth first, from each state reached, with each event
+/// The exploration runs the engine itself, breadth first, from each configuration reached (a leaf
+/// state; with parallel states, the set of active leaves), with each event
 /// its transitions (and their ancestors') name, and with the guard truths that select each candidate
 /// transition in turn (its guard true, the guards of the transitions the engine would try first
 /// false). SCXML's internal events (`raise`, `done.state.*`) are processed as ``FlowSimulation``
@@ -39,14 +40,16 @@ public struct FlowPaths: Sendable {
     /// - Parameters:
     ///   - spec: The flow.
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
+    ///   states, several initial states, data).
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
         try self.init(spec.compile(guards: guards))
     }
 
     /// Explores a spec compiled once (``FlowSpec/compile(guards:)``), for example the one just
     /// validated: `flowviz paths` checks and explores a file with one compilation.
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
+    ///   states, several initial states, data).
     public init(_ compiled: FlowSpec.Compiled) throws(FlowSimulation.Problem) {
         let spec = compiled.spec
         let document = compiled.document
@@ -96,6 +99,7 @@ public struct FlowPaths: Sendable {
         var guardNames = [String?](repeating: nil, count: transitions.count)  // guards a step can choose
         var guarded = [Bool](repeating: false, count: transitions.count)
         var targets = [Int](repeating: -1, count: transitions.count)
+        var moreTargets: [Int: [Int]] = [:]  // the targets after the first, for the few that have several
         var hasEvent = [Bool](repeating: false, count: transitions.count)
         tryStart.reserveCapacity(transitions.count + 1)
         index.forEach(transition: { t, transition in
@@ -115,6 +119,7 @@ public struct FlowPaths: Sendable {
                 if !isLiteral(g) { guardNames[t] = g }
             }
             targets[t] = transition.target.flatMap { index.ordinals[$0] } ?? -1
+            if transition.targets.count > 1 { moreTargets[t] = transition.targets.dropFirst().compactMap { index.ordinals[$0] } }
         })
         // SCXML: the names each name's descriptors match are those that are its dotted prefixes.
         var prefixStart = [0]
@@ -148,32 +153,62 @@ public struct FlowPaths: Sendable {
         }
         let hierarchy = index.hierarchy
 
-        // Breadth-first over leaf states; each edge is one external event with its guard truths.
+        // Breadth-first over configurations ("nodes"); each edge is one external event with its guard
+        // truths. Without parallel states a configuration is one leaf, and its node is the leaf's
+        // ordinal; with them, a node stands for a set of leaves, numbered as found.
+        let parallel = document.parallel
+        var nodeIDs: [[Int32]: Int] = [:]
+        var nodeLeaves: [[Int32]] = []
         var edgeFrom: [Int32] = []
         var edgeTo: [Int32] = []
         var edgeEvents: [SpecEvent] = []
         var coverStart = [0]  // edge e took transitions coverFlat[coverStart[e]..<coverStart[e + 1]]
         var coverFlat: [Int32] = []
-        var parentEdge = [Int32](repeating: -1, count: stateCount)  // the edge that discovered each state
-        var seen = [Bool](repeating: false, count: stateCount)
-        var order: [Int] = []  // leaves in the order discovered
-        var frontier = Deque<(leaf: Int, run: Run)>()  // runs waiting to be explored
-        let startLeaf = initial.rootState.flatMap { index.ordinals[$0] } ?? index.ordinals[spec.initial] ?? 0
+        var parentEdge = [Int32](repeating: -1, count: parallel ? 0 : stateCount)  // the edge that discovered each node
+        var seen = [Bool](repeating: false, count: parallel ? 0 : stateCount)
+        var order: [Int] = []  // nodes in the order discovered
+        var frontier = Deque<(node: Int, run: Run)>()  // runs waiting to be explored
+        /// The node of a configuration, given by its leaves' ordinals (sorted), made when new.
+        func node(_ leaves: [Int32]) -> Int {
+            guard parallel else { return Int(leaves[0]) }
+            if let known = nodeIDs[leaves] { return known }
+            nodeIDs[leaves] = nodeLeaves.count
+            nodeLeaves.append(leaves)
+            parentEdge.append(-1)
+            seen.append(false)
+            return nodeLeaves.count - 1
+        }
+        func leaves(of node: Int) -> [Int32] { parallel ? nodeLeaves[node] : [Int32(node)] }
+        /// The root's leaves after a run's step, by ordinal, sorted (its final state once finished).
+        func rootLeaves(_ interpreter: SpecInterpreter) -> [Int32]? {
+            if parallel, !interpreter.rootFinished, let machine = interpreter.sessions.first??.machine {
+                let hierarchy = machine.definition.hierarchy
+                var found: [Int32] = []
+                for state in machine.activeStates {
+                    guard let p = machine.definition.position(of: state), hierarchy.isAtomic(p),
+                          let ordinal = index.ordinals[state] else { continue }
+                    found.append(Int32(ordinal))
+                }
+                return found.isEmpty ? nil : found.sorted()
+            }
+            return interpreter.rootState.flatMap { index.ordinals[$0] }.map { [Int32($0)] }
+        }
+        let startNode = node(rootLeaves(initial) ?? [Int32(index.ordinals[spec.initial] ?? 0)])
         // A document with no executable content, no invoke and no nested final leaves the driver
         // nothing to do in a step but hand the event to the engine (no queue ever holds anything): its
         // runs are the root machine alone, a few words to copy instead of the whole driver.
         let direct = !document.hasContent && initial.live.count == 1
         if !initial.rootFinished {
             if direct, let machine = initial.sessions[0]?.machine {
-                frontier.append((startLeaf, .machine(machine, steps: initial.steps)))
+                frontier.append((startNode, .machine(machine, steps: initial.steps)))
             } else {
-                frontier.append((startLeaf, .interpreter(initial)))
+                frontier.append((startNode, .interpreter(initial)))
             }
         }
         let stepLimit = initial.stepLimit
         /// One step of a run: the file's transitions the root took, where it settled, whether it finished,
         /// and the run after it; `nil` when the run stops (a loop, a limit).
-        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: String?, finished: Bool, after: Run)? {
+        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: [Int32]?, finished: Bool, after: Run)? {
             switch run {
             case .interpreter(var copy):
                 do {
@@ -181,7 +216,7 @@ public struct FlowPaths: Sendable {
                 } catch {
                     return nil
                 }
-                return (copy.takeRootTransitions(), copy.rootState, copy.rootFinished, .interpreter(copy))
+                return (copy.takeRootTransitions(), rootLeaves(copy), copy.rootFinished, .interpreter(copy))
             case .machine(var machine, let steps):
                 // What the driver's microstep does for such a document, to the letter.
                 guard steps + 1 <= stepLimit else { return nil }
@@ -196,44 +231,53 @@ public struct FlowPaths: Sendable {
                 switch taken.kind {
                 case .transitioned, .finished:
                     let covers = taken.transitions.map { index.specTransitions[$0.position] }
-                    return (covers, taken.state, taken.kind == .finished, .machine(machine, steps: steps + 1))
+                    return (covers, index.ordinals[taken.state].map { [Int32($0)] }, taken.kind == .finished,
+                            .machine(machine, steps: steps + 1))
                 default:
                     return ([], nil, false, run)
                 }
             }
         }
-        order.append(startLeaf)
-        seen[startLeaf] = true
+        order.append(startNode)
+        seen[startNode] = true
         var candidates: [Int] = []
         var tried: [[String: Bool]] = []
         var named: [Int] = []
         var matching: [Int] = []
-        while let (leaf, run) = frontier.popFirst() {
-            // Candidate transitions in the order the engine tries them: innermost state first.
-            candidates.removeAll(keepingCapacity: true)
-            for s in hierarchy.ancestorsOrSelf(of: leaf) {
-                for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] { candidates.append(t) }
-            }
+        while let (from, run) = frontier.popFirst() {
+            let fromLeaves = leaves(of: from)
+            // Candidate transitions in the order the engine tries them: innermost state first (each
+            // leaf's in turn: the engine selects one transition for each).
             named.removeAll(keepingCapacity: true)
-            for t in candidates {
-                for k in tryStart[t]..<tryStart[t + 1] where !named.contains(tryNames[k]) { named.append(tryNames[k]) }
+            for leaf in fromLeaves {
+                for s in hierarchy.ancestorsOrSelf(of: Int(leaf)) {
+                    for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] {
+                        for k in tryStart[t]..<tryStart[t + 1] where !named.contains(tryNames[k]) { named.append(tryNames[k]) }
+                    }
+                }
             }
             for name in named {
-                matching.removeAll(keepingCapacity: true)
-                for t in candidates where matches(t, name) { matching.append(t) }
                 var pending: [[String: Bool]] = []
-                for (k, t) in matching.enumerated() {
-                    var truths: [String: Bool] = [:]
-                    var possible = true
-                    for earlier in matching[..<k] {
-                        guard guarded[earlier] else { possible = false; break }
-                        if let g = guardNames[earlier] { truths[g] = false }
+                for leaf in fromLeaves {
+                    candidates.removeAll(keepingCapacity: true)
+                    for s in hierarchy.ancestorsOrSelf(of: Int(leaf)) {
+                        for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] { candidates.append(t) }
                     }
-                    if let g = guardNames[t] {
-                        if truths[g] == false { possible = false }
-                        truths[g] = true
+                    matching.removeAll(keepingCapacity: true)
+                    for t in candidates where matches(t, name) { matching.append(t) }
+                    for (k, t) in matching.enumerated() {
+                        var truths: [String: Bool] = [:]
+                        var possible = true
+                        for earlier in matching[..<k] {
+                            guard guarded[earlier] else { possible = false; break }
+                            if let g = guardNames[earlier] { truths[g] = false }
+                        }
+                        if let g = guardNames[t] {
+                            if truths[g] == false { possible = false }
+                            truths[g] = true
+                        }
+                        if possible { pending.append(truths) }
                     }
-                    if possible { pending.append(truths) }
                 }
                 tried.removeAll(keepingCapacity: true)
                 while let truths = pending.popLast() {
@@ -241,7 +285,7 @@ public struct FlowPaths: Sendable {
                     tried.append(truths)
                     guard tried.count <= 64 else { continue }
                     let event = SpecEvent(names[name], guards: truths)
-                    guard let (covers, state, finished, after) = step(run, event) else {
+                    guard let (covers, reachedLeaves, finished, after) = step(run, event) else {
                         continue  // a loop the run stops: no edge
                     }
                     guard !covers.isEmpty else { continue }
@@ -253,8 +297,8 @@ public struct FlowPaths: Sendable {
                             pending.append(flipped)
                         }
                     }
-                    let to = state.flatMap { index.ordinals[$0] } ?? leaf
-                    edgeFrom.append(Int32(leaf))
+                    let to = reachedLeaves.map(node) ?? from
+                    edgeFrom.append(Int32(from))
                     edgeTo.append(Int32(to))
                     edgeEvents.append(event)
                     for t in covers { coverFlat.append(Int32(t)) }
@@ -269,14 +313,16 @@ public struct FlowPaths: Sendable {
             }
         }
 
-        // Each state's path is kept as the leaf it was first reached through: memory stays linear in
+        // Each state's path is kept as the node it was first reached through: memory stays linear in
         // the flow's size (a chain's paths together are quadratic). A state's ancestors are marked
         // with it, up to the first one already marked (whose ancestors are marked already).
         var settledVia = [Int32](repeating: -1, count: stateCount)
-        for leaf in order {
-            for s in hierarchy.ancestorsOrSelf(of: leaf) {
-                if settledVia[s] >= 0 { break }
-                settledVia[s] = Int32(leaf)
+        for reachedNode in order {
+            for leaf in leaves(of: reachedNode) {
+                for s in hierarchy.ancestorsOrSelf(of: Int(leaf)) {
+                    if settledVia[s] >= 0 { break }
+                    settledVia[s] = Int32(reachedNode)
+                }
             }
         }
         func path(toLeaf leaf: Int, then last: SpecEvent?) -> [SpecEvent] {
@@ -291,7 +337,7 @@ public struct FlowPaths: Sendable {
             for k in coverStart[e]..<coverStart[e + 1] { covered[Int(coverFlat[k])] = true }
         }
         var chosen: [Int] = []
-        var included = [Bool](repeating: false, count: stateCount)
+        var included = [Bool](repeating: false, count: parentEdge.count)
         for e in edgeEvents.indices where !coverFlat[coverStart[e]..<coverStart[e + 1]].allSatisfy({ covered[Int($0)] }) {
             chosen.append(e)
             cover(e)
@@ -305,7 +351,7 @@ public struct FlowPaths: Sendable {
         }
         // A chosen edge that discovered a state on another chosen sequence's path adds nothing: that
         // sequence starts with it.
-        var onPaths = [Bool](repeating: false, count: stateCount)
+        var onPaths = [Bool](repeating: false, count: parentEdge.count)
         for e in chosen {
             var node = Int(edgeFrom[e])
             while !onPaths[node] {
@@ -325,9 +371,10 @@ public struct FlowPaths: Sendable {
         var passedVia = [Int32](repeating: Self.none, count: stateCount)
         func passed(_ covers: some Sequence<Int>, by e: Int) {
             for t in covers {
-                let target = targets[t]
-                guard target >= 0, settledVia[target] < 0, passedVia[target] == Self.none else { continue }
-                passedVia[target] = Int32(e)
+                for target in CollectionOfOne(targets[t]) + (moreTargets[t] ?? []) {
+                    guard target >= 0, settledVia[target] < 0, passedVia[target] == Self.none else { continue }
+                    passedVia[target] = Int32(e)
+                }
             }
         }
         passed(startCovers, by: -1)
@@ -367,11 +414,12 @@ public struct FlowPaths: Sendable {
     private static let none: Int32 = -2
     /// State ordinals by name.
     private let ordinals: [String: Int]
-    /// The edge that discovered each leaf, by ordinal, or -1.
+    /// The edge that discovered each node (a leaf's ordinal; with parallel states, a configuration's
+    /// number), or -1.
     private let parentEdge: [Int32]
     private let edgeEvents: [SpecEvent]
     private let edgeSources: [Int32]
-    /// The leaf each state was first settled in through, by ordinal, or -1.
+    /// The node each state was first settled in through, by ordinal, or -1.
     private let settledVia: [Int32]
     /// The edge that passed through each state (-1: the start), by ordinal, or ``none``.
     private let passedVia: [Int32]

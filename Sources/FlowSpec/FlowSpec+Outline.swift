@@ -9,6 +9,7 @@ extension FlowSpec {
         var made: [State] = outline.states.map { s in
             var state = State(name: s.label)
             state.isFinal = s.kind == .final
+            state.isParallel = s.kind == .parallel
             state.output = s.output
             state.child = s.childFlow
             state.childOutputs = s.childOutputs
