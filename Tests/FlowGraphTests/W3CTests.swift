@@ -15,15 +15,11 @@ enum W3CSuite {
         "test577.scxml": "optional: expects the BasicHTTP event I/O processor's error.communication; without that processor the recommendation prescribes error.execution",
     ]
 
-    /// Tests that qualify but use what the simulation refuses, each with the one line it is refused
-    /// with.
-    static let refused: [String: String] = [:]
-
     /// The top-level tests (sub-documents such as `test239sub1.scxml` are the children they invoke).
     static func tests() -> [String] {
         guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         return names.filter {
-            $0.hasPrefix("test") && $0.hasSuffix(".scxml") && !$0.contains("sub") && optional[$0] == nil && refused[$0] == nil
+            $0.hasPrefix("test") && $0.hasSuffix(".scxml") && !$0.contains("sub") && optional[$0] == nil
         }.sorted()
     }
 
@@ -45,19 +41,6 @@ struct W3CTests {
         for parallel in ["test310.scxml", "test404.scxml", "test405.scxml", "test406.scxml", "test413.scxml",
                          "test417.scxml", "test436.scxml"] {
             #expect(W3CSuite.tests().contains(parallel))
-        }
-    }
-
-    @Test("A test the simulation refuses says why in one line", arguments: W3CSuite.refused.keys.sorted())
-    func refused(_ name: String) throws {
-        let url = try #require(W3CSuite.folder?.appendingPathComponent(name))
-        let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: url)), file: name)
-        #expect(spec.validate().filter { $0.severity == .error }.isEmpty)
-        #expect(throws: FlowSimulation.Problem.self) { try FlowSimulation(spec, children: W3CSuite.child) }
-        do {
-            _ = try FlowSimulation(spec, children: W3CSuite.child)
-        } catch {
-            #expect(error.description == W3CSuite.refused[name])
         }
     }
 
