@@ -61,6 +61,9 @@ public struct FlowOutline: Hashable, Sendable {
         public var effects: [String] = []
         /// The name of its context update, if any.
         public var update: String? = nil
+        /// The indices of its targets after ``target``, for a transition into several regions of a
+        /// parallel state (`On(_:to: [State])`); empty otherwise.
+        public var moreTargets: [Int] = []
     }
 
     /// The flow's name.
@@ -108,7 +111,8 @@ extension FlowDefinition {
                 return .init(source: source, target: transition.target.flatMap { index[$0] },
                              targetless: transition.target == nil, event: transition.eventLabel,
                              label: transition.label, guardLabel: transition.guardLabel,
-                             effects: transition.effectLabels, update: transition.updateLabel)
+                             effects: transition.effectLabels, update: transition.updateLabel,
+                             moreTargets: transition.targets.dropFirst().compactMap { index[$0] })
             })
     }
 }

@@ -225,3 +225,33 @@ struct ParallelSpecTests {
         #expect(Set(simulation.configuration) == ["a22", "a2", "a", "b22", "b2", "b", "p"])
     }
 }
+
+extension ParallelSpecTests {
+    enum Tabs: Flow {
+        typealias State = String
+        typealias Event = String
+        typealias Effect = String
+        typealias Output = Void
+    }
+
+    @Test("A Swift definition with Parallel and several targets writes a spec that reads, runs and draws the same")
+    func exported() throws {
+        let definition = FlowDefinition<Tabs>("tabs", initial: "idle") {
+            StateNode("idle") { On("deep", to: ["b1", "c2"]) }
+            Parallel("p") {
+                StateNode("b") { StateNode("b0"); StateNode("b1") }
+                StateNode("c") { StateNode("c0"); StateNode("c2") }
+                On("back", to: "idle")
+            }
+        }
+        #expect(definition.isValid, "\(definition.validate())")
+        let spec = FlowSpec(definition)
+        #expect(spec.states[1].isParallel)
+        #expect(spec.states[0].transitions[0].targets == ["b1", "c2"])
+        let read = try FlowSpec.parse(spec.json(), file: "tabs.json")
+        let simulation = try FlowSimulation(read)
+        try simulation.send("deep")
+        #expect(simulation.configuration == ["c2", "c", "b1", "b", "p"])
+        #expect(FlowGraph(read).edges.filter { $0.label == "deep" }.count == 2)
+    }
+}
