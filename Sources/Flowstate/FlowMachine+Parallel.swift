@@ -38,15 +38,14 @@ extension FlowMachine {
         /// Records one action in the current microstep's log, when recording.
         @inline(__always)
         mutating func record(_ action: FlowMicrostep.Action) {
-            guard log != nil else { return }
-            log![log!.count - 1].actions.append(action)
+            guard let last = log?.indices.last else { return }
+            log?[last].actions.append(action)
         }
 
         /// Opens the log's next microstep, when recording.
         @inline(__always)
         mutating func beginMicrostep() {
-            guard log != nil else { return }
-            log!.append(FlowMicrostep(actions: []))
+            log?.append(FlowMicrostep(actions: []))
         }
 
         init(configuration: [Int32], context: F.Context) {
