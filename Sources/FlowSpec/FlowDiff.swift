@@ -54,7 +54,9 @@ public struct FlowDiff: Sendable {
         self.new = new
         let before = SpecIndex(old), after = SpecIndex(new)
         var changes: [Change] = []
-        if old.initial != new.initial { changes.append(.initialChanged(from: old.initial, to: new.initial)) }
+        if old.initialStates != new.initialStates {
+            changes.append(.initialChanged(from: old.initialStates.joined(separator: " "), to: new.initialStates.joined(separator: " ")))
+        }
         for name in before.order where after.states[name] == nil {
             changes.append(.stateRemoved(name, parent: before.parent[name]))
         }
@@ -75,7 +77,7 @@ public struct FlowDiff: Sendable {
             compare("parallel", was.isParallel, now.isParallel) { "\($0)" }
             compare("history", was.history, now.history) { $0?.rawValue ?? "none" }
             compare("output", was.output, now.output, optional)
-            compare("initial", was.initial, now.initial, optional)
+            compare("initial", was.initialStates, now.initialStates) { $0.isEmpty ? "none" : $0.joined(separator: " ") }
             compare("child", was.child, now.child, optional)
             let outputs: ([FlowSpec.ChildOutput]) -> String = { list($0.map { "\($0.output): \($0.event ?? "none")" }) }
             compare("outputs", was.childOutputs, now.childOutputs, outputs)
@@ -97,16 +99,16 @@ public struct FlowDiff: Sendable {
         for entry in oldKeyed { oldByKey[entry.key] = entry.transition }
         let newKeys = Set(newKeyed.map(\.key))
         for entry in oldKeyed where !newKeys.contains(entry.key) {
-            changes.append(.transitionRemoved(source: entry.source, label: Self.label(entry.transition), target: entry.transition.target))
+            changes.append(.transitionRemoved(source: entry.source, label: Self.label(entry.transition), target: Self.target(entry.transition)))
         }
         for entry in newKeyed {
             guard let was = oldByKey[entry.key] else {
-                changes.append(.transitionAdded(source: entry.source, label: Self.label(entry.transition), target: entry.transition.target))
+                changes.append(.transitionAdded(source: entry.source, label: Self.label(entry.transition), target: Self.target(entry.transition)))
                 continue
             }
             var what: [String] = []
-            if was.target != entry.transition.target {
-                what.append("target: \(was.target ?? "none") -> \(entry.transition.target ?? "none")")
+            if was.targets != entry.transition.targets {
+                what.append("target: \(Self.target(was) ?? "none") -> \(Self.target(entry.transition) ?? "none")")
             }
             if was.isInternal != entry.transition.isInternal {
                 what.append("internal: \(was.isInternal) -> \(entry.transition.isInternal)")
@@ -124,6 +126,11 @@ public struct FlowDiff: Sendable {
         self.changes = changes
     }
 
+    /// A transition's targets as SCXML writes them (`a b` for several), `nil` for a targetless one.
+    static func target(_ t: FlowSpec.Transition) -> String? {
+        t.targets.isEmpty ? nil : t.targets.joined(separator: " ")
+    }
+
     /// `event [guard]`, as diagrams label a transition without its effects.
     static func label(_ t: FlowSpec.Transition) -> String {
         (t.event ?? "") + (t.guardName.map { (t.event == nil ? "" : " ") + "[\($0)]" } ?? "")
@@ -134,7 +141,12 @@ public struct FlowDiff: Sendable {
         guard let line = what.first(where: { $0.hasPrefix("target: ") }) else { return nil }
         let parts = line.dropFirst(8).split(separator: " -> ", maxSplits: 1)
         guard parts.count == 2, parts[0] != "none" else { return nil }
-        return String(parts[0])
+        return firstName(String(parts[0]))
+    }
+
+    /// The first state named in a list written `a b` (the one whose arrow the diagram marks).
+    private static func firstName(_ names: String) -> String {
+        names.split(separator: " ").first.map(String.init) ?? names
     }
 
     /// Whether the versions are structurally the same.
@@ -173,7 +185,7 @@ public struct FlowDiff: Sendable {
         // Edges: found by their ends and label; each marked once.
         func edgeIndex(source: String, label: String, target: String?) -> Int? {
             guard let from = graph.id(ofLabel: source) else { return nil }
-            let to = target.flatMap { graph.id(ofLabel: $0) } ?? from
+            let to = target.flatMap { graph.id(ofLabel: Self.firstName($0)) } ?? from
             return graph.edges.firstIndex { $0.from == from && $0.to == to && $0.label.hasPrefix(label) && $0.attributes["color"] == nil }
         }
         for change in changes {
@@ -194,7 +206,7 @@ public struct FlowDiff: Sendable {
                 }
             case .transitionRemoved(let source, let label, let target):
                 guard let from = graph.id(ofLabel: source) else { continue }
-                let to = target.flatMap { graph.id(ofLabel: $0) } ?? from
+                let to = target.flatMap { graph.id(ofLabel: Self.firstName($0)) } ?? from
                 graph.edges.append(FlowGraph.Edge(from: from, to: to, label: "− " + label, events: [nil],
                                                   attributes: ["color": removed, "fontcolor": removed, "style": "dashed"]))
             default: break

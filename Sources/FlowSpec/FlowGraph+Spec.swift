@@ -19,7 +19,9 @@ extension FlowGraph {
             guard let state = index.states[nodes[i].label] else { continue }
             nodes[i].childFlow = state.child
             if state.isFinal && nodes[i].kind == .state { nodes[i].kind = .final }
-            if state.isParallel {
+            if state.isParallel && state.states.isEmpty {
+                // A <parallel> with no regions (invalid, not declared parallel in the definition, which
+                // draws the others as dashed clusters marked ∥): marked the same way.
                 nodes[i].attributes["style"] = "dashed"
                 nodes[i].attributes["label"] = "\(state.name) ∥"
             }
@@ -30,8 +32,9 @@ extension FlowGraph {
                 nodes[i].attributes["tooltip"] = "\(history.rawValue) history '\(state.name)'"
             }
         }
-        // An internal transition (it does not exit its source) is drawn dotted.
+        // A transition with several targets is drawn by the definition's graph: one edge per target.
         let transitionList = index.transitions
+        // An internal transition (it does not exit its source) is drawn dotted.
         for e in edges.indices where edges[e].transitions.contains(where: { transitionList.indices.contains($0) && transitionList[$0].transition.isInternal }) {
             edges[e].attributes["style"] = "dotted"
             edges[e].attributes["tooltip"] = "internal: does not exit its source"
@@ -40,7 +43,7 @@ extension FlowGraph {
         // an invalid flow is never drawn as if it were whole.
         var missing: [String: String] = [:]
         for (source, transition) in index.transitions {
-            guard let target = transition.target, index.states[target] == nil,
+            guard let target = transition.targets.first(where: { index.states[$0] == nil }),
                   let from = nodes.first(where: { $0.label == source && $0.kind != .compound })?.id
                       ?? nodes.first(where: { $0.label == source })?.id else { continue }
             let id: String

@@ -5,7 +5,8 @@ import Flowstate
 /// of event sequences that together take every transition (a transition cover, as model-based test
 /// generators produce).
 ///
-/// The exploration runs the engine itself, breadth first, from each state reached, with each event
+/// The exploration runs the engine itself, breadth first, from each configuration reached (a leaf
+/// state; with parallel states, the set of active leaves), with each event
 /// its transitions (and their ancestors') name, and with the guard truths that select each candidate
 /// transition in turn (its guard true, the guards of the transitions the engine would try first
 /// false). SCXML's internal events (`raise`, `done.state.*`) are processed as ``FlowSimulation``
@@ -38,14 +39,16 @@ public struct FlowPaths: Sendable {
     /// - Parameters:
     ///   - spec: The flow.
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
+    ///   states, several initial states, data).
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
         try self.init(spec.compile(guards: guards))
     }
 
     /// Explores a spec compiled once (``FlowSpec/compile(guards:)``), for example the one just
     /// validated: `flowviz paths` checks and explores a file with one compilation.
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has parallel states.
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
+    ///   states, several initial states, data).
     public init(_ compiled: FlowSpec.Compiled) throws(FlowSimulation.Problem) {
         let spec = compiled.spec
         let document = compiled.document
@@ -95,6 +98,7 @@ public struct FlowPaths: Sendable {
         var guardNames = [String?](repeating: nil, count: transitions.count)  // guards a step can choose
         var guarded = [Bool](repeating: false, count: transitions.count)
         var targets = [Int](repeating: -1, count: transitions.count)
+        var moreTargets: [Int: [Int]] = [:]  // the targets after the first, for the few that have several
         var hasEvent = [Bool](repeating: false, count: transitions.count)
         tryStart.reserveCapacity(transitions.count + 1)
         index.forEach(transition: { t, transition in
@@ -114,6 +118,7 @@ public struct FlowPaths: Sendable {
                 if !isLiteral(g) { guardNames[t] = g }
             }
             targets[t] = transition.target.flatMap { index.ordinals[$0] } ?? -1
+            if transition.targets.count > 1 { moreTargets[t] = transition.targets.dropFirst().compactMap { index.ordinals[$0] } }
         })
         // SCXML: the names each name's descriptors match are those that are its dotted prefixes.
         var prefixStart = [0]
@@ -147,11 +152,38 @@ public struct FlowPaths: Sendable {
         }
         let hierarchy = index.hierarchy
 
-        // Breadth-first over leaf states; each edge is one external event with its guard truths. The
-        // search, its shortest paths and the cover are FlowExplorer's, which FlowPathfinder runs too.
+        // Breadth-first over configurations; each edge is one external event with its guard truths.
+        // The search, its shortest paths and the cover are FlowExplorer's, which FlowPathfinder runs
+        // too. A node's key is a number: without parallel states, its leaf's ordinal; with them, the
+        // number of its set of leaves (sorted ordinals), numbered as found.
         var coverStart = [0]  // edge e took transitions coverFlat[coverStart[e]..<coverStart[e + 1]]
         var coverFlat: [Int32] = []
-        let startLeaf = initial.rootState.flatMap { index.ordinals[$0] } ?? index.ordinals[spec.initial] ?? 0
+        let parallel = document.parallel
+        var configurationIDs: [[Int32]: Int] = [:]
+        var configurations: [[Int32]] = []
+        /// The key of a configuration, given by its leaves' ordinals (sorted), numbered when new.
+        func key(_ leaves: [Int32]) -> Int {
+            guard parallel else { return Int(leaves[0]) }
+            if let known = configurationIDs[leaves] { return known }
+            configurationIDs[leaves] = configurations.count
+            configurations.append(leaves)
+            return configurations.count - 1
+        }
+        /// The root's leaves after a run's step, by ordinal, sorted (its final state once finished).
+        func rootLeaves(_ interpreter: SpecInterpreter) -> [Int32]? {
+            if parallel, !interpreter.rootFinished, let machine = interpreter.sessions.first??.machine {
+                let hierarchy = machine.definition.hierarchy
+                var found: [Int32] = []
+                for state in machine.activeStates {
+                    guard let p = machine.definition.position(of: state), hierarchy.isAtomic(p),
+                          let ordinal = index.ordinals[state] else { continue }
+                    found.append(Int32(ordinal))
+                }
+                return found.isEmpty ? nil : found.sorted()
+            }
+            return interpreter.rootState.flatMap { index.ordinals[$0] }.map { [Int32($0)] }
+        }
+        let startKey = key(rootLeaves(initial) ?? [Int32(index.ordinals[spec.initial] ?? 0)])
         // A document with no executable content, no invoke and no nested final leaves the driver
         // nothing to do in a step but hand the event to the engine (no queue ever holds anything): its
         // runs are the root machine alone, a few words to copy instead of the whole driver.
@@ -164,11 +196,11 @@ public struct FlowPaths: Sendable {
                 startRun = .interpreter(initial)
             }
         }
-        var explorer = FlowExplorer<Int, SpecEvent, Run>(start: startLeaf, run: startRun)
+        var explorer = FlowExplorer<Int, SpecEvent, Run>(start: startKey, run: startRun)
         let stepLimit = initial.stepLimit
         /// One step of a run: the file's transitions the root took, where it settled, whether it finished,
         /// and the run after it; `nil` when the run stops (a loop, a limit).
-        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: String?, finished: Bool, after: Run)? {
+        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: [Int32]?, finished: Bool, after: Run)? {
             switch run {
             case .interpreter(var copy):
                 do {
@@ -176,7 +208,7 @@ public struct FlowPaths: Sendable {
                 } catch {
                     return nil
                 }
-                return (copy.takeRootTransitions(), copy.rootState, copy.rootFinished, .interpreter(copy))
+                return (copy.takeRootTransitions(), rootLeaves(copy), copy.rootFinished, .interpreter(copy))
             case .machine(var machine, let steps):
                 // What the driver's microstep does for such a document, to the letter.
                 guard steps + 1 <= stepLimit else { return nil }
@@ -191,7 +223,8 @@ public struct FlowPaths: Sendable {
                 switch taken.kind {
                 case .transitioned, .finished:
                     let covers = taken.transitions.map { index.specTransitions[$0.position] }
-                    return (covers, taken.state, taken.kind == .finished, .machine(machine, steps: steps + 1))
+                    return (covers, index.ordinals[taken.state].map { [Int32($0)] }, taken.kind == .finished,
+                            .machine(machine, steps: steps + 1))
                 default:
                     return ([], nil, false, run)
                 }
@@ -201,32 +234,40 @@ public struct FlowPaths: Sendable {
         var tried: [[String: Bool]] = []
         var named: [Int] = []
         var matching: [Int] = []
-        while let (_, leaf, run) = explorer.next() {
-            // Candidate transitions in the order the engine tries them: innermost state first.
-            candidates.removeAll(keepingCapacity: true)
-            for s in hierarchy.ancestorsOrSelf(of: leaf) {
-                for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] { candidates.append(t) }
-            }
+        while let (_, from, run) = explorer.next() {
+            let fromLeaves = parallel ? configurations[from] : [Int32(from)]
+            // Candidate transitions in the order the engine tries them: innermost state first (each
+            // leaf's in turn: the engine selects one transition for each).
             named.removeAll(keepingCapacity: true)
-            for t in candidates {
-                for k in tryStart[t]..<tryStart[t + 1] where !named.contains(tryNames[k]) { named.append(tryNames[k]) }
+            for leaf in fromLeaves {
+                for s in hierarchy.ancestorsOrSelf(of: Int(leaf)) {
+                    for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] {
+                        for k in tryStart[t]..<tryStart[t + 1] where !named.contains(tryNames[k]) { named.append(tryNames[k]) }
+                    }
+                }
             }
             for name in named {
-                matching.removeAll(keepingCapacity: true)
-                for t in candidates where matches(t, name) { matching.append(t) }
                 var pending: [[String: Bool]] = []
-                for (k, t) in matching.enumerated() {
-                    var truths: [String: Bool] = [:]
-                    var possible = true
-                    for earlier in matching[..<k] {
-                        guard guarded[earlier] else { possible = false; break }
-                        if let g = guardNames[earlier] { truths[g] = false }
+                for leaf in fromLeaves {
+                    candidates.removeAll(keepingCapacity: true)
+                    for s in hierarchy.ancestorsOrSelf(of: Int(leaf)) {
+                        for t in bySource[sourceStart[s]..<sourceStart[s + 1]] where hasEvent[t] { candidates.append(t) }
                     }
-                    if let g = guardNames[t] {
-                        if truths[g] == false { possible = false }
-                        truths[g] = true
+                    matching.removeAll(keepingCapacity: true)
+                    for t in candidates where matches(t, name) { matching.append(t) }
+                    for (k, t) in matching.enumerated() {
+                        var truths: [String: Bool] = [:]
+                        var possible = true
+                        for earlier in matching[..<k] {
+                            guard guarded[earlier] else { possible = false; break }
+                            if let g = guardNames[earlier] { truths[g] = false }
+                        }
+                        if let g = guardNames[t] {
+                            if truths[g] == false { possible = false }
+                            truths[g] = true
+                        }
+                        if possible { pending.append(truths) }
                     }
-                    if possible { pending.append(truths) }
                 }
                 tried.removeAll(keepingCapacity: true)
                 while let truths = pending.popLast() {
@@ -234,7 +275,7 @@ public struct FlowPaths: Sendable {
                     tried.append(truths)
                     guard tried.count <= 64 else { continue }
                     let event = SpecEvent(names[name], guards: truths)
-                    guard let (covers, state, finished, after) = step(run, event) else {
+                    guard let (covers, reachedLeaves, finished, after) = step(run, event) else {
                         continue  // a loop the run stops: no edge
                     }
                     guard !covers.isEmpty else { continue }
@@ -246,7 +287,7 @@ public struct FlowPaths: Sendable {
                             pending.append(flipped)
                         }
                     }
-                    let to = state.flatMap { index.ordinals[$0] } ?? leaf
+                    let to = reachedLeaves.map(key) ?? from
                     explorer.reach(to, by: event, exploring: finished ? nil : after)
                     for t in covers { coverFlat.append(Int32(t)) }
                     coverStart.append(coverFlat.count)
@@ -255,9 +296,9 @@ public struct FlowPaths: Sendable {
         }
 
         let tree = explorer.exploration
-        // Each state's path is kept as the node (a leaf) it was first settled in: memory stays linear
-        // in the flow's size (a chain's paths together are quadratic).
-        let settledVia = tree.firstNodes(inside: hierarchy) { $0 }
+        // Each state's path is kept as the node (a configuration) it was first settled in: memory stays
+        // linear in the flow's size (a chain's paths together are quadratic).
+        let settledVia = tree.firstNodes(inside: hierarchy) { parallel ? configurations[$0].map { Int($0) } : [$0] }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
         // source and the edge.
         let (ends, covered) = tree.transitionCover(start: startCovers, transitionCount: transitions.count) { e in
@@ -269,9 +310,10 @@ public struct FlowPaths: Sendable {
         var passedVia = [Int32](repeating: Self.none, count: stateCount)
         func passed(_ covers: some Sequence<Int>, by e: Int) {
             for t in covers {
-                let target = targets[t]
-                guard target >= 0, settledVia[target] < 0, passedVia[target] == Self.none else { continue }
-                passedVia[target] = Int32(e)
+                for target in CollectionOfOne(targets[t]) + (moreTargets[t] ?? []) {
+                    guard target >= 0, settledVia[target] < 0, passedVia[target] == Self.none else { continue }
+                    passedVia[target] = Int32(e)
+                }
             }
         }
         passed(startCovers, by: -1)
@@ -308,9 +350,11 @@ public struct FlowPaths: Sendable {
     private static let none: Int32 = -2
     /// State ordinals by name.
     private let ordinals: [String: Int]
-    /// The exploration: nodes are leaf states (by ordinal), edges are events.
+    /// The exploration: nodes are configurations (a leaf state's ordinal; with parallel states, the
+    /// number of a set of leaves), edges are events.
     private let tree: FlowExploration<Int, SpecEvent>
-    /// The node each state was first settled in through (a leaf inside it), by ordinal, or -1.
+    /// The node each state was first settled in through (a configuration with a leaf inside it), by
+    /// ordinal, or -1.
     private let settledVia: [Int32]
     /// The edge that passed through each state (-1: the start), by ordinal, or ``none``.
     private let passedVia: [Int32]

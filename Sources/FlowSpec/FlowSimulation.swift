@@ -2,7 +2,7 @@ import FlowGraph
 import Flowstate
 
 /// Runs flow files as the W3C SCXML recommendation says (Appendix D's algorithm, for the null data
-/// model, without `<parallel>` and `<history>`), on the engine that runs Swift flows.
+/// model, parallel states included, without `<history>`), on the engine that runs Swift flows.
 ///
 /// The engine selects and takes transitions; around it one driver (the same that ``FlowPaths``
 /// explores with) keeps each session's internal and external queues, runs the file's executable
@@ -28,9 +28,11 @@ import Flowstate
 public final class FlowSimulation {
     /// What happened, one machine step (or teardown) each.
     public enum Record: Hashable, Sendable, CustomStringConvertible {
-        /// A machine started in `state`. `machine` is the path of child flow names from the root (empty for it).
+        /// A machine started in `state` (with parallel states, every active leaf, separated by commas).
+        /// `machine` is the path of child flow names from the root (empty for it).
         case started(machine: [String], state: String, effects: [String])
-        /// A machine took a transition on `event` (from its internal queue when `internal`).
+        /// A machine took a transition on `event` (from its internal queue when `internal`); `from` and
+        /// `to` name its leaves (several, separated by commas, with parallel states).
         case transitioned(machine: [String], from: String, to: String, event: String, internal: Bool, effects: [String])
         /// A machine reached a final state.
         case finished(machine: [String], output: String)
@@ -130,8 +132,8 @@ public final class FlowSimulation {
     ///   - guards: Default truths of guards the steps do not mention (true otherwise).
     ///   - children: The flow file a state's `child` names (`nil`: not found). Child flows a file holds
     ///     inline (`<invoke><content>`) are found without it.
-    /// - Throws: ``Problem`` when a flow has parallel states, a child flow is missing, or child flows
-    ///   nest in a cycle.
+    /// - Throws: ``Problem`` when a flow has what is not simulated (history states, several initial
+    ///   states, data), a child flow is missing, or child flows nest in a cycle.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:], children: (String) -> FlowSpec? = { _ in nil }) throws(Problem) {
         // Every flow the run may start, by the name states use: iteratively, with cycles refused.
         var specs: [String: FlowSpec] = [spec.name: spec]
@@ -292,19 +294,19 @@ public final class FlowSimulation {
     private func absorb() {
         for note in interpreter.takeNotes() {
             switch note {
-            case .started(let path, let state, let effects, let transitions):
+            case .started(let path, let state, let leaf, let effects, let transitions):
                 records.append(.started(machine: path, state: state, effects: effects))
                 if path.isEmpty {
                     takenTransitions += transitions
-                    trace.steps.append(.init(from: nil, to: state, event: nil, transitions: transitions, effects: effects))
+                    trace.steps.append(.init(from: nil, to: leaf, event: nil, transitions: transitions, effects: effects))
                 }
-            case .transitioned(let path, let from, let to, let event, let isInternal, let effects, let transitions):
+            case .transitioned(let path, let from, let to, let leaf, let event, let isInternal, let effects, let transitions):
                 records.append(.transitioned(machine: path, from: from, to: to, event: event, internal: isInternal,
                                              effects: effects))
                 if path.isEmpty {
                     takenTransitions += transitions
                     let label = transitions.first.flatMap { rootIndex.transitions[$0].transition.event } ?? event
-                    trace.steps.append(.init(from: from, to: to, event: label, transitions: transitions, effects: effects))
+                    trace.steps.append(.init(from: from, to: leaf, event: label, transitions: transitions, effects: effects))
                 }
             case .unhandled(let path, let state, let event, let rejected):
                 records.append(.unhandled(machine: path, state: state, event: event, rejected: rejected))
@@ -322,8 +324,11 @@ public final class FlowSimulation {
         }
     }
 
-    /// The root machine's configuration: its active state and that state's ancestors, innermost first.
+    /// The root machine's configuration: its active states, innermost first (a leaf and its
+    /// ancestors; with parallel states, every active state, later regions before earlier ones). Once
+    /// the flow has finished: the final state and its ancestors.
     public var configuration: [String] {
+        if !isFinished, let machine = interpreter.sessions.first??.machine, machine.isStarted { return machine.configuration }
         guard let state = interpreter.rootState else { return [] }
         return [state] + rootIndex.ancestors(of: state)
     }
@@ -331,7 +336,9 @@ public final class FlowSimulation {
     /// The machines alive now, one line each (`flow: state`), the root first, children indented.
     public var machines: [String] {
         interpreter.sessions.compactMap { session in
-            session.map { String(repeating: "  ", count: $0.path.count) + "\($0.document.spec.name): \($0.machine.state)" }
+            session.map {
+                String(repeating: "  ", count: $0.path.count) + "\($0.document.spec.name): " + SpecInterpreter.leaves($0.machine)
+            }
         }
     }
 }

@@ -40,6 +40,10 @@ extension FlowSpec {
         -> (definition: FlowDefinition<SpecFlow>, specTransitions: [Int])
     {
         let scxml = semantics == .scxml
+        // With parallel states, `In()` asks the engine's configuration (a set of states); without,
+        // the leaf the machine rests in says what is active.
+        var hasParallel = false
+        forEachState { if $0.isParallel && !$0.states.isEmpty { hasParallel = true } }
         // `In()` needs the states' ancestors when it is evaluated: an index, made only if a condition
         // asks (most files do not, and a big file's compilation is where its memory peaks).
         var ancestry: SpecIndex?
@@ -54,6 +58,8 @@ extension FlowSpec {
             if trimmed == "true" || trimmed == "false" {
                 let value = trimmed == "true"
                 made = Guard(name, evaluate: { _, _ in value })
+            } else if let state = Self.inPredicate(trimmed), hasParallel {
+                made = Guard.in(state, named: name)
             } else if let state = Self.inPredicate(trimmed) {
                 let index = ancestry ?? SpecIndex(self)
                 ancestry = index
@@ -91,7 +97,7 @@ extension FlowSpec {
         // children's in document order, so each state takes its block of numbers on the way down.
         var declared: [Int] = []
         var counter = 0
-        func element(_ state: State, topLevel: Bool) -> FlowElement<SpecFlow> {
+        func element(_ state: State, topLevel: Bool, inParallel: Bool) -> FlowElement<SpecFlow> {
             let l = state.location ?? fallbackLocation
             let firstOwn = counter
             counter += state.transitions.count
@@ -99,41 +105,73 @@ extension FlowSpec {
             body.reserveCapacity(state.states.count + state.transitions.count)
             // Child states first, then the state's own transitions: the order "cancel from any step"
             // is usually written in, and the order the transitions keep in graphs.
-            for child in state.states { body.append(element(child, topLevel: false)) }
+            let regions = inParallel || (state.isParallel && !state.states.isEmpty)
+            for child in state.states { body.append(element(child, topLevel: false, inParallel: regions)) }
             for (k, t) in state.transitions.enumerated() {
                 let tl = t.location ?? fallbackLocation
                 let guardCondition = t.guardName.map(condition)
                 let labels = effects ? t.effects : []
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
-                    body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, update: t.update.map(update),
-                                                effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
+                    if t.targets.count > 1 {
+                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.targets, update: t.update.map(update),
+                                                    effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
+                    } else {
+                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, update: t.update.map(update),
+                                                    effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
+                    }
                     declared.append(firstOwn + k)
                     continue
                 }
                 for kind in kinds(event) {
-                    body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, update: t.update.map(update),
-                                             effects: labels, label: event, fileID: tl.file, line: tl.line,
-                                             column: tl.column).element)
+                    if t.targets.count > 1 {
+                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.targets, update: t.update.map(update),
+                                                 effects: labels, label: event, fileID: tl.file, line: tl.line,
+                                                 column: tl.column).element)
+                    } else {
+                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, update: t.update.map(update),
+                                                 effects: labels, label: event, fileID: tl.file, line: tl.line,
+                                                 column: tl.column).element)
+                    }
                     declared.append(firstOwn + k)
                 }
             }
             // Handed over as a function, not a closure literal: the result builder would copy the list.
             let contents: () -> [FlowElement<SpecFlow>] = { body }
-            // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state. (A
-            // name declared twice is an error; the engine skips the second declaration.)
-            if state.isFinal && (!scxml || topLevel) {
+            // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state: the
+            // engine raises it for a final inside a parallel state (and reports it to the driver), the
+            // driver for any other. (A name declared twice is an error; the engine skips the second
+            // declaration.)
+            if state.isFinal && (!scxml || topLevel || inParallel) {
                 return Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: effects ? state.entry : [],
                                        fileID: l.file, line: l.line, column: l.column, contents).element
             }
-            return StateNode<SpecFlow>(state.name, initial: state.initial, runs: children(state),
+            if state.isParallel && !state.states.isEmpty {
+                return Parallel<SpecFlow>(state.name, runs: children(state), entry: effects ? state.entry : [],
+                                          exit: effects ? state.exit : [], fileID: l.file, line: l.line,
+                                          column: l.column, contents).element
+            }
+            // Several initial states (one in each of several regions below): the engine's initial child
+            // is the child that holds the first (the driver refuses to run such a state).
+            var initialChild = state.initial
+            if state.initialStates.count > 1, let first = state.initial {
+                let index = ancestry ?? SpecIndex(self)
+                ancestry = index
+                initialChild = ([first] + index.ancestors(of: first)).first { index.parent[$0] == state.name } ?? first
+            }
+            return StateNode<SpecFlow>(state.name, initial: initialChild, runs: children(state),
                                        entry: effects ? state.entry : [], exit: effects ? state.exit : [],
                                        fileID: l.file, line: l.line, column: l.column, contents).element
         }
         var top: [FlowElement<SpecFlow>] = []
         top.reserveCapacity(states.count)
-        for state in states { top.append(element(state, topLevel: true)) }
+        for state in states { top.append(element(state, topLevel: true, inParallel: false)) }
         // Handed over, not copied: the engine can free the tree as soon as it has read it.
+        if initialStates.count > 1 {
+            // A document that starts in several regions of a parallel state (`<scxml initial="a b">`).
+            return (FlowDefinition(name, initialStates: initialStates, context: (), elements: consume top,
+                                   location: location ?? fallbackLocation), declared)
+        }
         return (FlowDefinition(name, initial: initial, elements: consume top, location: location ?? fallbackLocation),
                 declared)
     }
@@ -269,6 +307,20 @@ struct EventClasses: Sendable {
 }
 
 extension FlowSpec {
+    /// Calls `body` with every state, in document order, without copying the states.
+    func forEachState(_ body: (State) -> Void) {
+        var stack: [(states: [State], next: Int)] = [(states, 0)]
+        while let (list, next) = stack.last {
+            guard next < list.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            body(list[next])
+            if !list[next].states.isEmpty { stack.append((list[next].states, 0)) }
+        }
+    }
+
     /// Calls `body` with every transition, in document order (a state's transitions, then its
     /// children's), without copying the states.
     func forEachTransition(_ body: (Transition) -> Void) {

@@ -44,7 +44,7 @@ extension FlowSpec {
                                 location: reader.location(of: "flowspec"))
         }
         let name = try reader.string("name")
-        let initial = try reader.string("initial")
+        let initial = try reader.requiredStateNames("initial")
         let states: [State]
         if let streamed {
             if let problem = streamed.problem { throw problem }
@@ -52,7 +52,8 @@ extension FlowSpec {
         } else {
             states = try reader.array("states").map(Self.state)
         }
-        var spec = FlowSpec(name: name, initial: initial, states: states)
+        var spec = FlowSpec(name: name, initial: "", states: states)
+        spec.initialStates = initial == [""] ? [] : initial
         spec.location = json.location
         if let semantics = try reader.optionalString("semantics") {
             guard let value = Semantics(rawValue: semantics) else {
@@ -126,7 +127,7 @@ extension FlowSpec {
         state.location = json.location
         state.isFinal = try reader.optionalBool("final") ?? false
         state.output = try reader.optionalString("output")
-        state.initial = try reader.optionalString("initial")
+        state.initialStates = try reader.stateNames("initial")
         state.child = try reader.optionalString("child")
         state.childID = try reader.optionalString("childID")
         for field in try reader.optionalObject("outputs") {
@@ -165,7 +166,7 @@ extension FlowSpec {
         var reader = Reader(json, what: "a transition")
         try reader.only(["event", "guard", "update", "target", "internal", "effects"])
         var transition = Transition(event: try reader.optionalString("event"), guardName: try reader.optionalString("guard"),
-                                    target: try reader.optionalString("target"), effects: try reader.strings("effects"),
+                                    targets: try reader.stateNames("target"), effects: try reader.strings("effects"),
                                     update: try reader.optionalString("update"))
         // Without an event nor a target: SCXML's only, checked when the semantics are known.
         transition.location = json.location
@@ -185,7 +186,7 @@ extension FlowSpec {
         out += "\(field)\"flowspec\": \(FlowSpec.version),\n"
         out += "\(field)\"name\": \(Self.quote(name)),\n"
         if semantics != .flowstate { out += "\(field)\"semantics\": \(Self.quote(semantics.rawValue)),\n" }
-        out += "\(field)\"initial\": \(Self.quote(initial)),\n"
+        out += "\(field)\"initial\": \(Self.names(initialStates.isEmpty ? [""] : initialStates)),\n"
         if !data.isEmpty { out += "\(field)\"data\": [\(data.map(Self.quote).joined(separator: ", "))],\n" }
         out += "\(field)\"states\": " + Self.list(states.map { Self.write($0, indent: field) }, indent: field)
         if !documents.isEmpty {
@@ -207,7 +208,7 @@ extension FlowSpec {
         if state.isParallel { fields.append("\(inner)\"parallel\": true") }
         if let history = state.history { fields.append("\(inner)\"history\": \(quote(history.rawValue))") }
         if let output = state.output { fields.append("\(inner)\"output\": \(quote(output))") }
-        if let initial = state.initial { fields.append("\(inner)\"initial\": \(quote(initial))") }
+        if !state.initialStates.isEmpty { fields.append("\(inner)\"initial\": \(names(state.initialStates))") }
         if let child = state.child { fields.append("\(inner)\"child\": \(quote(child))") }
         if let childID = state.childID { fields.append("\(inner)\"childID\": \(quote(childID))") }
         if !state.childOutputs.isEmpty {
@@ -223,7 +224,7 @@ extension FlowSpec {
                 if let event = t.event { parts.append("\"event\": \(quote(event))") }
                 if let name = t.guardName { parts.append("\"guard\": \(quote(name))") }
                 if let update = t.update { parts.append("\"update\": \(quote(update))") }
-                if let target = t.target { parts.append("\"target\": \(quote(target))") }
+                if !t.targets.isEmpty { parts.append("\"target\": \(names(t.targets))") }
                 if t.isInternal { parts.append("\"internal\": true") }
                 if !t.effects.isEmpty { parts.append("\"effects\": [\(t.effects.map(quote).joined(separator: ", "))]") }
                 return inner + "  { " + parts.joined(separator: ", ") + " }"  // one transition a line
@@ -234,6 +235,11 @@ extension FlowSpec {
             fields.append("\(inner)\"states\": " + list(state.states.map { write($0, indent: inner) }, indent: inner))
         }
         return open + "{\n" + fields.joined(separator: ",\n") + "\n" + open + "}"
+    }
+
+    /// One state name as a string, several as an array of strings (`"initial"` and `"target"`).
+    private static func names(_ names: [String]) -> String {
+        names.count == 1 ? quote(names[0]) : "[" + names.map(quote).joined(separator: ", ") + "]"
     }
 
     private static func list(_ items: [String], indent: String) -> String {
@@ -333,6 +339,35 @@ struct Reader {
             result.append(Int(number))
         }
         return result
+    }
+
+    /// State names: a string names one, an array of strings several (`"target": ["a", "b"]`), each
+    /// non-empty; missing: none.
+    func stateNames(_ key: String) throws(FlowSpecError) -> [String] {
+        guard let field = fields[key] else { return [] }
+        switch field.value.value {
+        case .string(let name): return [name]
+        case .array(let items):
+            var names: [String] = []
+            for item in items {
+                guard case .string(let name) = item.value, !name.isEmpty else {
+                    throw wrong(key, "a state name or an array of state names", item)
+                }
+                names.append(name)
+            }
+            guard !names.isEmpty else {
+                throw FlowSpecError(code: .invalidValue, message: "'\(key)' is an empty array: name at least one state",
+                                    location: field.value.location)
+            }
+            return names
+        default: throw wrong(key, "a state name or an array of state names", field.value)
+        }
+    }
+
+    /// ``stateNames(_:)`` of a field that must be there.
+    func requiredStateNames(_ key: String) throws(FlowSpecError) -> [String] {
+        guard fields[key] != nil else { throw missing(key) }
+        return try stateNames(key)
     }
 
     func strings(_ key: String) throws(FlowSpecError) -> [String] {

@@ -9,6 +9,7 @@ extension FlowSpec {
         var made: [State] = outline.states.map { s in
             var state = State(name: s.label)
             state.isFinal = s.kind == .final
+            state.isParallel = s.kind == .parallel
             state.output = s.output
             state.child = s.childFlow
             state.childOutputs = s.childOutputs
@@ -23,10 +24,11 @@ extension FlowSpec {
             if let parent = s.parent, children.indices.contains(parent) { children[parent].append(i) } else { top.append(i) }
         }
         for t in outline.transitions where made.indices.contains(t.source) {
+            let first = t.targetless ? nil : t.target.map { outline.states[$0].label }
             made[t.source].transitions.append(Transition(
                 event: t.event, guardName: t.guardLabel,
-                target: t.targetless ? nil : t.target.map { outline.states[$0].label }, effects: t.effects,
-                update: t.update))
+                targets: (first.map { [$0] } ?? []) + (first == nil ? [] : t.moreTargets.map { outline.states[$0].label }),
+                effects: t.effects, update: t.update))
         }
         for (i, s) in outline.states.enumerated() {
             if let initial = s.initial, initial != children[i].first { made[i].initial = outline.states[initial].label }

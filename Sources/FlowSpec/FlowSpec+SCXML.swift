@@ -19,8 +19,9 @@ extension FlowSpec {
     /// `<donedata>` with `<param>`, an eventless transition without a target, an `<scxml>` without
     /// states (``states`` empty, ``initial`` empty). Elements and attributes of other namespaces
     /// (Qt Creator's `<qt:editorinfo>`) are left out. `<history>` and `<transition type="internal">` are
-    /// read (drawn and validated, not simulated); a transition with several targets and anything that
-    /// is not SCXML are refused with their location.
+    /// read (drawn and validated, not simulated). A `target` or `initial` may name several states (one
+    /// in each of several regions of a parallel state: ``Transition/targets``,
+    /// ``State/initialStates``). Anything that is not SCXML is refused with its location.
     public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
         try read(try XMLParser.parse(bytes, file: file), file: file)
     }
@@ -49,9 +50,9 @@ extension FlowSpec {
         defer { inline = reader.inline }
         var data: [String] = []
         let states = try reader.children(of: root, in: nil, data: &data)
-        let initial: String
+        var initialStates: [String] = []
         if let first = states.first {
-            initial = try reader.initialName(root, children: states) ?? first.name
+            initialStates = try reader.initialNames(root, children: states) ?? [first.name]
         } else {
             if let named = root.attribute("initial") {
                 throw FlowSpecError(code: .invalidValue,
@@ -59,9 +60,9 @@ extension FlowSpec {
                                     location: root.location(of: "initial"))
             }
             reader.warn("<scxml> contains no <state>, <parallel> or <final>: there is nothing to run", root.location)
-            initial = ""
         }
-        var spec = FlowSpec(name: root.attribute("name") ?? Self.baseName(file), initial: initial, states: states)
+        var spec = FlowSpec(name: root.attribute("name") ?? Self.baseName(file), initial: "", states: states)
+        spec.initialStates = initialStates
         spec.semantics = .scxml
         spec.location = root.location
         spec.documents = reader.documents
@@ -352,12 +353,12 @@ struct SCXMLReader {
                 throw error(.invalidValue, "<parallel> '\(name)' names an initial child: a <parallel> enters all its children", place)
             }
         }
-        let initial = try initialName(node, children: state.states)
+        let initial = try initialNames(node, children: state.states)
         if let initial, state.states.isEmpty {
-            throw error(.invalidValue, "state '\(name)' names an initial child '\(initial)' but has no child states",
+            throw error(.invalidValue, "state '\(name)' names an initial child '\(initial.joined(separator: " "))' but has no child states",
                         node.location(of: "initial"))
         }
-        state.initial = initial
+        state.initialStates = initial ?? []
         // The <initial> element's transition content runs after the state's entry, before the child's.
         if let element = node.children.first(where: { $0.name == "initial" }),
            let transition = element.children.first(where: { $0.name == "transition" }) {
@@ -371,7 +372,7 @@ struct SCXMLReader {
             // Kept even when it names the first child (the history): without it, the default would be
             // the first child that is not one.
             if state.initial == nil { state.initial = state.states.first { $0.history == nil }?.name }
-        } else if state.initial != nil, state.initial == state.states.first?.name {
+        } else if state.initialStates.count == 1, state.initial == state.states.first?.name {
             state.initial = nil
         }
         return state
@@ -424,42 +425,40 @@ struct SCXMLReader {
         }
     }
 
-    /// The `initial` attribute or the `<initial>` element's target.
-    func initialName(_ node: XMLNode, children: [FlowSpec.State]) throws(FlowSpecError) -> String? {
+    /// The `initial` attribute or the `<initial>` element's target: one state, or several (one in each
+    /// of several regions of a parallel state).
+    func initialNames(_ node: XMLNode, children: [FlowSpec.State]) throws(FlowSpecError) -> [String]? {
         let element = node.children.first { $0.name == "initial" }
         if let attribute = node.attribute("initial") {
             guard element == nil else {
                 throw error(.invalidValue, "both an 'initial' attribute and an <initial> element", node.location(of: "initial"))
             }
-            return try single(attribute, "initial", node.location(of: "initial"))
+            return try names(attribute, "initial", node.location(of: "initial"))
         }
         guard let element else { return nil }
         guard let transition = element.children.first(where: { $0.name == "transition" }),
               let target = transition.attribute("target") else {
             throw error(.missingField, "<initial> needs a <transition target>", element.location)
         }
-        return try single(target, "target", transition.location(of: "target"))
+        return try names(target, "target", transition.location(of: "target"))
     }
 
-    /// One state name from an IDREFS value (several are for parallel regions, which are not simulated).
-    func single(_ value: String, _ attribute: String, _ location: FlowSourceLocation) throws(FlowSpecError) -> String {
-        let names = value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
-        guard names.count == 1 else {
-            throw error(names.isEmpty ? .invalidValue : .unsupported,
-                        names.isEmpty ? "'\(attribute)' is empty" : "'\(attribute)' names \(names.count) states: flowviz reads one",
-                        location)
-        }
-        return String(names[0])
+    /// The state names of an IDREFS value, at least one (several are states in several regions of a
+    /// parallel state; validation checks they can be active together).
+    func names(_ value: String, _ attribute: String, _ location: FlowSourceLocation) throws(FlowSpecError) -> [String] {
+        let names = value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        guard !names.isEmpty else { throw error(.invalidValue, "'\(attribute)' is empty", location) }
+        return names.map(String.init)
     }
 
     mutating func transition(_ node: XMLNode, in state: String) throws(FlowSpecError) -> FlowSpec.Transition {
         let event = node.attribute("event").map { String($0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")) }
-        let target = try node.attribute("target").map { value throws(FlowSpecError) in try single(value, "target", node.location(of: "target")) }
+        let targets = try node.attribute("target").map { value throws(FlowSpecError) in try names(value, "target", node.location(of: "target")) } ?? []
         let type = node.attribute("type") ?? "external"
         guard type == "external" || type == "internal" else {
             throw error(.invalidValue, "<transition type=\"\(type)\">: use external or internal", node.location(of: "type"))
         }
-        if event == nil || event == "", target == nil {
+        if event == nil || event == "", targets.isEmpty {
             // Taken again after every microstep while its condition holds: only data can stop it.
             dataElements.append(node.location)
             warn("an eventless <transition> without a target needs a data model (it is taken again and again while its condition holds): drawn, not run",
@@ -467,7 +466,7 @@ struct SCXMLReader {
         }
         let (labels, block) = try content(in: node)
         var transition = FlowSpec.Transition(event: event == "" ? nil : event, guardName: node.attribute("cond"),
-                                             target: target, effects: labels)
+                                             targets: targets, effects: labels)
         transition.content = block
         transition.location = node.location
         transition.isInternal = type == "internal"

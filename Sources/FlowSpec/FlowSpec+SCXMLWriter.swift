@@ -38,7 +38,7 @@ enum SCXMLWriter {
     /// Writes an `<scxml>` element: the document's states, and the inline documents they invoke.
     static func write(_ spec: FlowSpec, indent: String, into out: inout String) {
         out += "\(indent)<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(quote(spec.name))"
-        out += spec.initial.isEmpty && spec.states.isEmpty ? ">\n" : " initial=\(quote(spec.initial))>\n"
+        out += spec.initial.isEmpty && spec.states.isEmpty ? ">\n" : " initial=\(quote(spec.initialStates.joined(separator: " ")))>\n"
         for entry in spec.data { out += "\(indent)  \(kept(entry, as: ["datamodel", "script"]).xml)\n" }
         // The places the reader will find again in what is written: one for each element kept as text,
         // one for each eventless transition without a target.
@@ -71,7 +71,9 @@ enum SCXMLWriter {
         let tag = state.history != nil ? "history" : (state.isFinal ? "final" : (state.isParallel ? "parallel" : "state"))
         var open = "\(indent)<\(tag) id=\(quote(state.name))"
         if let history = state.history { open += " type=\(quote(history.rawValue))" }
-        if let initial = state.initial, !state.isParallel, state.history == nil { open += " initial=\(quote(initial))" }
+        if !state.initialStates.isEmpty, !state.isParallel, state.history == nil {
+            open += " initial=\(quote(state.initialStates.joined(separator: " ")))"
+        }
         var body: [String] = []
         let inner = indent + "  "
         // Data first, as documents declare it; invocations and <donedata> kept as text after the
@@ -115,7 +117,7 @@ enum SCXMLWriter {
             var line = "\(inner)<transition"
             if let event = t.event { line += " event=\(quote(event))" }
             if let guardName = t.guardName { line += " cond=\(quote(guardName))" }
-            if let target = t.target { line += " target=\(quote(target))" }
+            if !t.targets.isEmpty { line += " target=\(quote(t.targets.joined(separator: " ")))" }
             if t.isInternal { line += " type=\"internal\"" }
             let nodes = t.content.map { elements(of: [$0], labels: t.effects)[0] } ?? labelElements(t.effects)
             if nodes.isEmpty {

@@ -68,9 +68,57 @@ extension FlowSpec {
                 }
             }
             issues += spec.childOutputIssues()
+            issues += initialStatesIssues()
             // Errors first, each group in the order found.
             return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }
         }
+    }
+}
+
+extension FlowSpec.Compiled {
+    /// The states' `initial` lists naming several states that cannot be active together, each a
+    /// `conflicting-targets` error at its place, in document order: the rule the engine applies to a
+    /// transition's several targets. (One initial state, and the document's initial states, are the
+    /// engine's to check.)
+    func initialStatesIssues() -> [ValidationIssue] {
+        let definition = document.definition
+        let hierarchy = definition.hierarchy
+        var issues: [ValidationIssue] = []
+        func check(_ names: [String], of owner: String?, at location: FlowSourceLocation?) {
+            guard names.count > 1 else { return }
+            let what = owner.map { "the initial states of state '\($0)'" } ?? "the initial states of the flow"
+            var positions: [Int] = []
+            for name in names {
+                guard let p = definition.position(of: name) else {
+                    issues.append(ValidationIssue(kind: .unknownTarget, severity: .error,
+                                                  message: "\(what) name '\(name)', which is not a declared state",
+                                                  location: location))
+                    return
+                }
+                if let owner, let o = definition.position(of: owner), !hierarchy.isDescendant(p, of: o) {
+                    issues.append(ValidationIssue(kind: .invalidInitialChild, severity: .error,
+                                                  message: "\(what) name '\(name)', which is not inside it",
+                                                  location: location))
+                    return
+                }
+                positions.append(p)
+            }
+            for a in positions.indices {
+                for b in positions.indices where b > a {
+                    let common = hierarchy.nearestCommonAncestorOrSelf(positions[a], positions[b])
+                    if common == positions[a] || common == positions[b] || !hierarchy.isParallel(common) {
+                        issues.append(ValidationIssue(
+                            kind: .conflictingTargets, severity: .error,
+                            message: "\(what) are '\(names[a])' and '\(names[b])', which cannot be active together: "
+                                + "several initial states must lie in different regions of a parallel state",
+                            location: location))
+                        return
+                    }
+                }
+            }
+        }
+        spec.forEachState { check($0.initialStates, of: $0.name, at: $0.location) }
+        return issues
     }
 }
 
@@ -128,13 +176,14 @@ extension FlowSpec {
 
 extension FlowSpec {
     /// Why the driver that simulates and explores files cannot run `state` (one line with its place),
-    /// or `nil`: a parallel state, a history state, or an internal transition that means something
-    /// else than an external one (from a compound state to one of its descendants: the engine's
-    /// transitions exit and re-enter their source). The one place `simulate` and `paths` ask.
+    /// or `nil`: a history state, a state naming several initial states, or an internal transition
+    /// that means something else than an external one (from a compound state to one of its
+    /// descendants: the engine's transitions exit and re-enter their source). The one place
+    /// `simulate` and `paths` ask. (Parallel states and transitions with several targets run.)
     static func notRun(_ state: State, index: SpecIndex, verb: String) -> String? {
         func at(_ location: FlowSourceLocation?) -> String { location.map { "\($0): " } ?? "" }
-        if state.isParallel {
-            return "\(at(state.location))error: state '\(state.name)' is a <parallel> state: parallel states are drawn and validated, not \(verb)"
+        if state.initialStates.count > 1 {
+            return "\(at(state.location))error: state '\(state.name)' names several initial states: several initial states are drawn and validated, not \(verb)"
         }
         if state.history != nil {
             return "\(at(state.location))error: state '\(state.name)' is a <history> state: history states are drawn and validated, not \(verb)"

@@ -16,14 +16,22 @@ public struct FlowSpec: Sendable {
         public var isFinal = false
         /// A final state's output.
         public var output: String?
-        /// For a compound state, the child entered first (default: the first child).
-        public var initial: String?
+        /// For a compound state, the child entered first (default: the first child); the first of
+        /// ``initialStates`` when it names several.
+        public var initial: String? {
+            get { initialStates.first }
+            set { initialStates = newValue.map { [$0] } ?? [] }
+        }
+        /// For a compound state, the states its default entry enters (SCXML's `initial="a b"`): one
+        /// child, or several descendants, one in each of several regions of a parallel state inside
+        /// it. Empty: the first child.
+        public var initialStates: [String] = []
         /// The name of the child flow the state runs under a supervisor (for SCXML, the `<invoke>`'s `src`).
         public var child: String?
         /// The invocation's identifier (SCXML `<invoke id>`): the child's completion reaches the flow as
         /// `done.invoke.<childID>`. `nil` for JSON specs, whose child's output is the event itself.
         public var childID: String?
-        /// A parallel state (SCXML `<parallel>`): drawn and validated, not simulated.
+        /// A parallel state (SCXML `<parallel>`): its child states are regions, all active together.
         public var isParallel = false
         /// A history pseudo-state (SCXML `<history type="shallow|deep">`): it remembers which children
         /// of its parent were active when the parent was last exited, and its one transition says
@@ -81,8 +89,15 @@ public struct FlowSpec: Sendable {
         public var event: String?
         /// The guard's name.
         public var guardName: String?
-        /// The target; `nil` for a targetless transition.
-        public var target: String?
+        /// The target (the first, for a transition with several); `nil` for a targetless transition.
+        /// Setting it makes the transition's only target (or none).
+        public var target: String? {
+            get { targets.first }
+            set { targets = newValue.map { [$0] } ?? [] }
+        }
+        /// Every target, in the order written: one, several (SCXML's `target="a b"`, one state in each
+        /// of several regions of a parallel state), or none for a targetless transition.
+        public var targets: [String] = []
         /// Effects, as labels.
         public var effects: [String] = []
         /// SCXML `type="internal"`: a transition from a compound state to one of its descendants that
@@ -102,7 +117,17 @@ public struct FlowSpec: Sendable {
                     update: String? = nil) {
             self.event = event
             self.guardName = guardName
-            self.target = target
+            self.targets = target.map { [$0] } ?? []
+            self.effects = effects
+            self.update = update
+        }
+
+        /// Creates a transition with several targets (none: targetless).
+        public init(event: String?, guardName: String? = nil, targets: [String], effects: [String] = [],
+                    update: String? = nil) {
+            self.event = event
+            self.guardName = guardName
+            self.targets = targets
             self.effects = effects
             self.update = update
         }
@@ -126,8 +151,15 @@ public struct FlowSpec: Sendable {
     public var name: String
     /// How events and final states behave (SCXML files read with SCXML's semantics).
     public var semantics = Semantics.flowstate
-    /// The initial state's name.
-    public var initial: String
+    /// The initial state's name (the first, when the document names several); empty for a document
+    /// without states. Setting it makes it the only one.
+    public var initial: String {
+        get { initialStates.first ?? "" }
+        set { initialStates = newValue.isEmpty ? [] : [newValue] }
+    }
+    /// The states the flow starts in: one, or several (SCXML's `<scxml initial="a b">`, one state in
+    /// each of several regions of a parallel state).
+    public var initialStates: [String] = []
     /// The top-level states.
     public var states: [State]
     /// Where the spec was read from.
@@ -173,8 +205,8 @@ public struct FlowSpec: Sendable {
     /// Creates a spec.
     public init(name: String, initial: String, states: [State]) {
         self.name = name
-        self.initial = initial
         self.states = states
+        self.initialStates = initial.isEmpty ? [] : [initial]
     }
 
     /// The spec of any definition, by its labels: states, transitions (event, guard, context update,

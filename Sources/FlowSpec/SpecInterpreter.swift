@@ -17,8 +17,16 @@ final class SpecDocument: Sendable {
     /// The executable content of the file's transitions that have some, by index in document order.
     let contents: [Int: FlowSpec.Executable]
     /// Whether a step can have anything for the driver to do besides the engine's work: executable
-    /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has none).
+    /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has
+    /// none), or parallel states (whose `done.state` events the engine reports for the driver to queue).
     let hasContent: Bool
+    /// Whether the flow has parallel states: the engine reports each step's microsteps
+    /// (`FlowMachine.sendReportingMicrosteps`), which the driver replays.
+    let parallel: Bool
+    /// SCXML: the nested final states whose `done.state.<parent>` the driver raises (those outside
+    /// every parallel state, which the definition declares as plain states; the engine raises and
+    /// reports the others).
+    let raisesDone: Set<String>
 
     /// - Parameter effects: Whether the definition carries effect labels (what a simulation reports;
     ///   an exploration does not read them, see ``FlowSpec/compiled(guards:matching:effects:children:)``).
@@ -34,9 +42,15 @@ final class SpecDocument: Sendable {
         self.definition = definition
         var states: [String: FlowSpec.State] = [:]
         var contents: [Int: FlowSpec.Executable] = [:]
+        var raisesDone: Set<String> = []
+        let hierarchy = definition.hierarchy
         index.forEach(state: { ordinal, state in
-            if !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil
-                || (scxml && state.isFinal && index.hierarchy.parent(of: ordinal) >= 0) {
+            let nestedFinal = scxml && state.isFinal && index.hierarchy.parent(of: ordinal) >= 0
+            if nestedFinal, let p = definition.position(of: state.name),
+               hierarchy.nearestParallelAncestor(of: p) == FlowHierarchy.root {
+                raisesDone.insert(state.name)
+            }
+            if !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil || nestedFinal {
                 states[state.name] = state
             }
         }, transition: { t, transition in
@@ -44,7 +58,9 @@ final class SpecDocument: Sendable {
         })
         self.states = states
         self.contents = contents
-        hasContent = !states.isEmpty || !contents.isEmpty
+        self.raisesDone = raisesDone
+        parallel = hierarchy.hasParallel
+        hasContent = !states.isEmpty || !contents.isEmpty || parallel
         self.index = index
     }
 
@@ -58,9 +74,9 @@ final class SpecDocument: Sendable {
     }
 }
 
-/// The W3C SCXML algorithm (Appendix D) for the null data model, without `<parallel>` and
-/// `<history>`, around the engine: one interpreter for every flow file, a value that ``FlowSimulation``
-/// drives and ``FlowPaths`` copies to explore.
+/// The W3C SCXML algorithm (Appendix D) for the null data model, without `<history>`, around the
+/// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
+/// ``FlowPaths`` copies to explore.
 ///
 /// The engine selects transitions (document order, innermost state first, descriptor matching through
 /// ``EventClasses``), takes eventless transitions after each microstep, and reports which transitions
@@ -68,7 +84,8 @@ final class SpecDocument: Sendable {
 /// executable content of every state exited and entered and of every transition taken (exit blocks,
 /// then the transition's, then entry blocks, each with the configuration of that moment for `In()`),
 /// keeps each session's internal and external queues, raises `done.state.<id>` on entering a nested
-/// `<final>`, starts `<invoke>`d sessions at the end of the macrostep that entered their state and
+/// `<final>` (inside a parallel state, where the engine decides it: the engine reports it, and the
+/// driver queues it), starts `<invoke>`d sessions at the end of the macrostep that entered their state and
 /// cancels them when it is exited, delivers `done.invoke.<id>`, routes `<send>` by target, delivers
 /// delayed events on virtual time, and places `error.execution` and `error.communication` where the
 /// recommendation says.
@@ -125,9 +142,12 @@ struct SpecInterpreter: Sendable {
     /// What happened, for the shell to show. `path` names the session (its child flow names from the
     /// root); transitions are the file's, by index in document order.
     enum Note: Sendable {
-        case started(path: [String], state: String, effects: [String], transitions: [Int])
-        case transitioned(path: [String], from: String, to: String, event: String, internal: Bool, effects: [String],
-                          transitions: [Int])
+        /// `state` names the leaves (see `transitioned`), `leaf` the first.
+        case started(path: [String], state: String, leaf: String, effects: [String], transitions: [Int])
+        /// `from` and `to` name the leaves (several, separated by commas, with parallel states); `leaf`
+        /// is the first leaf after the step.
+        case transitioned(path: [String], from: String, to: String, leaf: String, event: String, internal: Bool,
+                          effects: [String], transitions: [Int])
         case unhandled(path: [String], state: String, event: String, rejected: Bool)
         /// The output of `child` reached its parent (at `path`) as `event`, and no transition took it.
         case unhandledOutput(path: [String], state: String, event: String, child: String, rejected: Bool)
@@ -312,10 +332,16 @@ struct SpecInterpreter: Sendable {
         }
         var classified = event
         classified.matchKind = document.scxml ? classes.kind(of: event.name) : nil
-        let from = machine.state
+        let from = document.parallel ? Self.leaves(machine) : machine.state
+        let before = document.parallel ? machine.configuration : []
         let step: FlowStep<SpecFlow>
+        var microsteps: [FlowMicrostep] = []
         do {
-            step = try machine.send(classified)
+            if document.parallel {
+                (step, microsteps) = try machine.sendReportingMicrosteps(classified)
+            } else {
+                step = try machine.send(classified)
+            }
         } catch {
             throw Stop(message: "\(document.spec.name): \(error.message)")
         }
@@ -340,11 +366,16 @@ struct SpecInterpreter: Sendable {
             }
             if recording {
                 let taken = step.transitions.map { document.index.specTransitions[$0.position] }
-                note(.transitioned(path: pathOf(s), from: from, to: step.state, event: event.name, internal: isInternal,
-                                   effects: Array(step.effects), transitions: taken))
+                note(.transitioned(path: pathOf(s), from: from, to: Self.describe(step.leaves), leaf: step.state,
+                                   event: event.name, internal: isInternal, effects: Array(step.effects),
+                                   transitions: taken))
             }
             if s == 0 { rootState = step.state }
-            try run(step.transitions, from: from, in: s, event: event)
+            if document.parallel {
+                try replay(microsteps, active: Set(before), in: s, event: event)
+            } else {
+                try run(step.transitions, from: from, in: s, event: event)
+            }
             if let output = step.output { try finish(s, output: output, event: event) }
         }
     }
@@ -376,17 +407,64 @@ struct SpecInterpreter: Sendable {
         }
     }
 
+    /// Runs what the engine reports a step of a flow with parallel states did, microstep after
+    /// microstep, from the configuration `active` it started in: exit blocks of each state exited,
+    /// each transition's block, entry blocks of each state entered, and each `done.state.<id>` the
+    /// engine raised, queued where it was raised (after the entry blocks of the final state).
+    private mutating func replay(_ microsteps: [FlowMicrostep], active: Set<String>, in s: Int,
+                                 event: SpecEvent?) throws(Stop) {
+        let document = sessions[s]!.document
+        let declared = document.definition.states
+        var active = active
+        for microstep in microsteps {
+            for action in microstep.actions {
+                switch action {
+                case .exit(let p):
+                    let state = declared[p].state
+                    for block in document.states[state]?.onExit ?? [] { try execute(block, in: s, active: active, event: event) }
+                    cancelInvocation(of: state, in: s)
+                    active.remove(state)
+                case .take(let id):
+                    if let block = document.contents[document.index.specTransitions[id.position]] {
+                        try execute(block, in: s, active: active, event: event)
+                    }
+                case .enter(let p):
+                    let state = declared[p].state
+                    active.insert(state)
+                    try enter(state, in: s, active: active, event: event)
+                case .done(let p):
+                    sessions[s]?.internalQueue.append(SpecEvent("done.state.\(declared[p].state)"))
+                }
+            }
+        }
+    }
+
     /// Entering one state: its entry blocks; its invocation is due at the end of the macrostep; a
-    /// nested final raises `done.state.<parent>`.
+    /// nested final outside parallel states raises `done.state.<parent>` (inside one, the engine
+    /// raises it: see ``replay(_:active:in:event:)``).
     private mutating func enter(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) throws(Stop) {
         let document = sessions[s]!.document
         guard let declared = document.states[state] else { return }
         for block in declared.onEntry { try execute(block, in: s, active: active, event: event) }
         if declared.child != nil { sessions[s]?.toInvoke.append(state) }
-        if declared.isFinal, document.scxml, let parent = document.index.parent[state] {
+        if document.raisesDone.contains(state), let parent = document.index.parent[state] {
             sessions[s]?.internalQueue.append(SpecEvent("done.state.\(parent)"))
         }
     }
+
+    /// The atomic states a machine is in, as notes name them: the state, or with parallel states each
+    /// active leaf in declaration order, separated by commas.
+    static func leaves(_ machine: FlowMachine<SpecFlow>) -> String {
+        guard machine.definition.hierarchy.hasParallel else { return machine.state }
+        let hierarchy = machine.definition.hierarchy
+        let leaves = machine.activeStates.filter { state in
+            machine.definition.position(of: state).map(hierarchy.isAtomic) ?? false
+        }
+        return describe(Array(leaves.reversed()))
+    }
+
+    /// Leaves as notes name them (see ``leaves(_:)``).
+    static func describe(_ leaves: [String]) -> String { leaves.joined(separator: ", ") }
 
     // MARK: Sessions
 
@@ -405,24 +483,33 @@ struct SpecInterpreter: Sendable {
         sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
                                 invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
         let step: FlowStep<SpecFlow>
+        var microsteps: [FlowMicrostep] = []
         do {
-            step = try machine.start()
+            if document.parallel {
+                (step, microsteps) = try machine.startReportingMicrosteps()
+            } else {
+                step = try machine.start()
+            }
         } catch {
             sessions[s] = nil
             throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
         }
         sessions[s]!.machine = machine
-        let initial = document.initialEntry
         let taken = step.transitions.map { document.index.specTransitions[$0.position] }
         if s == 0, !recording { rootTransitions += taken }
-        note(.started(path: pathOf(s), state: step.state, effects: Array(step.effects), transitions: taken))
+        note(.started(path: pathOf(s), state: Self.describe(step.leaves), leaf: step.state, effects: Array(step.effects), transitions: taken))
         if s == 0 { rootState = step.state }
-        var active = Set<String>()
-        for state in initial {
-            active.insert(state)
-            try enter(state, in: s, active: active, event: nil)
+        if document.parallel {
+            try replay(microsteps, active: [], in: s, event: nil)
+        } else {
+            let initial = document.initialEntry
+            var active = Set<String>()
+            for state in initial {
+                active.insert(state)
+                try enter(state, in: s, active: active, event: nil)
+            }
+            if let leaf = initial.last { try run(step.transitions, from: leaf, in: s, event: nil) }
         }
-        if let leaf = initial.last { try run(step.transitions, from: leaf, in: s, event: nil) }
         if let output = step.output { try finish(s, output: output, event: nil) }
         try macrostep(s, external: nil)
         return s

@@ -227,7 +227,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         for e in 0..<tree.edgeCount { outgoing[tree.source(of: e)].append(e) }
 
         // The first configuration inside each state, and the first step entering each state.
-        let firstSettled = tree.firstNodes(inside: index.hierarchy) { $0.leaf }
+        let firstSettled = tree.firstNodes(inside: index.hierarchy) { CollectionOfOne($0.leaf) }
         var firstEntered = [Int?](repeating: nil, count: index.count)
         let states = definition.states
         for s in index.hierarchy.ancestorsOrSelf(of: initialLeaf) { firstEntered[s] = -1 }

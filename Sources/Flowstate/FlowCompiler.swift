@@ -43,6 +43,10 @@ struct FlowCompiler<F: Flow> {
 
     let name: String
     let initial: F.State
+    /// The flow's initial states after `initial` (a flow that starts in several regions of a parallel
+    /// state, SCXML's `<scxml initial="a b">`), and their numbers once resolved.
+    let moreInitial: [F.State]
+    private var moreInitialIndices: [Int] = []
     let unhandled: UnhandledEventPolicy
     /// Emptied by `collect` once read: the tree is freed before the table and declarations are built.
     private var elements: [FlowElement<F>]
@@ -71,10 +75,11 @@ struct FlowCompiler<F: Flow> {
     private var issues: [ValidationIssue] = []
     private var shortcuts = Shortcuts()
 
-    init(name: String, initial: F.State, unhandled: UnhandledEventPolicy, elements: [FlowElement<F>],
-         location: FlowSourceLocation) {
+    init(name: String, initial: F.State, moreInitial: [F.State] = [], unhandled: UnhandledEventPolicy,
+         elements: [FlowElement<F>], location: FlowSourceLocation) {
         self.name = name
         self.initial = initial
+        self.moreInitial = moreInitial
         self.unhandled = unhandled
         self.elements = elements
         self.location = location
@@ -90,6 +95,7 @@ struct FlowCompiler<F: Flow> {
             report(.missingInitialState, .error,
                    "initial state '\(label(initial))' of flow '\(name)' is not a declared state", location)
         }
+        if initialIndex >= 0 { resolveMoreInitial(initialIndex) }
         let table = buildTable(initialIndex: initialIndex)
         checkFinalStates()
         checkDeterminism()
@@ -221,6 +227,35 @@ struct FlowCompiler<F: Flow> {
                    nodes[i].location)
         }
         parent = []
+    }
+
+    /// Resolves ``moreInitial``: each a declared state, all of them able to be active together with
+    /// the first (in different regions of a parallel state), as a transition's several targets must.
+    private mutating func resolveMoreInitial(_ initialIndex: Int) {
+        for more in moreInitial {
+            guard let m = index[more] else {
+                report(.missingInitialState, .error,
+                       "initial state '\(label(more))' of flow '\(name)' is not a declared state", location)
+                moreInitialIndices = []
+                return
+            }
+            moreInitialIndices.append(m)
+        }
+        let all = [initialIndex] + moreInitialIndices
+        for a in all.indices {
+            for b in all.indices where b > a {
+                let common = hierarchy.nearestCommonAncestorOrSelf(all[a], all[b])
+                if common == all[a] || common == all[b] || !hierarchy.isParallel(common) {
+                    report(.conflictingTargets, .error,
+                           "the initial states of flow '\(name)' include '\(label(nodes[all[a]].state))' and "
+                               + "'\(label(nodes[all[b]].state))', which cannot be active together: "
+                               + "several initial states must lie in different regions of a parallel state",
+                           location)
+                    moreInitialIndices = []
+                    return
+                }
+            }
+        }
     }
 
     private mutating func resolveTargets() {
@@ -577,8 +612,10 @@ struct FlowCompiler<F: Flow> {
         for i in nodes.indices where nodes[i].output != nil {
             finishes[i] = hierarchy.nearestParallelAncestor(of: i) < 0
         }
+        let initialIndex = index[initial] ?? -1
         return FlowParallelTable(transitions: transitions, kinds: kinds, ranges: ranges, entries: entryRanges,
-                                 exits: exitRanges, guardStates: guardStates, finishes: finishes)
+                                 exits: exitRanges, guardStates: guardStates, finishes: finishes,
+                                 initialStates: initialIndex < 0 ? [] : ([initialIndex] + moreInitialIndices).map { Int32($0) })
     }
 
     /// For every state, the range of the exit effects of the state and of its ancestors, innermost
@@ -712,7 +749,8 @@ struct FlowCompiler<F: Flow> {
                 work.append(s)
             }
         }
-        enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(source: FlowHierarchy.root, target: initialIndex)]))
+        enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(source: FlowHierarchy.root,
+                                                                  targets: [initialIndex] + moreInitialIndices)]))
         while let s = work.popLast() {
             for r in shortcuts.bySource[shortcuts.sourceRanges[s]..<shortcuts.sourceRanges[s + 1]]
             where rawTarget[r] >= 0 {

@@ -119,6 +119,25 @@ public struct FlowDefinition<F: Flow>: Sendable {
                           issues: compiled.issues, table: compiled.table)
     }
 
+    /// A flow that starts in several states, one in each of several regions of a parallel state
+    /// (SCXML's `<scxml initial="a b">`, for flow files): ``initial`` is the first. States that cannot
+    /// be active together are a `conflicting-targets` error.
+    package init(
+        _ name: String,
+        initialStates: [F.State],
+        context: F.Context,
+        unhandledEvents: UnhandledEventPolicy = .ignore,
+        elements: [FlowElement<F>],
+        location: FlowSourceLocation
+    ) {
+        let initial = initialStates[0]
+        let compiled = FlowCompiler<F>(name: name, initial: initial, moreInitial: Array(initialStates.dropFirst()),
+                                       unhandled: unhandledEvents, elements: consume elements, location: location).compile()
+        storage = Storage(name: name, initial: initial, initialContext: context, unhandledEvents: unhandledEvents,
+                          states: compiled.states, transitions: compiled.transitions, location: location,
+                          issues: compiled.issues, table: compiled.table)
+    }
+
     /// Every problem of the definition at once: errors first, then warnings, each in declaration order.
     public func validate() -> [ValidationIssue] { issues }
 

@@ -433,6 +433,36 @@ public struct Always<F: Flow> {
     }
 }
 
+extension Always {
+    /// Declares an eventless transition with several targets, one in each of several regions of a
+    /// parallel state (SCXML's `target="a b"`).
+    /// - Parameters:
+    ///   - guardCondition: A predicate that must hold for the transition to be taken.
+    ///   - targets: The states entered, at least one.
+    ///   - update: Changes the flow's context when the transition is taken.
+    ///   - effects: Effects performed between the exits and the entries.
+    ///   - emit: Effects derived from the context and the event, after `effects`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    public init(
+        guard guardCondition: Guard<F>? = nil,
+        to targets: [F.State],
+        update: Update<F>? = nil,
+        effects: [F.Effect] = [],
+        emit: [Emit<F>] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        element = FlowElement(node: .transition(.init(
+            event: nil, eventLabel: nil, guardCondition: guardCondition, target: targets.first, update: update,
+            effects: effects, emits: emit, moreTargets: Array(targets.dropFirst()),
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
 /// The result builder that reads a flow definition like the diagram it becomes.
 @resultBuilder
 public enum FlowBuilder<F: Flow> {

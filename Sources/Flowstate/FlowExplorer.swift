@@ -90,18 +90,20 @@ package struct FlowExploration<Key, Label> {
     }
 
     /// For each state of `hierarchy`, the first node (in discovery order, so at the end of a shortest
-    /// path) whose leaf state is the state or inside it, or -1 when no node is.
+    /// path) with a leaf state that is the state or inside it, or -1 when no node has one.
     /// - Parameters:
     ///   - hierarchy: The flow's states.
-    ///   - leaf: The leaf state a node's key rests in.
-    package func firstNodes(inside hierarchy: FlowHierarchy, leaf: (Key) -> Int) -> [Int32] {
+    ///   - leaves: The leaf states a node's key rests in (one; with parallel states, one per region).
+    package func firstNodes<Leaves: Sequence<Int>>(inside hierarchy: FlowHierarchy, leaves: (Key) -> Leaves) -> [Int32] {
         var first = [Int32](repeating: -1, count: hierarchy.count)
         for node in keys.indices {
-            // The states marked so far are closed under ancestry: the first marked ancestor's
-            // ancestors are marked already.
-            for state in hierarchy.ancestorsOrSelf(of: leaf(keys[node])) {
-                if first[state] >= 0 { break }
-                first[state] = Int32(node)
+            for leaf in leaves(keys[node]) {
+                // The states marked so far are closed under ancestry: the first marked ancestor's
+                // ancestors are marked already.
+                for state in hierarchy.ancestorsOrSelf(of: leaf) {
+                    if first[state] >= 0 { break }
+                    first[state] = Int32(node)
+                }
             }
         }
         return first

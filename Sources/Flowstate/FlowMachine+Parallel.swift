@@ -30,6 +30,23 @@ extension FlowMachine {
         var finishedIn = -1
         /// How many eventless and completion microsteps were taken.
         var microsteps = 0
+        /// For ``FlowMachine/sendReportingMicrosteps(_:)``: the microsteps taken, recorded as they are
+        /// taken; `nil` (the machine's own steps) records nothing. When recording, `done.state`
+        /// events are reported, not processed.
+        var log: [FlowMicrostep]?
+
+        /// Records one action in the current microstep's log, when recording.
+        @inline(__always)
+        mutating func record(_ action: FlowMicrostep.Action) {
+            guard let last = log?.indices.last else { return }
+            log?[last].actions.append(action)
+        }
+
+        /// Opens the log's next microstep, when recording.
+        @inline(__always)
+        mutating func beginMicrostep() {
+            log?.append(FlowMicrostep(actions: []))
+        }
 
         init(configuration: [Int32], context: F.Context) {
             self.configuration = configuration
@@ -70,19 +87,64 @@ extension FlowMachine {
     /// eventless and completion transitions to a fixed point.
     @usableFromInline
     mutating func startParallel() throws(FlowError) -> FlowStep<F> {
-        guard let initial = table.index[definition.initial] else { throw alreadyStarted() }
+        var log: [FlowMicrostep]?
+        return try startParallel(log: &log)
+    }
+
+    /// ``startParallel()``, recording its microsteps into `log` when it is not `nil`.
+    private mutating func startParallel(log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
+        guard let parallel = table.parallel, !parallel.initialStates.isEmpty else { throw alreadyStarted() }
         var step = Macrostep(configuration: [], context: contextValue)
-        let start = FlowHierarchy.Transition(source: FlowHierarchy.root, target: initial)
+        step.log = log
+        step.beginMicrostep()
+        let start = FlowHierarchy.Transition(source: FlowHierarchy.root, targets: parallel.initialStates.map { Int($0) })
         enterStates([start], &step, event: nil)
         try runToFixedPoint(&step, event: nil)
+        log = step.log
         return commit(step, kind: .started, from: nil, event: nil)
+    }
+
+    /// ``start()``, reporting the microsteps it took (see ``sendReportingMicrosteps(_:)``).
+    package mutating func startReportingMicrosteps() throws(FlowError) -> (step: FlowStep<F>, microsteps: [FlowMicrostep]) {
+        guard phase == .ready else { throw alreadyStarted() }
+        guard table.runsParallel else { return (try start(), []) }
+        var log: [FlowMicrostep]? = []
+        let step = try startParallel(log: &log)
+        return (step, log ?? [])
+    }
+
+    /// ``send(_:)`` for a driver that runs content of its own around the engine (the flow files'
+    /// interpreter): the step, and, for a flow with parallel states, each microstep it took, with the
+    /// states exited and entered and the transitions taken, in the order the engine took them.
+    ///
+    /// `done.state.<id>` events are not processed by the engine in this form: each is reported
+    /// (``FlowMicrostep/Action/done(_:)``) right after the entry of the final state that raised it,
+    /// for the caller to queue with the events its own content raises and to deliver as events in
+    /// their turn (SCXML's internal queue holds both, in the order raised). Eventless transitions are
+    /// taken as ``send(_:)`` takes them. For a flow without parallel states, the step alone is
+    /// returned (its ``FlowStep/transitions`` say what it did) and nothing is recorded: flat flows pay
+    /// nothing for this.
+    package mutating func sendReportingMicrosteps(_ event: F.Event) throws(FlowError)
+        -> (step: FlowStep<F>, microsteps: [FlowMicrostep])
+    {
+        guard phase == .runningParallel else { return (try send(event), []) }
+        var log: [FlowMicrostep]? = []
+        let step = try sendParallel(event, log: &log)
+        return (step, log ?? [])
     }
 
     /// ``send(_:)`` for a flow with parallel states: one macrostep.
     @usableFromInline
     mutating func sendParallel(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
+        var log: [FlowMicrostep]?
+        return try sendParallel(event, log: &log)
+    }
+
+    /// ``sendParallel(_:)``, recording its microsteps into `log` when it is not `nil`.
+    private mutating func sendParallel(_ event: F.Event, log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
         let before = active
         var step = Macrostep(configuration: before, context: contextValue)
+        step.log = log
         let (enabled, matched) = selectTransitions(&step, kind: event.kind, event: event)
         guard !enabled.isEmpty else {
             guard matched || table.unhandled == .ignore else { throw unhandledError(for: event) }
@@ -92,6 +154,7 @@ extension FlowMachine {
         }
         microstep(removeConflictingTransitions(enabled, step), &step, event: event)
         try runToFixedPoint(&step, event: event)
+        log = step.log
         return commit(step, kind: .transitioned, from: table.states[firstAtomic(of: before)], event: event)
     }
 
@@ -138,7 +201,8 @@ extension FlowMachine {
         while step.finishedIn < 0 {
             var (enabled, _) = selectTransitions(&step, kind: nil, event: event)
             if enabled.isEmpty {
-                guard step.queueHead < step.internalQueue.count else { return }
+                // A recording driver delivers the `done.state` events itself (they were reported).
+                guard step.log == nil, step.queueHead < step.internalQueue.count else { return }
                 let done = step.internalQueue[step.queueHead]
                 step.queueHead += 1
                 (enabled, _) = selectTransitions(&step, kind: nil, doneOf: done, event: event)
@@ -260,6 +324,7 @@ extension FlowMachine {
     /// this file), then `exitStates`, `executeTransitionContent` and `enterStates`.
     private func microstep(_ transitions: [Int], _ step: inout Macrostep, event: F.Event?) {
         guard let parallel = table.parallel else { return }
+        step.beginMicrostep()
         for t in transitions where parallel.transitions[t].updates {
             if let update = table.updates[Int(parallel.transitions[t].declaration)] { update(&step.context, event) }
         }
@@ -275,6 +340,7 @@ extension FlowMachine {
         for s in computeExitSet(transitions, step) {
             step.effects.append(contentsOf: table.effects(in: parallel.exits[s], context: step.context, event: event))
             remove(s, from: &step.configuration)
+            step.record(.exit(s))
         }
     }
 
@@ -286,6 +352,7 @@ extension FlowMachine {
             let transition = parallel.transitions[t]
             step.effects.append(contentsOf: table.effects(in: transition.effects, context: step.context, event: event))
             step.taken.append(transition.declaration)
+            step.record(.take(FlowTransitionID(position: Int(transition.declaration))))
         }
     }
 
@@ -298,6 +365,7 @@ extension FlowMachine {
         let hierarchy = table.hierarchy
         for s in hierarchy.computeEntrySet(transitions) {
             insert(s, into: &step.configuration)
+            step.record(.enter(s))
             step.effects.append(contentsOf: table.effects(in: parallel.entries[s], context: step.context, event: event))
             guard table.isFinal[s] else { continue }
             if parallel.finishes[s] {
@@ -306,9 +374,11 @@ extension FlowMachine {
             }
             let parent = hierarchy.parent(of: s)
             step.internalQueue.append(Int32(parent))
+            step.record(.done(parent))
             let grandparent = parent >= 0 ? hierarchy.parent(of: parent) : FlowHierarchy.root
             if hierarchy.isParallel(grandparent) && isInFinalState(grandparent, step) {
                 step.internalQueue.append(Int32(grandparent))
+                step.record(.done(grandparent))
             }
         }
     }
@@ -352,4 +422,32 @@ extension FlowMachine {
         }
         if low < configuration.count && configuration[low] == s { configuration.remove(at: low) }
     }
+}
+
+/// One microstep of a step of a flow with parallel states, as the engine took it: what
+/// ``FlowMachine/sendReportingMicrosteps(_:)`` and ``FlowMachine/startReportingMicrosteps()``
+/// report, for a driver that runs content of its own around the engine (the flow files' interpreter
+/// runs each state's `<onexit>` and `<onentry>` and each transition's content from it). States are
+/// numbered as the definition's hierarchy numbers them (``FlowDefinition/position(of:)``).
+package struct FlowMicrostep: Hashable, Sendable {
+    /// One thing the microstep did.
+    package enum Action: Hashable, Sendable {
+        /// A state was exited (in exit order: a state's descendants before it, later regions first).
+        case exit(Int)
+        /// A transition was taken: its own effects ran (after every exit, before any entry).
+        case take(FlowTransitionID)
+        /// A state was entered (in entry order: a state before its descendants, earlier regions first).
+        case enter(Int)
+        /// The final state just entered raised `done.state.<state>` (its parent, or, when that
+        /// completed every region, the parallel state above it too).
+        case done(Int)
+    }
+
+    /// What the microstep did, in order: the exits, the transitions, then the entries, each entry of
+    /// a final state followed by the completions it raised. (A start's first microstep is the initial
+    /// entry: entries only.)
+    package var actions: [Action]
+
+    /// A microstep that did `actions`.
+    package init(actions: [Action]) { self.actions = actions }
 }

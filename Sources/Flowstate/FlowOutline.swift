@@ -62,7 +62,7 @@ public struct FlowOutline: Hashable, Sendable {
         /// The name of its context update, if any.
         public var update: String? = nil
         /// The indices of its targets after ``target``, for a transition into several regions of a
-        /// parallel state.
+        /// parallel state (`On(_:to: [State])`); empty otherwise.
         public var moreTargets: [Int] = []
     }
 

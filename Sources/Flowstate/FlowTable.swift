@@ -299,4 +299,7 @@ struct FlowParallelTable<F: Flow>: Sendable {
     let guardStates: [Int32]
     /// Whether entering each state finishes the flow: a final state with no parallel ancestor.
     let finishes: [Bool]
+    /// The states the flow starts in: its initial state, then any more it declares (one in each of
+    /// several regions of a parallel state).
+    let initialStates: [Int32]
 }

@@ -36,6 +36,11 @@ public struct Guard<F: Flow>: Sendable {
         Guard(name: "In(\(state))", activeState: state)
     }
 
+    /// ``in(_:)`` under another name (a flow file's condition as written, `In('s1')`).
+    package static func `in`(_ state: F.State, named name: String) -> Guard {
+        Guard(name: name, activeState: state)
+    }
+
     private init(name: String, activeState: F.State) {
         self.name = name
         self.predicate = { _, _, _ in false }

@@ -177,8 +177,8 @@ func report(_ line: String) {
 extension FlowFile {
     /// The simulation `simulate` and `view --events` run: the child flows found beside the file, and
     /// guard defaults from `--guard NAME=true|false` (already validated). Reports and exits 2 when a
-    /// child file cannot be read, 3 when the flow cannot be simulated (parallel states, data, a missing
-    /// child).
+    /// child file cannot be read, 3 when the flow cannot be simulated (history states, several initial
+    /// states, data, a missing child).
     func simulation(guards: [String]) throws -> FlowSimulation {
         let children: [String: FlowSpec]
         do {

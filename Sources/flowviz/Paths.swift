@@ -13,7 +13,7 @@ struct Paths: AsyncParsableCommand {
         sequences from the start that together take every transition (model-based test generation).
 
         Exit status: 0 done; 1 --to names a state no path reaches; 2 a file cannot be read or parsed, \
-        or the flow is invalid; 3 the flow has parallel states or holds what is not run (SCXML's data, \
+        or the flow is invalid; 3 the flow holds what is not run (history states, SCXML's data, \
         scripts, invocations that need a data model, an eventless transition without a target, a \
         document without states: one line names the first); 64 the command line is wrong.
 

@@ -22,7 +22,7 @@ struct Simulate: AsyncParsableCommand {
 
         Exit status: 0 done; 1 an event was not handled (with --strict), or the flow raises events in \
         a loop or passes a limit; 2 a file cannot be read or parsed; 3 the flow uses what simulate \
-        does not run (parallel states; SCXML's data, scripts, invocations that need a data model, an \
+        does not run (history states; SCXML's data, scripts, invocations that need a data model, an \
         eventless transition without a target, a document without states: one line names the first) \
         or a child flow is missing; 64 the command line is wrong.
 

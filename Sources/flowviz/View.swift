@@ -19,7 +19,7 @@ struct View: AsyncParsableCommand {
         Exit status: 0 written; 1 the flow has errors (the page is written without a run; with \
         --events nothing is written) or the run raises events in a loop; 2 a file cannot be read or \
         parsed, the trace does not fit the flow, or rendering or writing failed; 3 --events on a flow \
-        with parallel states, what is not run (SCXML's data, ...) or a missing child flow; 64 the \
+        with what is not run (history states, SCXML's data, ...) or a missing child flow; 64 the \
         command line is wrong.
 
         Example: flowviz view docs/flows/specs/sign-up.json --events submitEmail,submitPassword -o sign-up.html

@@ -245,12 +245,15 @@ struct FlowvizTests {
         #expect(lenient.stdout.contains("verifying ignores ok"))
     }
 
-    @Test("simulate: a parallel state is exit 3 with one line; a bad event list is a usage error")
+    @Test("simulate: a history state is exit 3 with one line (a parallel state runs); a bad event list is a usage error")
     func simulateErrors() throws {
         let parallel = try scratch.file("p.scxml", "<scxml initial='p'>\n<parallel id='p'><state id='x'/></parallel></scxml>")
-        let result = try Flowviz.run(["simulate", parallel, "--events", "a"])
+        let runs = try Flowviz.run(["simulate", parallel, "--events", "a"])
+        #expect(runs.status == 0, "\(runs.stderr)")
+        let history = try scratch.file("h.scxml", "<scxml initial='s'>\n<state id='s'><history id='h'><transition target='x'/></history><state id='x'/></state></scxml>")
+        let result = try Flowviz.run(["simulate", history, "--events", "a"])
         #expect(result.status == 3)
-        #expect(result.stderr == "\(parallel):2:1: error: state 'p' is a <parallel> state: parallel states are drawn and validated, not simulated\n")
+        #expect(result.stderr == "\(history):2:15: error: state 'h' is a <history> state: history states are drawn and validated, not simulated\n")
         let usage = try Flowviz.run(["simulate", signUp, "--events", "a,,b"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("event 2 '' is not an event name"))

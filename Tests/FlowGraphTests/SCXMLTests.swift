@@ -41,7 +41,7 @@ struct SCXMLTests {
         ("<scxml><state id='a'><history id='h' type='wide'/></state></scxml>", "1:38", "<history type=\"wide\">: use shallow or deep"),
         ("<scxml><stat id='a'/></scxml>", "1:8", "unknown element <stat> in <scxml>"),
         ("<!DOCTYPE x [<!ENTITY a 'b'>]><scxml/>", "1:1", "a DOCTYPE is not allowed"),
-        ("<scxml><state id='a'><transition event='e' target='a b'/></state></scxml>", "1:44", "'target' names 2 states"),
+        ("<scxml><state id='a'><transition event='e' target='  '/></state></scxml>", "1:44", "'target' is empty"),
         ("<scxml>\n  <state id='a' x='1' x='2'/></scxml>", "2:23", "attribute 'x' is given twice"),
         ("<scxml><state id='a &bogus;'/></scxml>", "1:21", "unknown entity '&bogus;'"),
         ("<html/>", "1:1", "the root element is <html>, not <scxml>"),
@@ -160,14 +160,16 @@ struct SCXMLTests {
         #expect(throws: FlowSimulation.Problem.self) { try simulation.send("go") }
     }
 
-    @Test("Parallel states are drawn, not simulated: the simulation says so")
+    @Test("Parallel states are drawn, simulated (every region active) and explored")
     func parallel() throws {
         let spec = try FlowSpec.parseSCXML("""
         <scxml initial="p"><parallel id="p"><state id="x"/><state id="y"/></parallel></scxml>
         """, file: "p.scxml")
-        #expect(DOTWriter.dot(FlowGraph(spec)).contains("style=\"dashed\""))
-        #expect(throws: FlowSimulation.Problem.self) { _ = try FlowSimulation(spec) }
-        #expect(throws: FlowSimulation.Problem.self) { _ = try FlowPaths(spec) }
+        #expect(DOTWriter.dot(FlowGraph(spec)).contains("style=\"dashed,rounded\""))
+        let simulation = try FlowSimulation(spec)
+        try simulation.start()
+        #expect(simulation.configuration == ["y", "x", "p"])
+        #expect(try FlowPaths(spec).reached == ["p", "x", "y"])
     }
 
     @Test("Event lists with guard truths: printing and reading agree")

@@ -220,7 +220,7 @@ struct FlowExplorerTests {
             #expect(Set(c.start).union(sequences.flatMap { $0.flatMap(takes) }) == everything, "the sequences take it all\n\(c)")
             // The first node inside each state of a hierarchy over the nodes (a node's leaf: its key).
             let hierarchy = FlowHierarchy(parents: c.parents)
-            let first = tree.firstNodes(inside: hierarchy) { $0 }
+            let first = tree.firstNodes(inside: hierarchy) { CollectionOfOne($0) }
             for state in c.parents.indices {
                 let inside = tree.keys.firstIndex { key in
                     var s = key
