@@ -65,6 +65,15 @@ STEP_FORMS = [  # (benchmark, label, threshold)
     ("Send: FlowMachine.send, step's state, effects and transitions read, 1M events",
      "step.state, .effects, .transitions", 3.0),
 ]
+# A flow with parallel states (issue 24): two regions of five states against two hand-written switches
+# given the same events (Benchmarks/Engine/ParallelFlow.swift), at most 4x, no allocation per event.
+PARALLEL_SWITCHES = "Send: two hand-written switches (two regions), 1M events (baseline)"
+PARALLEL_FORMS = [
+    ("Send: FlowMachine.send, two regions of five states, step bound to a let, 1M events",
+     "FlowMachine.send, two regions, let step = send; step.effects / two switches", 4.0),
+    ("Send: FlowMachine.send, two regions of five states, step's state, effects and transitions read, 1M events",
+     "FlowMachine.send, two regions, step.state, .effects, .transitions / two switches", 4.0),
+]
 SIZES = ["1k", "10k", "100k", "1M"]
 OWNER = "Owner: {} owner-bound spawns"
 PLAIN = "Owner: {} spawns without owner"
@@ -75,6 +84,7 @@ SEND_RATIOS = [  # (subject, baseline, label, threshold)
     *[(form, SWITCH, f"FlowMachine.send, {label} / switch"
        + ("" if limit <= 3.0 else " (a guard; issue 24's target of 3x is not met)"), limit)
       for form, label, limit in STEP_FORMS],
+    *[(form, PARALLEL_SWITCHES, label, limit) for form, label, limit in PARALLEL_FORMS],
     (RUNTIME, MACHINE, "FlowRuntime.send / FlowMachine.send", 3.0),
     (SUPERVISOR, MACHINE, "Supervisor.send / FlowMachine.send", 6.0),
     # The cost of context (issue 16): updates, a context guard and derived effects, against the same
@@ -264,7 +274,8 @@ def evaluate_send(checker, clock):
     base = checker.get(SWITCH, METRICS["mallocs"])
     for subject, label in [(MACHINE, "FlowMachine.send"), (RUNTIME, "FlowRuntime.send"), (SUPERVISOR, "Supervisor.send"),
                            (CONTEXT_MACHINE, "FlowMachine.send with context"),
-                           *[(form, f"FlowMachine.send, {label}") for form, label, _ in STEP_FORMS]]:
+                           *[(form, f"FlowMachine.send, {label}") for form, label, _ in STEP_FORMS],
+                           *[(form, label.split(" / ")[0]) for form, label, _ in PARALLEL_FORMS]]:
         s = checker.get(subject, METRICS["mallocs"])
         if s is not None and base is not None:
             excess = (s - base) / EVENTS

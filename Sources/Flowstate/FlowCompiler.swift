@@ -491,6 +491,11 @@ struct FlowCompiler<F: Flow> {
         var eventlessRanges = [0]
         var eventlessMoves: [FlowTable<F>.Move] = []
         var scratch: [Int] = []
+        // A flow with parallel states: how the common step takes each event move.
+        let parallel = hierarchy.hasParallel
+        var parallelMoves: [FlowTable<F>.ParallelMove] = []
+        var parallelEntries: [Int32] = []
+        var slowLeaf = [Bool](repeating: false, count: parallel ? nodes.count : 0)
 
         // For each leaf: the transitions declared on the leaf, then on its parent, and so on up, each
         // in declaration order; a move's effects are its exits, its own effects, then its entries.
@@ -501,10 +506,12 @@ struct FlowCompiler<F: Flow> {
                     for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]] {
                         let start = effects.count
                         var target = -1
+                        var exitCount = 0
                         let declared = rawTarget[r]
                         if declared >= 0 {
                             let domain = shortcuts.domains[r]
                             appendExits(from: leaf, below: domain, to: &effects)
+                            exitCount = effects.count - start
                             effects.append(contentsOf: rawEffects[r])
                             appendEntries(domain: domain, target: declared, to: &effects, scratch: &scratch)
                             target = hierarchy.defaultEntryLeaf(of: declared)
@@ -516,6 +523,11 @@ struct FlowCompiler<F: Flow> {
                                                      updates: raws[r].data.update != nil,
                                                      local: isLocal(r, from: leaf))
                         if let kind = events[r] {
+                            if parallel {
+                                let common = commonParallelMove(move, r, exitCount: exitCount, entries: &parallelEntries)
+                                if common.domain == FlowTable<F>.ParallelMove.slow { slowLeaf[leaf] = true }
+                                parallelMoves.append(common)
+                            }
                             eventMoves.append((kind, move))
                         } else if target >= 0 && raws[r].doneOf == -1 {
                             eventlessMoves.append(move)
@@ -529,8 +541,16 @@ struct FlowCompiler<F: Flow> {
         }
 
         let stopEffects = layOutStopEffects(in: &effects)
-        let parallel = hierarchy.hasParallel
+        // A final state active inside a region has no compiled moves (its ancestors' transitions still
+        // apply to it, by SCXML's selection): the general algorithm takes steps from there.
+        for s in slowLeaf.indices where nodes[s].output != nil { slowLeaf[s] = true }
+        let parallelTable = parallel
             ? layOutParallel(in: &effects, guardIndex: guardIndex, guardStates: guardStates) : nil
+        let common = parallel ? FlowTable<F>.CommonParallelSteps(
+            enabled: eventlessMoves.isEmpty && emits.isEmpty
+                && hierarchy.mostActiveLeaves <= FlowMachine<F>.commonStepLeafLimit,
+            moves: parallelMoves, entries: parallelEntries,
+            atomic: nodes.indices.map { hierarchy.isAtomic($0) }, slowLeaf: slowLeaf, inStates: guardStates) : nil
 
         let initialStart = effects.count
         var initialTarget = -1
@@ -547,7 +567,7 @@ struct FlowCompiler<F: Flow> {
             recipe: emits.isEmpty ? nil : effects, emits: emits.map { $0.body },
             updates: raws.contains { $0.data.update != nil } ? raws.map { $0.data.update?.body } : [],
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
-            stopEffects: stopEffects, unhandled: unhandled, name: name, parallel: parallel
+            stopEffects: stopEffects, unhandled: unhandled, name: name, parallel: parallelTable, common: common
         )
     }
 
@@ -579,6 +599,39 @@ struct FlowCompiler<F: Flow> {
         for s in hierarchy.properAncestors(of: leaf, upTo: domain) where hierarchy.isParallel(s) { return false }
         for s in hierarchy.properAncestors(of: target, upTo: domain) where hierarchy.isParallel(s) { return false }
         return !hierarchy.defaultEntryEntersParallel(target)
+    }
+
+    /// How the common step of a flow with parallel states takes `move` (compiled from raw transition
+    /// `r`, its first `exitCount` effects exits): a local move (``FlowTable/Move/local``) without an
+    /// update that does not enter a final state replaces the states below its domain with the ones it
+    /// enters (appended to `entries`); any other is left to SCXML's algorithm.
+    private func commonParallelMove(_ move: FlowTable<F>.Move, _ r: Int, exitCount: Int, entries: inout [Int32])
+        -> FlowTable<F>.ParallelMove
+    {
+        let target = Int(move.target)
+        guard move.local, !move.updates, target < 0 || nodes[target].output == nil else { return .slowMove }
+        let content = rawEffects[r].count
+        guard target >= 0 else {
+            return .init(domain: Int(FlowTable<F>.ParallelMove.targetless), domainEnd: 0, exitCount: 0,
+                         contentCount: content, entries: 0..<0)
+        }
+        let domain = shortcuts.domains[r]
+        let start = entries.count
+        // The declared target and its ancestors below the domain, outermost first, then its initial
+        // descendants down to the leaf (a local move enters no parallel state: one chain).
+        var s = rawTarget[r]
+        while s != domain && s >= 0 {
+            entries.append(Int32(s))
+            s = hierarchy.parent(of: s)
+        }
+        entries[start...].reverse()
+        var child = hierarchy.initialChild(of: rawTarget[r])
+        while child >= 0 {
+            entries.append(Int32(child))
+            child = hierarchy.initialChild(of: child)
+        }
+        return .init(domain: domain, domainEnd: hierarchy.subtreeEnd(of: domain), exitCount: exitCount,
+                     contentCount: content, entries: start..<entries.count)
     }
 
     /// Lays out what SCXML's algorithm reads for a flow with parallel states: each state's entry and

@@ -57,7 +57,16 @@ extension FlowMachine {
     }
 
     /// Whether the sorted `configuration` holds `state` (binary search).
+    @inlinable
     static func contains(_ configuration: [Int32], _ state: Int) -> Bool {
+        let low = lowerBound(configuration, state)
+        return low < configuration.count && configuration[low] == Int32(truncatingIfNeeded: state)
+    }
+
+    /// The first index of the sorted `configuration` whose state is not below `state` (binary search):
+    /// where `state` is, or would be inserted.
+    @inlinable
+    static func lowerBound(_ configuration: [Int32], _ state: Int) -> Int {
         var low = 0
         var high = configuration.count
         let s = Int32(truncatingIfNeeded: state)
@@ -65,7 +74,7 @@ extension FlowMachine {
             let mid = (low &+ high) >> 1
             if configuration[mid] < s { low = mid &+ 1 } else { high = mid }
         }
-        return low < configuration.count && configuration[low] == s
+        return low
     }
 
     /// The first atomic state of `configuration` in document order (what ``state`` reports).
@@ -75,11 +84,6 @@ extension FlowMachine {
         return Int(configuration.first ?? 0)
     }
 
-    /// The atomic states of `configuration`, in document order, as states.
-    func atomicStates(of configuration: [Int32]) -> [F.State] {
-        let hierarchy = table.hierarchy
-        return configuration.lazy.filter { hierarchy.isAtomic(Int($0)) }.map { self.table.states[Int($0)] }
-    }
 
     // MARK: Entry points
 
@@ -133,29 +137,35 @@ extension FlowMachine {
         return (step, log ?? [])
     }
 
-    /// ``send(_:)`` for a flow with parallel states: one macrostep.
-    @usableFromInline
+    /// ``send(_:)`` for a flow with parallel states: one macrostep; the common step when it applies
+    /// (specialized in the caller), else SCXML's algorithm.
+    @inlinable
     mutating func sendParallel(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
+        if let step = sendParallelCommon(event) { return step }
+        return try sendParallelGeneral(event)
+    }
+
+    /// ``sendParallel(_:)`` by SCXML's algorithm.
+    @usableFromInline
+    mutating func sendParallelGeneral(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
         var log: [FlowMicrostep]?
         return try sendParallel(event, log: &log)
     }
 
     /// ``sendParallel(_:)``, recording its microsteps into `log` when it is not `nil`.
     private mutating func sendParallel(_ event: F.Event, log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
-        let before = active
-        var step = Macrostep(configuration: before, context: contextValue)
+        var step = Macrostep(configuration: active, context: contextValue)
         step.log = log
         let (enabled, matched) = selectTransitions(&step, kind: event.kind, event: event)
         guard !enabled.isEmpty else {
             guard matched || table.unhandled == .ignore else { throw unhandledError(for: event) }
-            return FlowStep(kind: matched ? .rejected : .ignored, state: table.states[firstAtomic(of: before)],
-                            from: nil, event: event, effects: FlowEffects(), transitions: FlowTransitions(),
-                            output: nil, leaves: atomicStates(of: before))
+            return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
+                                transitions: FlowTransitions(), output: nil)
         }
         microstep(removeConflictingTransitions(enabled, step), &step, event: event)
         try runToFixedPoint(&step, event: event)
         log = step.log
-        return commit(step, kind: .transitioned, from: table.states[firstAtomic(of: before)], event: event)
+        return commit(step, kind: .transitioned, from: table.states[current], event: event)
     }
 
     /// ``stop()`` for a flow with parallel states: the exit effects of every active state, in reverse
@@ -182,14 +192,166 @@ extension FlowMachine {
             phase = .finished
             let output = table.outputs[step.finishedIn]!.compute(contextValue, event)
             finalOutput = output
-            return FlowStep(kind: .finished, state: table.states[step.finishedIn], from: from, event: event,
-                            effects: effects, transitions: transitions, output: output,
-                            leaves: atomicStates(of: step.configuration))
+            return parallelStep(kind: .finished, from: from, event: event, effects: effects, transitions: transitions,
+                                output: output)
         }
         current = firstAtomic(of: step.configuration)
         phase = .runningParallel
-        return FlowStep(kind: kind, state: table.states[current], from: from, event: event, effects: effects,
-                        transitions: transitions, output: nil, leaves: atomicStates(of: step.configuration))
+        return parallelStep(kind: kind, from: from, event: event, effects: effects, transitions: transitions, output: nil)
+    }
+
+    /// The step of a flow with parallel states, in the machine's state after it (``current``,
+    /// ``active``): its rarer data goes into the object of the last step when no step holds that any
+    /// more (a step in a loop allocates nothing), else into a new one.
+    @inlinable
+    mutating func parallelStep(kind: FlowStepKind, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
+                               transitions: FlowTransitions, output: F.Output?) -> FlowStep<F> {
+        if !isKnownUniquelyReferenced(&stepStorage) { stepStorage = FlowStepExtras(table: table) }
+        let extras = stepStorage.unsafelyUnwrapped
+        extras.effects = effects
+        extras.transitions = transitions
+        extras.output = output
+        extras.configuration.removeAll(keepingCapacity: true)
+        extras.configuration.append(contentsOf: active)
+        return FlowStep(kind: kind, state: table.states[current], from: from, event: event, extras: extras)
+    }
+
+    // MARK: The common step
+
+    /// The most atomic states a flow may have active at once for its steps to take the common path.
+    @usableFromInline static var commonStepLeafLimit: Int { 8 }
+
+    /// The common step of a flow with parallel states, or `nil` when SCXML's algorithm must take it
+    /// (nothing is changed then, and no guard was asked).
+    ///
+    /// For each active atomic state in document order, the first move of it or its ancestors that the
+    /// event selects (as ``send(_:)`` selects for a flat flow). When every move the active states
+    /// could take is local (it neither leaves nor enters a parallel state: ``FlowTable/ParallelMove``),
+    /// has no update and enters no final state, and the flow has no eventless transition, SCXML's
+    /// algorithm reduces to this: no two selected moves conflict (each exits only inside its own
+    /// region), no eventless transition or completion follows, and the exit set, the transitions'
+    /// effects and the entry set are the moves' own, in the recommendation's order (every exit in
+    /// reverse document order, then each move's effects, then every entry in document order). The
+    /// configuration is changed in place. A step of one move reports its laid-out effects without
+    /// copying them; a step of several joins them (inline up to two, else in one array).
+    @inlinable
+    mutating func sendParallelCommon(_ event: F.Event) -> FlowStep<F>? {
+        guard table.takesCommonParallelSteps else { return nil }
+        // Every move an active state could take must be a common one: decided before any guard is asked.
+        for s in active where table.parallelSlowLeaf[Int(s)] { return nil }
+        let kind = event.kind
+        var selected: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var matched = false
+        withUnsafeMutableBytes(of: &selected) { raw in
+            let moves = raw.bindMemory(to: Int32.self)
+            for s in active {
+                let leaf = Int(s)
+                var i = table.eventRanges[leaf]
+                let end = table.eventRanges[leaf &+ 1]
+                while i < end {
+                    if table.eventKinds[i] == kind {
+                        matched = true
+                        if commonAllows(table.eventMoves[i], state: leaf, event: event) {
+                            moves[count] = Int32(truncatingIfNeeded: i)
+                            count &+= 1
+                            break
+                        }
+                    }
+                    i &+= 1
+                }
+            }
+        }
+        guard count > 0 else {
+            guard matched || table.unhandled == .ignore else { return nil }  // the general step throws
+            return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
+                                transitions: FlowTransitions(), output: nil)
+        }
+        let from = table.states[current]
+        if count == 1 {
+            let i = Int(selected.0)
+            let move = table.eventMoves[i]
+            applyCommon(table.parallelMoves[i])
+            return parallelStep(kind: .transitioned, from: from, event: event, effects: table.effects(of: move),
+                                transitions: FlowTransitions(declaration: move.declaration), output: nil)
+        }
+        return withUnsafeBytes(of: selected) { raw in
+            let moves = UnsafeBufferPointer(rebasing: raw.bindMemory(to: Int32.self)[..<count])
+            let effects = commonEffects(moves)
+            let transitions = count == 2
+                ? FlowTransitions(declaration: table.eventMoves[Int(moves[0])].declaration,
+                                  table.eventMoves[Int(moves[1])].declaration)
+                : FlowTransitions(declarations: moves.map { table.eventMoves[Int($0)].declaration })
+            for i in moves { applyCommon(table.parallelMoves[Int(i)]) }
+            return parallelStep(kind: .transitioned, from: from, event: event, effects: effects,
+                                transitions: transitions, output: nil)
+        }
+    }
+
+    /// Whether the common step may take `move` from `state`: its guard holds (an ``Guard/in(_:)``
+    /// guard asks the configuration before the step).
+    @inlinable
+    func commonAllows(_ move: FlowTable<F>.Move, state: Int, event: F.Event) -> Bool {
+        let g = Int(move.guardIndex)
+        guard g >= 0 else { return true }
+        let asked = table.inStates[g]
+        if asked >= 0 { return Self.contains(active, Int(asked)) }
+        return table.guards[g](table.states[state], event, contextValue)
+    }
+
+    /// The effects of several common moves (selected in document order of their states), in SCXML's
+    /// order: every move's exits, the last move's first; every move's own effects; every move's entries.
+    @inlinable
+    func commonEffects(_ moves: UnsafeBufferPointer<Int32>) -> FlowEffects<F.Effect> {
+        let storage = table.effects.elements
+        var total = 0
+        for i in moves { total &+= Int(table.eventMoves[Int(i)].effectCount) }
+        var first: F.Effect?
+        var second: F.Effect?
+        var all: [F.Effect] = []
+        if total > 2 { all.reserveCapacity(total) }
+        func add(_ range: Range<Int>) {
+            for k in range {
+                if total > 2 { all.append(storage[k]) } else if first == nil { first = storage[k] } else { second = storage[k] }
+            }
+        }
+        for i in moves.reversed() {
+            let start = Int(table.eventMoves[Int(i)].effectStart)
+            add(start..<start &+ Int(table.parallelMoves[Int(i)].exitCount))
+        }
+        for i in moves {
+            let common = table.parallelMoves[Int(i)]
+            let start = Int(table.eventMoves[Int(i)].effectStart) &+ Int(common.exitCount)
+            add(start..<start &+ Int(common.contentCount))
+        }
+        for i in moves {
+            let move = table.eventMoves[Int(i)]
+            let common = table.parallelMoves[Int(i)]
+            let start = Int(move.effectStart) &+ Int(common.exitCount) &+ Int(common.contentCount)
+            add(start..<Int(move.effectStart) &+ Int(move.effectCount))
+        }
+        if total > 2 { return FlowEffects(all) }
+        guard let first else { return FlowEffects() }
+        return FlowEffects(first: first, second: second)
+    }
+
+    /// Takes a common move: the active states below its domain become the ones it enters, in place,
+    /// and ``current`` the first active atomic state.
+    @inlinable
+    mutating func applyCommon(_ move: FlowTable<F>.ParallelMove) {
+        guard move.domain >= -1 else { return }  // targetless
+        let low = move.domain < 0 ? 0 : Self.lowerBound(active, Int(move.domain) &+ 1)
+        let high = Self.lowerBound(active, Int(move.domainEnd))
+        let entries = UnsafeBufferPointer(rebasing: table.parallelEntries[Int(move.entryStart)..<Int(move.entryStart &+ move.entryCount)])
+        if high &- low == entries.count {
+            for k in 0..<entries.count { active[low &+ k] = entries[k] }
+        } else {
+            active.replaceSubrange(low..<high, with: entries)
+        }
+        for s in active where table.parallelAtomic[Int(s)] {
+            current = Int(s)
+            return
+        }
     }
 
     // MARK: The main loop
@@ -401,26 +563,17 @@ extension FlowMachine {
     // MARK: The configuration
 
     private func insert(_ state: Int, into configuration: inout [Int32]) {
+        let low = Self.lowerBound(configuration, state)
         let s = Int32(truncatingIfNeeded: state)
-        var low = 0
-        var high = configuration.count
-        while low < high {
-            let mid = (low &+ high) >> 1
-            if configuration[mid] < s { low = mid &+ 1 } else { high = mid }
-        }
         if low < configuration.count && configuration[low] == s { return }
         configuration.insert(s, at: low)
     }
 
     private func remove(_ state: Int, from configuration: inout [Int32]) {
-        let s = Int32(truncatingIfNeeded: state)
-        var low = 0
-        var high = configuration.count
-        while low < high {
-            let mid = (low &+ high) >> 1
-            if configuration[mid] < s { low = mid &+ 1 } else { high = mid }
+        let low = Self.lowerBound(configuration, state)
+        if low < configuration.count && configuration[low] == Int32(truncatingIfNeeded: state) {
+            configuration.remove(at: low)
         }
-        if low < configuration.count && configuration[low] == s { configuration.remove(at: low) }
     }
 }
 

@@ -29,6 +29,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// For a flow with parallel states, the active states, sorted by number (document order); empty
     /// for a flow without, whose active states are `current` and its ancestors.
     @usableFromInline var active: [Int32]
+    /// For a flow with parallel states, the object of the last step's rarer data, written again by
+    /// the next step when no step holds it any more (``FlowStepExtras``); `nil` until then.
+    @usableFromInline var stepStorage: FlowStepExtras<F>?
 
     /// Creates a machine that has not started yet, with the definition's
     /// ``FlowDefinition/initialContext``.
@@ -52,6 +55,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.finalOutput = nil
         self.contextValue = context
         self.active = []
+        self.stepStorage = nil
     }
 
     @usableFromInline

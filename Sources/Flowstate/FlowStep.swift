@@ -119,10 +119,10 @@ public struct FlowStep<F: Flow>: Sendable {
                   bits: Int32(kind.rawValue) | (declaration &+ 1) << 3)
     }
 
-    /// A step of a flow with parallel states: the active leaves are kept with the rarer data.
-    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
-         transitions: FlowTransitions, output: F.Output?, leaves: [F.State]) {
-        let extras = FlowStepExtras<F>(effects: effects, transitions: transitions, output: output, leaves: leaves)
+    /// A step of a flow with parallel states: its configuration is kept with the rarer data, in an
+    /// object the machine reuses once the step is gone (``FlowMachine/parallelStep(kind:from:event:effects:transitions:output:)``).
+    @inlinable
+    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, extras: FlowStepExtras<F>) {
         self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
     }
 
@@ -130,7 +130,7 @@ public struct FlowStep<F: Flow>: Sendable {
     @inlinable
     init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
          transitions: FlowTransitions, output: F.Output?) {
-        if output == nil, transitions.more == nil {
+        if output == nil, transitions.more == nil, transitions.second < 0 {
             self.init(kind: kind, state: state, from: from, event: event, effects: effects,
                       declaration: transitions.single)
         } else {
@@ -216,29 +216,48 @@ public struct FlowStep<F: Flow>: Sendable {
     }
 }
 
-/// The rarer parts of a step (an output, several transitions), kept in one object so that a step
-/// stays small. Immutable.
+/// The rarer parts of a step (an output, several transitions; for a flow with parallel states, the
+/// configuration), kept in one object so that a step stays small.
+///
+/// Immutable once a step holds it. A machine of a flow with parallel states keeps the object of its
+/// last step and writes the next step into it only while it holds the only reference (the caller
+/// dropped the step: `isKnownUniquelyReferenced`), so a step held anywhere never changes, and a step
+/// taken in a loop allocates nothing.
 @usableFromInline
-final class FlowStepExtras<F: Flow>: Sendable {
-    @usableFromInline let effects: FlowEffects<F.Effect>
-    @usableFromInline let transitions: FlowTransitions
-    @usableFromInline let output: F.Output?
-    /// For a step of a flow with parallel states, the active atomic states after it.
-    let leaves: [F.State]?
+final class FlowStepExtras<F: Flow>: @unchecked Sendable {
+    // @unchecked: written only by the machine that made it, only while that machine holds the only
+    // reference (no step, no other thread, can see it then); read-only from the moment a step holds it.
+    @usableFromInline var effects: FlowEffects<F.Effect>
+    @usableFromInline var transitions: FlowTransitions
+    @usableFromInline var output: F.Output?
+    /// For a step of a flow with parallel states: the table, to name the configuration's states.
+    @usableFromInline let table: FlowTable<F>?
+    /// For a step of a flow with parallel states, the active states after it, sorted by number.
+    @usableFromInline var configuration: [Int32] = []
 
     @usableFromInline
     init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?) {
         self.effects = effects
         self.transitions = transitions
         self.output = output
-        self.leaves = nil
+        self.table = nil
     }
 
-    init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?, leaves: [F.State]) {
-        self.effects = effects
-        self.transitions = transitions
-        self.output = output
-        self.leaves = leaves
+    /// An object for the steps of a machine of a flow with parallel states, filled in by each step.
+    @usableFromInline
+    init(table: FlowTable<F>) {
+        self.effects = FlowEffects()
+        self.transitions = FlowTransitions()
+        self.output = nil
+        self.table = table
+    }
+
+    /// For a step of a flow with parallel states, the active atomic states after it, in declaration
+    /// order (computed when asked: a step in a loop does not pay for it).
+    var leaves: [F.State]? {
+        guard let table else { return nil }
+        let hierarchy = table.hierarchy
+        return configuration.lazy.filter { hierarchy.isAtomic(Int($0)) }.map { table.states[Int($0)] }
     }
 }
 

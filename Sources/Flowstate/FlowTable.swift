@@ -80,6 +80,55 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
 
     @usableFromInline typealias Predicate = @Sendable (F.State, F.Event?, F.Context) -> Bool
 
+    /// How the common step of a flow with parallel states takes an event move
+    /// (``FlowMachine/sendParallelCommon(_:)``): SCXML's algorithm gives the same result as replacing
+    /// the states below the move's domain with the states it enters, when the move neither leaves
+    /// nor enters a parallel state, has no update, and does not enter a final state.
+    @usableFromInline
+    struct ParallelMove: Sendable {
+        /// The state whose descendants the move exits and enters (-1: the root), or ``slow``: the
+        /// move is left to the general algorithm. ``targetless``: the move exits and enters nothing.
+        @usableFromInline let domain: Int32
+        /// The number just after the domain's last descendant.
+        @usableFromInline let domainEnd: Int32
+        /// How many of the move's laid-out effects are exits, then its own (the rest are entries).
+        @usableFromInline let exitCount: Int32
+        @usableFromInline let contentCount: Int32
+        /// The states the move enters, `parallelEntries[entryStart..<entryStart + entryCount]`,
+        /// sorted by number (document order).
+        @usableFromInline let entryStart: Int32
+        @usableFromInline let entryCount: Int32
+
+        @usableFromInline static var slow: Int32 { -2 }
+        @usableFromInline static var targetless: Int32 { -3 }
+
+        init(domain: Int, domainEnd: Int, exitCount: Int, contentCount: Int, entries: Range<Int>) {
+            self.domain = Int32(domain)
+            self.domainEnd = Int32(domainEnd)
+            self.exitCount = Int32(exitCount)
+            self.contentCount = Int32(contentCount)
+            self.entryStart = Int32(entries.lowerBound)
+            self.entryCount = Int32(entries.count)
+        }
+
+        /// A move the common step leaves to the general algorithm.
+        static var slowMove: Self { Self(domain: Int(slow), domainEnd: 0, exitCount: 0, contentCount: 0, entries: 0..<0) }
+    }
+
+    /// What the compiler works out for the common step of a flow with parallel states.
+    struct CommonParallelSteps {
+        /// Whether the table takes common steps at all (see ``FlowTable/takesCommonParallelSteps``).
+        var enabled: Bool
+        /// By event move.
+        var moves: [ParallelMove]
+        var entries: [Int32]
+        /// By state.
+        var atomic: [Bool]
+        var slowLeaf: [Bool]
+        /// By guard.
+        var inStates: [Int32]
+    }
+
     // Hot: read on every step.
     @usableFromInline let states: UnsafeMutableBufferPointer<F.State>
     @usableFromInline let isFinal: UnsafeMutableBufferPointer<Bool>
@@ -115,6 +164,24 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
 
     /// What SCXML's algorithm reads for a flow with parallel states; `nil` for a flow without.
     let parallel: FlowParallelTable<F>?
+
+    // The common step of a flow with parallel states (FlowMachine+Parallel.swift); empty buffers for a
+    // flow without.
+    /// Whether a step of a flow with parallel states may take the common path: the flow has no
+    /// eventless transition (so a step has no fixed point to reach), derives no effect, and never has
+    /// more than ``FlowMachine/commonStepLeafLimit`` atomic states active at once.
+    @usableFromInline let takesCommonParallelSteps: Bool
+    /// By event move (as ``eventMoves``): how the common step takes it.
+    @usableFromInline let parallelMoves: UnsafeMutableBufferPointer<ParallelMove>
+    /// The states the moves enter (``ParallelMove/entryStart``).
+    @usableFromInline let parallelEntries: UnsafeMutableBufferPointer<Int32>
+    /// By state: whether it is atomic.
+    @usableFromInline let parallelAtomic: UnsafeMutableBufferPointer<Bool>
+    /// By state: whether one of its event moves is left to the general algorithm (or it is final:
+    /// it has no compiled moves).
+    @usableFromInline let parallelSlowLeaf: UnsafeMutableBufferPointer<Bool>
+    /// By guard: the state an ``Guard/in(_:)`` guard asks about, else -1.
+    @usableFromInline let inStates: UnsafeMutableBufferPointer<Int32>
     /// Whether the flow has parallel states (``parallel`` is set).
     @usableFromInline var runsParallel: Bool { parallel != nil }
 
@@ -129,9 +196,16 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         guards: [Guard<F>], effects: [F.Effect], recipe: [Int32]?,
         emits: [@Sendable (F.Context, F.Event?) -> F.Effect], updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?],
         initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
-        unhandled: UnhandledEventPolicy, name: String, parallel: FlowParallelTable<F>? = nil
+        unhandled: UnhandledEventPolicy, name: String, parallel: FlowParallelTable<F>? = nil,
+        common: CommonParallelSteps? = nil
     ) {
         self.parallel = parallel
+        self.takesCommonParallelSteps = common?.enabled ?? false
+        self.parallelMoves = .make(common?.moves ?? [])
+        self.parallelEntries = .make(common?.entries ?? [])
+        self.parallelAtomic = .make(common?.atomic ?? [])
+        self.parallelSlowLeaf = .make(common?.slowLeaf ?? [])
+        self.inStates = .make(common?.inStates ?? [])
         let finals = outputs.map { $0 != nil }
         let derives = recipe != nil
         self.states = .make(states)
@@ -178,6 +252,11 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         eventlessRanges.free()
         eventlessMoves.free()
         guards.free()
+        parallelMoves.free()
+        parallelEntries.free()
+        parallelAtomic.free()
+        parallelSlowLeaf.free()
+        inStates.free()
     }
 
     /// Whether `move` may be taken from `state` on `event`.

@@ -24,14 +24,17 @@ public struct FlowTransitionID: Hashable, Comparable, Sendable, CustomStringConv
 ///
 /// Creating one for a step that took at most one transition never allocates.
 public struct FlowTransitions: RandomAccessCollection, Hashable, Sendable, CustomStringConvertible {
-    // One transition inline (the common case); more in an array.
+    // One or two transitions inline (one: the common case; two: a step of two regions of a
+    // parallel state); more in an array. Two Int32s and a reference: as small as one and a reference.
     @usableFromInline let single: Int32
+    @usableFromInline let second: Int32
     @usableFromInline let more: [Int32]?
 
     /// No transition.
     @inlinable
     public init() {
         single = -1
+        second = -1
         more = nil
     }
 
@@ -39,17 +42,33 @@ public struct FlowTransitions: RandomAccessCollection, Hashable, Sendable, Custo
     @inlinable
     init(declaration: Int32) {
         single = declaration
+        second = -1
+        more = nil
+    }
+
+    /// Two transitions, by their declaration indices: nothing allocated.
+    @inlinable
+    init(declaration first: Int32, _ second: Int32) {
+        single = first
+        self.second = second
         more = nil
     }
 
     /// Several transitions, by their declaration indices.
     @usableFromInline
     init(declarations: [Int32]) {
-        if declarations.count <= 1 {
+        switch declarations.count {
+        case 0, 1:
             single = declarations.first ?? -1
+            second = -1
             more = nil
-        } else {
+        case 2:
+            single = declarations[0]
+            second = declarations[1]
+            more = nil
+        default:
             single = -1
+            second = -1
             more = declarations
         }
     }
@@ -63,13 +82,13 @@ public struct FlowTransitions: RandomAccessCollection, Hashable, Sendable, Custo
     @inlinable public var startIndex: Int { 0 }
 
     /// How many transitions the step took.
-    @inlinable public var endIndex: Int { more?.count ?? (single >= 0 ? 1 : 0) }
+    @inlinable public var endIndex: Int { more?.count ?? (single < 0 ? 0 : second < 0 ? 1 : 2) }
 
     /// The transition at `position`, counted from 0.
     @inlinable
     public subscript(position: Int) -> FlowTransitionID {
         precondition(position >= 0 && position < endIndex, "FlowTransitions index out of range")
-        return FlowTransitionID(position: Int(more?[position] ?? single))
+        return FlowTransitionID(position: Int(more?[position] ?? (position == 0 ? single : second)))
     }
 
     /// Equal when they name the same transitions in the same order.

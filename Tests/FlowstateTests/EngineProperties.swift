@@ -41,7 +41,16 @@ struct EngineProperties {
 
     @Test("With parallel states, the engine agrees with the SCXML reference on every step: selection over every region, conflicts, exit and entry order, done.state, In guards, eventless fixed point, configuration, stop")
     func parallelAgreesWithSCXML() async {
-        await propertyCheck(count: 300, input: Generators.parallelFlows(), Generators.events) { flow, events in
+        await parallelAgreesWithSCXML(Generators.parallelFlows(), count: 300)
+    }
+
+    @Test("Without eventless transitions (the engine's common step of parallel flows), every step matches SCXML's algorithm")
+    func parallelCommonStepAgreesWithSCXML() async {
+        await parallelAgreesWithSCXML(Generators.parallelFlows(allowEventless: false), count: 300)
+    }
+
+    func parallelAgreesWithSCXML(_ flows: Generator<GeneratedFlow, some SendableSequenceType>, count: Int) async {
+        await propertyCheck(count: count, input: flows, Generators.events) { flow, events in
             let definition = flow.definition
             #expect(definition.isValid, "\(definition.validate())\n\(flow)")
             guard definition.isValid else { return }

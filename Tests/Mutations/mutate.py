@@ -115,6 +115,22 @@ MUTATIONS = [
         replace="""                if true {""",
     ),
     Mutation(
+        name="parallel-common-exit-order",
+        suite="FlowstateTests",
+        what="the common step of a parallel flow exits the regions of several moves in document order (earlier region first)",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""        for i in moves.reversed() {""",
+        replace="""        for i in moves {""",
+    ),
+    Mutation(
+        name="parallel-common-takes-any-move",
+        suite="FlowstateTests",
+        what="the common step of a parallel flow takes moves that leave or enter a parallel state, or enter a final state",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""        for s in active where table.parallelSlowLeaf[Int(s)] { return nil }""",
+        replace="""        for s in active where table.parallelSlowLeaf[Int(s)] && s < 0 { return nil }""",
+    ),
+    Mutation(
         name="parallel-exit-order",
         suite="FlowstateTests",
         what="a parallel flow's exit set is exited in document order (earlier regions first)",

@@ -157,6 +157,35 @@ let benchmarks: @Sendable () -> Void = {
                      "FlowMachine with context: checksum \(checksum) != switch \(baselineChecksum): the flows differ")
     }
 
+    // A flow with parallel states (ParallelFlow.swift): two regions of five states against two
+    // hand-written switches given the same events, the step bound, and read field by field.
+    Benchmark("Send: two hand-written switches (two regions), 1M events (baseline)", configuration: configuration) {
+        benchmark in
+        var machine = HandWrittenJukebox()
+        _ = benchmark.measure { runJukeboxSwitches(&machine, jukeboxEventList) }
+    }
+    for (name, run) in [
+        ("Send: FlowMachine.send, two regions of five states, step bound to a let, 1M events", runJukeboxEngine),
+        ("Send: FlowMachine.send, two regions of five states, step's state, effects and transitions read, 1M events",
+         runJukeboxEngineProperties),
+    ] as [(String, @Sendable (inout FlowMachine<Jukebox>, [Jukebox.Event]) -> Int)] {
+        Benchmark(name, configuration: configuration) { benchmark in
+            // Both start from their initial states and carry over from one iteration to the next, so
+            // each iteration's checksums are compared in the same iteration.
+            var baseline = HandWrittenJukebox()
+            var baselineChecksum = 0
+            var machine = try FlowMachine(jukeboxDefinition)
+            _ = try machine.start()
+            let checksum = benchmark.measure(pairedWith: {
+                baselineChecksum = runJukeboxSwitches(&baseline, jukeboxEventList)
+            }) {
+                run(&machine, jukeboxEventList)
+            }
+            precondition(checksum == baselineChecksum,
+                         "\(name): checksum \(checksum) != switches \(baselineChecksum): the flows differ")
+        }
+    }
+
     Benchmark("Send: FlowRuntime.send, 1M events (no-op handler, no observers)",
               configuration: configuration) { benchmark in
         var baseline = try startedMachine()

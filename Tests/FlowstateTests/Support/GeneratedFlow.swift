@@ -143,9 +143,9 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
     /// completion transitions (waiting for a parallel state, or for a compound state inside one) and
     /// guards of kind 5 made `In` guards.
     static func withParallels(states: [StateSpec], marks: [Int], transitions specs: [TransitionSpec],
-                              failsOnUnhandled: Bool = false) -> GeneratedFlow {
+                              failsOnUnhandled: Bool = false, allowEventless: Bool = true) -> GeneratedFlow {
         var flow = GeneratedFlow(states: states, transitions: specs, failsOnUnhandled: failsOnUnhandled,
-                                 eventKinds: 4)
+                                 allowEventless: allowEventless, eventKinds: 4)
         for s in 0..<flow.count where s < marks.count && marks[s] % 2 == 1 {
             let kids = flow.children(of: s)
             if !kids.isEmpty && !kids.contains(where: flow.finals.contains) && !flow.finals.contains(s) {
@@ -158,7 +158,7 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
                 || (!flow.children(of: s).isEmpty && !flow.parallels.contains(s) && flow.hasParallelAncestor(s))
         }
         for (i, spec) in specs.enumerated() where i < flow.transitions.count {
-            if spec.event % 7 == 6 && !completes.isEmpty {
+            if allowEventless && spec.event % 7 == 6 && !completes.isEmpty {
                 flow.transitions[i].event = nil
                 flow.transitions[i].done = completes[spec.slot % completes.count]
             }
@@ -334,11 +334,13 @@ enum Generators {
 
     /// Generated flows with parallel states (``GeneratedFlow/withParallels(states:marks:transitions:failsOnUnhandled:)``),
     /// shrinking as ``flows(allowEventless:failingPolicy:)`` do, and each mark towards 0 (not parallel).
-    static func parallelFlows() -> Generator<GeneratedFlow, some SendableSequenceType> {
+    /// `allowEventless: false`: no eventless or completion transitions (the flows whose steps the
+    /// engine's common step of parallel flows can take).
+    static func parallelFlows(allowEventless: Bool = true) -> Generator<GeneratedFlow, some SendableSequenceType> {
         zip(stateSpecs, Gen.int(in: 0...3).array(of: 11...11), transitionSpecs, Gen.int(in: 0...3))
             .map { states, marks, transitions, policy in
                 GeneratedFlow.withParallels(states: states, marks: marks, transitions: transitions,
-                                            failsOnUnhandled: policy == 3)
+                                            failsOnUnhandled: policy == 3, allowEventless: allowEventless)
             }
     }
 

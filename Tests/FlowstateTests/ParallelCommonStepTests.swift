@@ -1,0 +1,121 @@
+@testable import Flowstate
+import Testing
+
+/// A player whose two regions move on their own (the flow of Benchmarks' two-region benchmark, smaller):
+/// every move is local to its region, so the engine takes its common step.
+enum Deck: Flow {
+    enum State: Hashable, Sendable { case deck, playback, stopped, playing, volume, quiet, loud }
+    enum Event: FlowEvent, Hashable { typealias Kind = Self; case play, louder, reset, eject }
+    typealias Effect = String
+    typealias Output = Void
+}
+
+@Suite("The common step of a flow with parallel states")
+struct ParallelCommonStepTests {
+    static let deck = FlowDefinition<Deck>("deck", initial: .deck) {
+        Parallel(.deck) {
+            StateNode(.playback, initial: .stopped) {
+                StateNode(.stopped, exit: ["exit stopped"]) {
+                    On(.play, to: .playing, effects: ["play"])
+                }
+                StateNode(.playing, entry: ["enter playing"], exit: ["exit playing"]) {
+                    On(.reset, to: .stopped, effects: ["stop"])
+                }
+            }
+            StateNode(.volume, initial: .quiet) {
+                StateNode(.quiet) {
+                    On(.louder, to: .loud)
+                }
+                StateNode(.loud, exit: ["exit loud"]) {
+                    On(.reset, guard: .in(.playing), to: .quiet, effects: ["quieter"])
+                }
+            }
+        }
+    }
+
+    @Test("Local moves take the common step; its steps are SCXML's: one region, then two at once in the recommendation's order")
+    func commonStep() throws {
+        var machine = try FlowMachine(Self.deck)
+        _ = try machine.start()
+        #expect(machine.table.takesCommonParallelSteps)
+        let common = machine.sendParallelCommon(.play)
+        let play = try #require(common)
+        #expect(Array(play.effects) == ["exit stopped", "play", "enter playing"])
+        #expect(play.leaves == [.playing, .quiet] && play.from == .stopped && play.state == .playing)
+        _ = try machine.send(.louder)
+        // Both regions move: every exit (the later region's first), each move's effects, every entry.
+        let reset = try machine.send(.reset)
+        #expect(Array(reset.effects) == ["exit loud", "exit playing", "stop", "quieter"])
+        #expect(reset.transitions.count == 2 && reset.leaves == [.stopped, .quiet])
+        #expect(machine.configuration == [.quiet, .volume, .stopped, .playback, .deck])
+        // The `In` guard asks the configuration before the step: playback is stopped now.
+        _ = try machine.send(.louder)
+        let second = try machine.send(.reset)
+        #expect(second.kind == .rejected && second.leaves == [.stopped, .loud])
+        #expect(try machine.send(.eject).kind == .ignored)
+    }
+
+    @Test("A step held by the caller never changes; the machine reuses its storage only once no step holds it")
+    func heldStepsStay() throws {
+        var machine = try FlowMachine(Self.deck)
+        _ = try machine.start()
+        let held = try machine.send(.play)
+        let storage = try #require(machine.stepStorage)
+        let next = try machine.send(.louder)
+        #expect(machine.stepStorage !== storage, "the held step's storage was not written again")
+        #expect(Array(held.effects) == ["exit stopped", "play", "enter playing"] && held.leaves == [.playing, .quiet])
+        #expect(Array(next.effects).isEmpty && next.leaves == [.playing, .loud])
+        // A copy of the machine shares the storage: neither writes into it.
+        let copy = machine
+        let reused = machine.stepStorage
+        _ = try machine.send(.reset)
+        #expect(machine.stepStorage !== reused)
+        #expect(copy.configuration == [.loud, .volume, .playing, .playback, .deck])
+        // Dropped steps: the same storage, again and again.
+        var machine2 = try FlowMachine(Self.deck)
+        _ = try machine2.start()
+        _ = try machine2.send(.play)
+        let first = machine2.stepStorage.map(ObjectIdentifier.init)
+        for _ in 0..<10 {
+            _ = try machine2.send(.louder)
+            _ = try machine2.send(.eject)
+        }
+        #expect(machine2.stepStorage.map(ObjectIdentifier.init) == first)
+    }
+
+    @Test("A flow with an eventless transition, or a move that leaves its region, takes SCXML's algorithm")
+    func generalWhenNeeded() throws {
+        let leaving = FlowDefinition<Deck>("leaving", initial: .deck) {
+            Parallel(.deck) {
+                StateNode(.playback, initial: .stopped) {
+                    StateNode(.stopped) { On(.eject, to: .quiet) }
+                    StateNode(.playing)
+                }
+                StateNode(.volume, initial: .quiet) {
+                    StateNode(.quiet) { On(.louder, to: .loud) }
+                    StateNode(.loud)
+                }
+            }
+        }
+        var machine = try FlowMachine(leaving)
+        _ = try machine.start()
+        #expect(machine.table.takesCommonParallelSteps)
+        // `stopped` has a move into the other region (it leaves the parallel state's region): no common step
+        // while it is active, even for an event it does not take.
+        #expect(machine.sendParallelCommon(.louder) == nil)
+        #expect(try machine.send(.louder).leaves == [.stopped, .loud])
+        let eventless = FlowDefinition<Deck>("eventless", initial: .deck) {
+            Parallel(.deck) {
+                StateNode(.playback, initial: .stopped) {
+                    StateNode(.stopped) { On(.play, to: .playing) }
+                    StateNode(.playing) { Always(to: .stopped) }
+                }
+                StateNode(.volume, initial: .quiet) {
+                    StateNode(.quiet) { On(.louder, to: .loud) }
+                    StateNode(.loud)
+                }
+            }
+        }
+        #expect(try FlowMachine(eventless).table.takesCommonParallelSteps == false)
+    }
+}
