@@ -547,10 +547,10 @@ struct FlowCompiler<F: Flow> {
         let parallelTable = parallel
             ? layOutParallel(in: &effects, guardIndex: guardIndex, guardStates: guardStates) : nil
         let common = parallel ? FlowTable<F>.CommonParallelSteps(
-            enabled: eventlessMoves.isEmpty && emits.isEmpty
-                && hierarchy.mostActiveLeaves <= FlowMachine<F>.commonStepLeafLimit,
+            enabled: eventlessMoves.isEmpty && emits.isEmpty,
             moves: parallelMoves, entries: parallelEntries,
-            atomic: nodes.indices.map { hierarchy.isAtomic($0) }, slowLeaf: slowLeaf, inStates: guardStates) : nil
+            slowLeaf: slowLeaf.contains(true) ? slowLeaf : [],
+            inStates: guardStates) : nil
 
         let initialStart = effects.count
         var initialTarget = -1

@@ -205,19 +205,6 @@ package struct FlowHierarchy: Sendable {
     /// numbers strictly between the two.
     package func subtreeEnd(of state: Int) -> Int { state < 0 ? count : Int(subtreeEnds[state]) }
 
-    /// The most atomic states that can be active at once: 1 without parallel states; with them, a
-    /// parallel state counts the sum of its regions', a compound state the largest of its children's.
-    package var mostActiveLeaves: Int {
-        guard hasParallel else { return 1 }
-        var leaves = [Int](repeating: 1, count: count)
-        // Children are numbered after their parents: one pass from the last state up.
-        for s in stride(from: count - 1, through: 0, by: -1) where !isAtomic(s) {
-            let children = self.children(of: s).lazy.map { leaves[$0] }
-            leaves[s] = isParallel(s) ? children.reduce(0, +) : (children.max() ?? 1)
-        }
-        return children(of: Self.root).lazy.map { leaves[$0] }.max() ?? 1
-    }
-
     /// The atomic state that entering `state` by default settles in, following initial children
     /// (`state` itself when it is atomic). Precomputed: O(1). Inside a parallel state it follows the
     /// first region only: a configuration with parallel states is a set (``computeEntrySet(_:)``).

@@ -206,20 +206,19 @@ extension FlowMachine {
     @inlinable
     mutating func parallelStep(kind: FlowStepKind, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
                                transitions: FlowTransitions, output: F.Output?) -> FlowStep<F> {
-        if !isKnownUniquelyReferenced(&stepStorage) { stepStorage = FlowStepExtras(table: table) }
-        let extras = stepStorage.unsafelyUnwrapped
-        extras.effects = effects
-        extras.transitions = transitions
-        extras.output = output
-        extras.configuration.removeAll(keepingCapacity: true)
-        extras.configuration.append(contentsOf: active)
-        return FlowStep(kind: kind, state: table.states[current], from: from, event: event, extras: extras)
+        if !isKnownUniquelyReferenced(&stepStorage) { stepStorage = FlowParallelStepStorage(table: table) }
+        let storage = stepStorage.unsafelyUnwrapped
+        storage.header.pointee.effects = effects
+        storage.header.pointee.transitions = transitions
+        storage.header.pointee.output = output
+        storage.header.pointee.count = active.count
+        active.withUnsafeBufferPointer { states in
+            if let base = states.baseAddress { storage.configuration.update(from: base, count: states.count) }
+        }
+        return FlowStep(kind: kind, state: table.states[current], from: from, event: event, storage: storage)
     }
 
     // MARK: The common step
-
-    /// The most atomic states a flow may have active at once for its steps to take the common path.
-    @usableFromInline static var commonStepLeafLimit: Int { 8 }
 
     /// The common step of a flow with parallel states, or `nil` when SCXML's algorithm must take it
     /// (nothing is changed then, and no guard was asked).
@@ -237,55 +236,68 @@ extension FlowMachine {
     @inlinable
     mutating func sendParallelCommon(_ event: F.Event) -> FlowStep<F>? {
         guard table.takesCommonParallelSteps else { return nil }
-        // Every move an active state could take must be a common one: decided before any guard is asked.
-        for s in active where table.parallelSlowLeaf[Int(s)] { return nil }
+        // Every move an active state could take must be a common one: decided before any guard is
+        // asked (the buffer is empty when every move of the flow is).
+        if !table.parallelSlowLeaf.isEmpty {
+            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] { return nil }
+        }
         let kind = event.kind
-        var selected: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        // The selected moves, by index in the table's event moves: the first two in locals, any more
+        // (three regions moving in one step) in an array.
+        var first: Int32 = -1
+        var second: Int32 = -1
+        var more: [Int32] = []
         var matched = false
-        withUnsafeMutableBytes(of: &selected) { raw in
-            let moves = raw.bindMemory(to: Int32.self)
-            for s in active {
-                let leaf = Int(s)
-                var i = table.eventRanges[leaf]
-                let end = table.eventRanges[leaf &+ 1]
-                while i < end {
-                    if table.eventKinds[i] == kind {
-                        matched = true
-                        if commonAllows(table.eventMoves[i], state: leaf, event: event) {
-                            moves[count] = Int32(truncatingIfNeeded: i)
-                            count &+= 1
-                            break
+        for k in active.indices {
+            let leaf = Int(active[k])
+            var i = table.eventRanges[leaf]
+            let end = table.eventRanges[leaf &+ 1]
+            while i < end {
+                if table.eventKinds[i] == kind {
+                    matched = true
+                    if commonAllows(table.eventMoves[i], state: leaf, event: event) {
+                        let move = Int32(truncatingIfNeeded: i)
+                        if first < 0 {
+                            first = move
+                        } else if second < 0 {
+                            second = move
+                        } else {
+                            if more.isEmpty { more = [first, second] }
+                            more.append(move)
                         }
+                        break
                     }
-                    i &+= 1
                 }
+                i &+= 1
             }
         }
-        guard count > 0 else {
+        guard first >= 0 else {
             guard matched || table.unhandled == .ignore else { return nil }  // the general step throws
             return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
                                 transitions: FlowTransitions(), output: nil)
         }
         let from = table.states[current]
-        if count == 1 {
-            let i = Int(selected.0)
-            let move = table.eventMoves[i]
-            applyCommon(table.parallelMoves[i])
+        guard second >= 0 else {
+            let move = table.eventMoves[Int(first)]
+            applyCommon(table.parallelMoves[Int(first)])
             return parallelStep(kind: .transitioned, from: from, event: event, effects: table.effects(of: move),
                                 transitions: FlowTransitions(declaration: move.declaration), output: nil)
         }
-        return withUnsafeBytes(of: selected) { raw in
-            let moves = UnsafeBufferPointer(rebasing: raw.bindMemory(to: Int32.self)[..<count])
-            let effects = commonEffects(moves)
-            let transitions = count == 2
-                ? FlowTransitions(declaration: table.eventMoves[Int(moves[0])].declaration,
-                                  table.eventMoves[Int(moves[1])].declaration)
-                : FlowTransitions(declarations: moves.map { table.eventMoves[Int($0)].declaration })
-            for i in moves { applyCommon(table.parallelMoves[Int(i)]) }
-            return parallelStep(kind: .transitioned, from: from, event: event, effects: effects,
-                                transitions: transitions, output: nil)
+        let effects: FlowEffects<F.Effect>
+        let transitions: FlowTransitions
+        if more.isEmpty {
+            effects = commonEffects(CommonMoves(first, second))
+            transitions = FlowTransitions(declaration: table.eventMoves[Int(first)].declaration,
+                                          table.eventMoves[Int(second)].declaration)
+            applyCommon(table.parallelMoves[Int(first)])
+            applyCommon(table.parallelMoves[Int(second)])
+        } else {
+            effects = commonEffects(more)
+            transitions = FlowTransitions(declarations: more.map { table.eventMoves[Int($0)].declaration })
+            for i in more { applyCommon(table.parallelMoves[Int(i)]) }
         }
+        return parallelStep(kind: .transitioned, from: from, event: event, effects: effects, transitions: transitions,
+                            output: nil)
     }
 
     /// Whether the common step may take `move` from `state`: its guard holds (an ``Guard/in(_:)``
@@ -302,7 +314,7 @@ extension FlowMachine {
     /// The effects of several common moves (selected in document order of their states), in SCXML's
     /// order: every move's exits, the last move's first; every move's own effects; every move's entries.
     @inlinable
-    func commonEffects(_ moves: UnsafeBufferPointer<Int32>) -> FlowEffects<F.Effect> {
+    func commonEffects<Moves: BidirectionalCollection<Int32>>(_ moves: Moves) -> FlowEffects<F.Effect> {
         let storage = table.effects.elements
         var total = 0
         for i in moves { total &+= Int(table.eventMoves[Int(i)].effectCount) }
@@ -335,22 +347,42 @@ extension FlowMachine {
         return FlowEffects(first: first, second: second)
     }
 
+    /// Two selected moves, as a collection (without an array).
+    @usableFromInline
+    struct CommonMoves: RandomAccessCollection {
+        @usableFromInline let first: Int32
+        @usableFromInline let second: Int32
+
+        @inlinable
+        init(_ first: Int32, _ second: Int32) {
+            self.first = first
+            self.second = second
+        }
+
+        @inlinable var startIndex: Int { 0 }
+        @inlinable var endIndex: Int { 2 }
+        @inlinable subscript(position: Int) -> Int32 { position == 0 ? first : second }
+    }
+
     /// Takes a common move: the active states below its domain become the ones it enters, in place,
     /// and ``current`` the first active atomic state.
     @inlinable
     mutating func applyCommon(_ move: FlowTable<F>.ParallelMove) {
         guard move.domain >= -1 else { return }  // targetless
-        let low = move.domain < 0 ? 0 : Self.lowerBound(active, Int(move.domain) &+ 1)
-        let high = Self.lowerBound(active, Int(move.domainEnd))
         let entries = UnsafeBufferPointer(rebasing: table.parallelEntries[Int(move.entryStart)..<Int(move.entryStart &+ move.entryCount)])
+        let low = move.domain < 0 ? 0 : Self.lowerBound(active, Int(move.domain) &+ 1)
+        var high = low
+        while high < active.count && active[high] < move.domainEnd { high &+= 1 }
         if high &- low == entries.count {
             for k in 0..<entries.count { active[low &+ k] = entries[k] }
         } else {
             active.replaceSubrange(low..<high, with: entries)
         }
-        for s in active where table.parallelAtomic[Int(s)] {
-            current = Int(s)
-            return
+        // The first active atomic state: unchanged unless it was below the domain (every region
+        // before it has its own, earlier, atomic state otherwise); then the leaf entered, the last
+        // state entered (the only atomic one below the domain now).
+        if current > Int(move.domain) && current < Int(move.domainEnd), let leaf = entries.last {
+            current = Int(leaf)
         }
     }
 

@@ -29,9 +29,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// For a flow with parallel states, the active states, sorted by number (document order); empty
     /// for a flow without, whose active states are `current` and its ancestors.
     @usableFromInline var active: [Int32]
-    /// For a flow with parallel states, the object of the last step's rarer data, written again by
-    /// the next step when no step holds it any more (``FlowStepExtras``); `nil` until then.
-    @usableFromInline var stepStorage: FlowStepExtras<F>?
+    /// For a flow with parallel states, the storage of the last step, written again by the next step
+    /// when no step holds it any more (``FlowParallelStepStorage``); `nil` until then.
+    @usableFromInline var stepStorage: FlowParallelStepStorage<F>?
 
     /// Creates a machine that has not started yet, with the definition's
     /// ``FlowDefinition/initialContext``.

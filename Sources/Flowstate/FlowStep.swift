@@ -84,6 +84,8 @@ public struct FlowStep<F: Flow>: Sendable {
         case shared(EffectStorage<F.Effect>, UInt64)
         /// Effects, transitions and output, for a step that finished or took several transitions.
         case extras(FlowStepExtras<F>)
+        /// Effects, transitions, output and configuration, for a step of a flow with parallel states.
+        case parallel(FlowParallelStepStorage<F>)
     }
 
     /// The largest declaration index that fits beside the kind in ``bits``.
@@ -119,11 +121,11 @@ public struct FlowStep<F: Flow>: Sendable {
                   bits: Int32(kind.rawValue) | (declaration &+ 1) << 3)
     }
 
-    /// A step of a flow with parallel states: its configuration is kept with the rarer data, in an
-    /// object the machine reuses once the step is gone (``FlowMachine/parallelStep(kind:from:event:effects:transitions:output:)``).
+    /// A step of a flow with parallel states: its rarer data and configuration are kept in storage the
+    /// machine reuses once the step is gone (``FlowMachine/parallelStep(kind:from:event:effects:transitions:output:)``).
     @inlinable
-    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, extras: FlowStepExtras<F>) {
-        self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
+    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, storage: FlowParallelStepStorage<F>) {
+        self.init(payload: .parallel(storage), state: state, from: from, event: event, bits: Int32(kind.rawValue))
     }
 
     /// Any step: the rarer data (an output, several transitions) is kept in one shared object.
@@ -188,6 +190,7 @@ public struct FlowStep<F: Flow>: Sendable {
         case .two(let first, let second): FlowEffects(.two(first, second))
         case .shared(let storage, let range): FlowEffects(.shared(storage, range))
         case .extras(let extras): extras.effects
+        case .parallel(let storage): storage.effects
         }
     }
 
@@ -197,6 +200,7 @@ public struct FlowStep<F: Flow>: Sendable {
     @inlinable @inline(__always)
     public var transitions: FlowTransitions {
         if case .extras(let extras) = payload { return extras.transitions }
+        if case .parallel(let storage) = payload { return storage.transitions }
         let declaration = bits >> 3 &- 1
         return declaration < 0 ? FlowTransitions() : FlowTransitions(declaration: declaration)
     }
@@ -204,7 +208,7 @@ public struct FlowStep<F: Flow>: Sendable {
     /// The atomic states active after the step, in declaration order: `[state]` for a flow without
     /// parallel states; with them, one per active region (``state`` is the first).
     public var leaves: [F.State] {
-        if case .extras(let extras) = payload, let leaves = extras.leaves { return leaves }
+        if case .parallel(let storage) = payload { return storage.leaves }
         return [state]
     }
 
@@ -212,52 +216,99 @@ public struct FlowStep<F: Flow>: Sendable {
     @inlinable @inline(__always)
     public var output: F.Output? {
         if case .extras(let extras) = payload { return extras.output }
+        if case .parallel(let storage) = payload { return storage.output }
         return nil
     }
 }
 
-/// The rarer parts of a step (an output, several transitions; for a flow with parallel states, the
-/// configuration), kept in one object so that a step stays small.
-///
-/// Immutable once a step holds it. A machine of a flow with parallel states keeps the object of its
-/// last step and writes the next step into it only while it holds the only reference (the caller
-/// dropped the step: `isKnownUniquelyReferenced`), so a step held anywhere never changes, and a step
-/// taken in a loop allocates nothing.
+/// The rarer parts of a step (an output, several transitions), kept in one object so that a step
+/// stays small. Immutable.
 @usableFromInline
-final class FlowStepExtras<F: Flow>: @unchecked Sendable {
-    // @unchecked: written only by the machine that made it, only while that machine holds the only
-    // reference (no step, no other thread, can see it then); read-only from the moment a step holds it.
-    @usableFromInline var effects: FlowEffects<F.Effect>
-    @usableFromInline var transitions: FlowTransitions
-    @usableFromInline var output: F.Output?
-    /// For a step of a flow with parallel states: the table, to name the configuration's states.
-    @usableFromInline let table: FlowTable<F>?
-    /// For a step of a flow with parallel states, the active states after it, sorted by number.
-    @usableFromInline var configuration: [Int32] = []
+final class FlowStepExtras<F: Flow>: Sendable {
+    @usableFromInline let effects: FlowEffects<F.Effect>
+    @usableFromInline let transitions: FlowTransitions
+    @usableFromInline let output: F.Output?
 
     @usableFromInline
     init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?) {
         self.effects = effects
         self.transitions = transitions
         self.output = output
-        self.table = nil
     }
+}
 
-    /// An object for the steps of a machine of a flow with parallel states, filled in by each step.
+/// What a step of a flow with parallel states keeps beside its fields: its effects, transitions and
+/// output, and the machine's configuration after it.
+@usableFromInline
+struct FlowParallelStepHeader<F: Flow> {
+    @usableFromInline var effects: FlowEffects<F.Effect>
+    @usableFromInline var transitions: FlowTransitions
+    @usableFromInline var output: F.Output?
+    /// How many states the configuration (the buffer's elements) holds.
+    @usableFromInline var count: Int
+    /// The table, to name the configuration's states.
+    @usableFromInline let table: FlowTable<F>
+
     @usableFromInline
     init(table: FlowTable<F>) {
         self.effects = FlowEffects()
         self.transitions = FlowTransitions()
         self.output = nil
+        self.count = 0
         self.table = table
     }
+}
 
-    /// For a step of a flow with parallel states, the active atomic states after it, in declaration
-    /// order (computed when asked: a step in a loop does not pay for it).
-    var leaves: [F.State]? {
-        guard let table else { return nil }
+/// The rarer parts of a step of a flow with parallel states, with the configuration after it (room
+/// for every state of the flow): one object per step, which the machine that made it fills again for
+/// its next step once no step holds it any more.
+///
+/// Immutable once a step holds it: the machine writes it only while it holds the only reference
+/// (`isKnownUniquelyReferenced`: the caller dropped the step), so a step kept anywhere never changes,
+/// and a step taken in a loop allocates nothing. Its fields are read and written through pointers,
+/// which cost no exclusivity check (a class's stored `var` would cost two runtime calls an access).
+@usableFromInline
+final class FlowParallelStepStorage<F: Flow>: @unchecked Sendable {
+    // @unchecked: written only by the machine that made it, only while that machine holds the only
+    // reference (no step, no other thread, can see it then); read-only from the moment a step holds it.
+
+    /// The effects, transitions, output and configuration size.
+    @usableFromInline let header: UnsafeMutablePointer<FlowParallelStepHeader<F>>
+    /// The configuration: `header.pointee.count` states, sorted by number.
+    @usableFromInline let configuration: UnsafeMutablePointer<Int32>
+
+    /// Storage for the steps of a machine running `table`.
+    @usableFromInline
+    init(table: FlowTable<F>) {
+        header = .allocate(capacity: 1)
+        header.initialize(to: FlowParallelStepHeader(table: table))
+        configuration = .allocate(capacity: max(1, table.states.count))
+    }
+
+    deinit {
+        header.deinitialize(count: 1)
+        header.deallocate()
+        configuration.deallocate()
+    }
+
+    /// The step's effects.
+    @inlinable
+    var effects: FlowEffects<F.Effect> { header.pointee.effects }
+
+    /// The step's transitions.
+    @inlinable
+    var transitions: FlowTransitions { header.pointee.transitions }
+
+    /// The step's output.
+    @inlinable
+    var output: F.Output? { header.pointee.output }
+
+    /// The active atomic states after the step, in declaration order.
+    var leaves: [F.State] {
+        let table = header.pointee.table
         let hierarchy = table.hierarchy
-        return configuration.lazy.filter { hierarchy.isAtomic(Int($0)) }.map { table.states[Int($0)] }
+        return UnsafeBufferPointer(start: configuration, count: header.pointee.count)
+            .filter { hierarchy.isAtomic(Int($0)) }.map { table.states[Int($0)] }
     }
 }
 

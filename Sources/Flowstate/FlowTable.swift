@@ -123,7 +123,6 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         var moves: [ParallelMove]
         var entries: [Int32]
         /// By state.
-        var atomic: [Bool]
         var slowLeaf: [Bool]
         /// By guard.
         var inStates: [Int32]
@@ -168,17 +167,14 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     // The common step of a flow with parallel states (FlowMachine+Parallel.swift); empty buffers for a
     // flow without.
     /// Whether a step of a flow with parallel states may take the common path: the flow has no
-    /// eventless transition (so a step has no fixed point to reach), derives no effect, and never has
-    /// more than ``FlowMachine/commonStepLeafLimit`` atomic states active at once.
+    /// eventless transition (so a step has no fixed point to reach) and derives no effect.
     @usableFromInline let takesCommonParallelSteps: Bool
     /// By event move (as ``eventMoves``): how the common step takes it.
     @usableFromInline let parallelMoves: UnsafeMutableBufferPointer<ParallelMove>
     /// The states the moves enter (``ParallelMove/entryStart``).
     @usableFromInline let parallelEntries: UnsafeMutableBufferPointer<Int32>
-    /// By state: whether it is atomic.
-    @usableFromInline let parallelAtomic: UnsafeMutableBufferPointer<Bool>
     /// By state: whether one of its event moves is left to the general algorithm (or it is final:
-    /// it has no compiled moves).
+    /// it has no compiled moves); empty when no state's is.
     @usableFromInline let parallelSlowLeaf: UnsafeMutableBufferPointer<Bool>
     /// By guard: the state an ``Guard/in(_:)`` guard asks about, else -1.
     @usableFromInline let inStates: UnsafeMutableBufferPointer<Int32>
@@ -203,7 +199,6 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.takesCommonParallelSteps = common?.enabled ?? false
         self.parallelMoves = .make(common?.moves ?? [])
         self.parallelEntries = .make(common?.entries ?? [])
-        self.parallelAtomic = .make(common?.atomic ?? [])
         self.parallelSlowLeaf = .make(common?.slowLeaf ?? [])
         self.inStates = .make(common?.inStates ?? [])
         let finals = outputs.map { $0 != nil }
@@ -254,7 +249,6 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         guards.free()
         parallelMoves.free()
         parallelEntries.free()
-        parallelAtomic.free()
         parallelSlowLeaf.free()
         inStates.free()
     }

@@ -11,6 +11,7 @@ import Flowstate
 
 let eventCount = 1_000_000
 let events = checkoutEvents(count: eventCount)
+let jukeboxEventList = jukeboxEvents(count: eventCount)
 
 /// The checksum every implementation must reach, computed once by the baseline.
 let expectedChecksum: Int = {

@@ -149,8 +149,6 @@ func jukeboxEvents(count: Int) -> [Jukebox.Event] {
     }
 }
 
-let jukeboxEventList = jukeboxEvents(count: eventCount)
-
 /// The two switches over `events`: the checksum of every effect plus both regions' states.
 @inline(never)
 func runJukeboxSwitches(_ machine: inout HandWrittenJukebox, _ events: [Jukebox.Event]) -> Int {

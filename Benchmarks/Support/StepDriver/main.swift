@@ -77,7 +77,7 @@ let baseline = best(runs, count) {
 }
 print("switch: checksum \(baseline.checksum), \((baseline.nanoseconds * 100).rounded() / 100) ns/event")
 let chosen = loops.filter { form == "all" || $0.0 == form }
-precondition(["switch", "supervisor", "tree"].contains(form) || !chosen.isEmpty,
+precondition(["switch", "supervisor", "tree", "jukebox"].contains(form) || !chosen.isEmpty,
              "unknown loop '\(form)': switch, supervisor, tree, \(loops.map(\.0).joined(separator: ", ")) or all")
 for (name, run) in chosen {
     let result = best(runs, count) {
@@ -125,6 +125,30 @@ func runTree(_ count: Int) -> Int {
     let root = try! supervisor.start(screen) { _, _ in }
     for _ in 0..<count { try! supervisor.spawn(screen, under: root, handler: { _, _ in }, output: { _ in nil }) }
     return supervisor.stop(root).ids.count
+}
+
+// The two-region flow's loops (ParallelFlow.swift), against its two switches:
+//
+//     .build/release/StepDriver jukebox 1000000
+//     valgrind --tool=callgrind .build/release/StepDriver jukebox 100000
+
+if form == "jukebox" {
+    let jukeboxEventList = jukeboxEvents(count: count)
+    let switches = best(5, count) {
+        var machine = HandWrittenJukebox()
+        return runJukeboxSwitches(&machine, jukeboxEventList)
+    }
+    print("two switches: checksum \(switches.checksum), \((switches.nanoseconds * 100).rounded() / 100) ns/event")
+    for (name, run) in [("bound", runJukeboxEngine), ("properties", runJukeboxEngineProperties)] {
+        let result = best(5, count) {
+            var machine = try! FlowMachine(jukeboxDefinition)
+            _ = try! machine.start()
+            return run(&machine, jukeboxEventList)
+        }
+        precondition(result.checksum == switches.checksum, "\(name): checksum \(result.checksum) != \(switches.checksum)")
+        let ratio = (result.nanoseconds / switches.nanoseconds * 100).rounded() / 100
+        print("jukebox \(name): \((result.nanoseconds * 100).rounded() / 100) ns/event, \(ratio)x two switches")
+    }
 }
 
 if form == "supervisor" {

@@ -1,0 +1,1 @@
+../../Benchmarks/Engine/ParallelFlow.swift
