@@ -110,7 +110,8 @@ public enum TeardownReason: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The machines one teardown removed, in the order they were torn down: children before their
-/// parent, siblings in reverse spawn order.
+/// parent, siblings in reverse order (reverse spawn order; declared children in reverse document order
+/// of their states).
 public struct TeardownRecord: Hashable, Sendable {
     /// Each machine, with its flow's name.
     public var machines: [(id: MachineID, flow: String)] { zip(ids, flows).map { ($0, $1) } }
