@@ -187,7 +187,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     @inlinable
     func step(_ event: F.Event, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
         let from = leaf
-        let before = machine.active  // with parallel states, the configuration the step leaves; else empty
+        // With parallel states, the configuration the step leaves (a flat flow's step keeps nothing).
+        let before = machine.phase == .runningParallel ? machine.active : nil
         let step = try machine.send(event)
         let kind: StepSummary.Kind
         switch step.kind {
@@ -205,7 +206,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         }
         leaf = Int32(truncatingIfNeeded: machine.current)
         let summary = StepSummary(kind: kind, from: from, to: leaf)
-        if supervisor.isObserved || declaresChildren { report(step, summary, before: before, to: supervisor) }
+        if supervisor.isObserved || declaresChildren { report(step, summary, before: before ?? [], to: supervisor) }
         return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
