@@ -3,7 +3,7 @@ import Flowstate
 extension FlowGraph {
     /// The graph of a live supervisor tree: each machine's flow, each child machine drawn as a cluster
     /// inside the parent state that runs it (or beside its parent, for a dynamically spawned child),
-    /// and every machine's current state highlighted.
+    /// and every machine's active states highlighted (every active leaf, with parallel states).
     public init(supervisor: Supervisor) {
         self.init(name: "supervisor", initial: nil, nodes: [], edges: [])
         let machines = supervisor.machines
@@ -19,7 +19,7 @@ extension FlowGraph {
                 placed[child] = graph.nodes[i].id
                 graph.nodes[i].kind = .compound
             }
-            graph.highlight(state: machine.state)
+            graph.highlight(states: machine.leaves)
             // The machine itself is a cluster, inside its parent's state (declared) or its parent (dynamic).
             let container = "\(prefix)flow"
             var parentNode: String? = placed[machine.id]

@@ -154,17 +154,6 @@ public struct FlowDefinition<F: Flow>: Sendable {
         table.outputs.compactMap { rule in rule.flatMap { r in r.constant.map { (r.label, $0) } } }
     }
 
-    /// Throws ``FlowError/Code/unsupported`` when the definition has a parallel state: a supervisor's
-    /// declared children, teardown and snapshots are written for one active leaf (yet).
-    @usableFromInline
-    func refuseParallelStates() throws(FlowError) {
-        guard table.runsParallel, let parallel = states.first(where: { $0.kind == .parallel }) else { return }
-        throw FlowError(code: .unsupported,
-                        message: "flow '\(name)' has parallel state '\(parallel.label)': a supervisor runs flows "
-                            + "without parallel states only (yet); run it with FlowMachine or FlowRuntime",
-                        location: parallel.location)
-    }
-
     /// The declaration of a state, if the definition declares it.
     public func declaration(of state: F.State) -> StateDeclaration? {
         table.index[state].map { states[$0] }

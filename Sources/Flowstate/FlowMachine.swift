@@ -114,7 +114,8 @@ public struct FlowMachine<F: Flow>: Sendable {
                 configuration.sort()
             }
         }
-        if let problem = Self.configurationProblem(configuration, hierarchy: hierarchy) {
+        if let problem = Self.configurationProblem(configuration, hierarchy: hierarchy,
+                                                 label: { definition.states[$0].label }) {
             throw FlowError(code: .unknownState,
                             message: "flow '\(definition.name)' cannot resume in "
                                 + "\(leaves.map { "'\($0)'" }.joined(separator: ", ")): \(problem)")
@@ -131,8 +132,9 @@ public struct FlowMachine<F: Flow>: Sendable {
 
     /// Why the sorted set `configuration` (closed under ancestors) is not one the flow can be in, or
     /// `nil`: exactly one top-level state, one child of each active compound state, every region of
-    /// each active parallel state.
-    static func configurationProblem(_ configuration: [Int32], hierarchy: FlowHierarchy) -> String? {
+    /// each active parallel state. States are named by `label`.
+    static func configurationProblem(_ configuration: [Int32], hierarchy: FlowHierarchy,
+                                     label: (Int) -> String) -> String? {
         func activeChildren(of state: Int) -> Int {
             hierarchy.children(of: state).count { contains(configuration, $0) }
         }
@@ -142,10 +144,10 @@ public struct FlowMachine<F: Flow>: Sendable {
             let count = activeChildren(of: s)
             if hierarchy.isParallel(s) {
                 if count != hierarchy.children(of: s).count {
-                    return "a region of parallel state \(s) has no active state"
+                    return "a region of parallel state '\(label(s))' has no active state"
                 }
             } else if count != 1 {
-                return "\(count) children of one state would be active at once"
+                return "\(count) children of state '\(label(s))' would be active at once"
             }
         }
         return nil
@@ -171,9 +173,22 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// Whether ``stop()`` was called while the machine was running or ready.
     public var isStopped: Bool { phase == .stopped }
 
-    /// Indices of the active states, innermost first (for the supervisor).
-    var activeIndices: [Int] {
-        active.isEmpty ? Array(table.hierarchy.ancestorsOrSelf(of: current)) : active.reversed().map { Int($0) }
+    /// The positions of the active states in document order (a state before its descendants, earlier
+    /// regions first): the configuration as the supervisor reads it, to learn what a step exited and
+    /// entered (``FlowDefinition/position(of:)`` numbers states).
+    var activePositions: [Int32] {
+        active.isEmpty ? table.hierarchy.ancestorsOrSelf(of: current).reversed().map { Int32($0) } : active
+    }
+
+    /// The positions of the active atomic states (one per active region), in document order.
+    var leafPositions: [Int] {
+        active.isEmpty ? [current] : active.lazy.map { Int($0) }.filter(table.hierarchy.isAtomic)
+    }
+
+    /// Whether the state at `position` is active: ``isActive(_:)`` by position.
+    func isActive(position: Int) -> Bool {
+        if active.isEmpty { return table.hierarchy.isDescendantOrSelf(current, of: position) }
+        return Self.contains(active, position)
     }
 
     /// The state the machine is in: always a leaf (a state without children).
@@ -197,8 +212,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// O(log n) in the number of active states, without allocating; `false` for an undeclared state.
     public func isActive(_ state: F.State) -> Bool {
         guard let index = table.index[state] else { return false }
-        if active.isEmpty { return table.hierarchy.isDescendantOrSelf(current, of: index) }
-        return Self.contains(active, index)
+        return isActive(position: index)
     }
 
     /// Whether ``start()`` has been called.

@@ -71,4 +71,18 @@ struct ParallelDrawingTests {
         let decoded = try JSONDecoder().decode(FlowTrace.self, from: JSONEncoder().encode(trace))
         #expect(decoded == trace)
     }
+
+    @Test("A live tree whose machine rests in two regions highlights every active leaf")
+    @MainActor
+    func liveTreeHighlightsEveryLeaf() throws {
+        let supervisor = Supervisor()
+        let media = try supervisor.start(Media.definition) { _, _ in }
+        try supervisor.send(.start, to: media)
+        #expect(supervisor.machines.first?.leaves == ["fetching", "paused"])
+        let graph = FlowGraph(supervisor: supervisor)
+        for label in ["fetching", "paused"] {
+            #expect(graph.nodes.first { $0.label == label }?.attributes["fillcolor"] == "#ffe08a", "\(label)")
+        }
+        #expect(graph.nodes.first { $0.label == "playing" }?.attributes["fillcolor"] == nil)
+    }
 }

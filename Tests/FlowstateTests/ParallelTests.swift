@@ -225,19 +225,3 @@ let step = try machine.send(.play)
         #expect(step.leaves == [.muted, .small] && machine.isActive(.video))
     }
 }
-
-@Suite("Parallel states under a supervisor")
-@MainActor
-struct ParallelSupervisorTests {
-    @Test("A supervisor refuses a flow with parallel states in one typed error (for now), naming the state")
-    func supervisorRefuses() throws {
-        let supervisor = Supervisor()
-        do {
-            _ = try supervisor.start(ParallelTests.player) { _, _ in }
-            Issue.record("a parallel flow was supervised")
-        } catch {
-            #expect(error.code == .unsupported)
-            #expect(error.message.contains("parallel state 'playing'"), "\(error.message)")
-        }
-    }
-}

@@ -124,6 +124,30 @@ struct SupervisorCoreTests {
         #expect(!core.childrenToStop(of: parent, finished: true, isActive: { _ in false }).contains(dynamic))
     }
 
+    @Test("A declared child goes before the first declared sibling of a later state, else last: declared children stay in document order")
+    func declaredPlacement() {
+        var core = Core(scope: 1)
+        let parent = Self.place(&core)
+        func placeDeclared(_ state: Int32) -> Int32 {
+            core.place(core.declaredPlacement(parent: parent, state: state), lifecycle: .running) ?? -1
+        }
+        let outer = placeDeclared(1)
+        let region2 = placeDeclared(5)
+        let dynamic = Self.place(&core, under: parent)
+        #expect(core.children(of: parent) == [outer, region2, dynamic])
+        // Region 1's state (3) is entered again after region 2's child was spawned: it goes before it.
+        let region1 = placeDeclared(3)
+        #expect(core.children(of: parent) == [outer, region1, region2, dynamic])
+        // A deeper state of region 2 goes last (after the dynamic child): as in a flow without parallel states.
+        let inner2 = placeDeclared(6)
+        #expect(core.children(of: parent) == [outer, region1, region2, dynamic, inner2])
+        // Before every declared sibling: first.
+        let first = placeDeclared(0)
+        #expect(core.children(of: parent).first == first)
+        #expect(core.childrenToStop(of: parent, finished: true, isActive: { _ in true })
+                == [inner2, region2, region1, outer, first])
+    }
+
     @Test("What follows a step: a failure (at the machine that produced the effect), a completion, declared children, or nothing")
     func followUp() {
         var core = Core(scope: 1)

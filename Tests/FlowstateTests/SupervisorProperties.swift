@@ -265,4 +265,44 @@ struct SupervisorProperties {
             #expect(restored == uninterrupted)
         }
     }
+
+    @Test("Snapshot after any prefix, restore, replay the rest, with a parallel parent: the same trace as the uninterrupted run")
+    func snapshotReplayParallel() async {
+        // An office runs a desk (two regions and the parallel state itself run children); each send goes
+        // to the desk or to one of its children, which finish and report to it.
+        let sends = zip(Gen.int(in: 0...3), Gen.int(in: 0...7)).array(of: 1...30)
+        await propertyCheck(count: 100, input: sends, Gen.int(in: 0...30)) { sends, cut in
+            let cut = cut % sends.count
+            func trace(restoringAt cut: Int?) throws -> [String] {
+                var supervisor = Supervisor()
+                var lines: [String] = []
+                let log = EffectLog()
+                _ = try supervisor.start(Office.definition, handler: log.handler())
+                for (i, (target, event)) in sends.enumerated() {
+                    if i == cut {
+                        let snapshot = try supervisor.snapshot()
+                        supervisor = Supervisor()
+                        for root in snapshot.roots {
+                            try supervisor.restore(root, definition: Office.definition, handler: log.handler())
+                        }
+                    }
+                    let flows = ["desk", "timer", "inbox", "chat"]
+                    guard let machine = supervisor.machines.first(where: { $0.flow == flows[target] }) else { continue }
+                    if target == 0 {
+                        try? supervisor.send(Desk.Event.allCases[event], to: supervisor.handle(machine.id, as: Desk.self)!)
+                    } else {
+                        try? supervisor.send(Leaf.Event.next, to: supervisor.handle(machine.id, as: Leaf.self)!)
+                    }
+                    #expect(supervisor.checkInvariants().isEmpty)
+                    lines.append(supervisor.machines.map { "\($0.flow):\($0.state)@\($0.slot ?? "-")" }.joined(separator: " ")
+                                 + " | " + log.effects.joined(separator: ","))
+                    log.entries.removeAll()
+                }
+                return lines
+            }
+            let restored = try trace(restoringAt: cut)
+            let uninterrupted = try trace(restoringAt: nil)
+            #expect(restored == uninterrupted)
+        }
+    }
 }

@@ -271,7 +271,8 @@ struct SupervisorTests {
             try Supervisor().restore(snapshot, definition: Top.definition(), handler: EffectLog().handler())
         }
         #expect(error?.code == .snapshotMismatch)
-        #expect(error?.message == "flow 'mid' has no state 'sleeping' any more")
+        #expect(error?.message == "declared child 'mid' in state 'busy' of flow 'top': flow 'mid' has no state 'sleeping' any more",
+                "the message says what and where")
         let renamed = FlowDefinition<Top>("top-v2", initial: .home) { StateNode(.home) { On(.go, to: .over) }; Final(.over, output: "") }
         #expect((#expect(throws: SupervisorError.self) {
             try Supervisor().restore(try supervisor.snapshot().roots[0], definition: renamed, handler: EffectLog().handler())

@@ -179,6 +179,23 @@ MUTATIONS = [
         replace="if stateSlot >= 0 && finished {",
     ),
     Mutation(
+        name="declared-spawn-order",
+        suite="FlowstateTests",
+        what="a declared child goes last whatever its state: a parallel state's children are torn down in reverse spawn order, not SCXML's exit order",
+        file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
+        search="""                if s < state { break }
+                firstLater = c""",
+        replace="""                break""",
+    ),
+    Mutation(
+        name="parallel-entered-from-leaf",
+        suite="FlowstateTests",
+        what="the states a parallel flow's step entered are found from its first leaf, not the engine's configuration before the step",
+        file="Sources/Flowstate/Supervisor/MachineBox.swift",
+        search="if let kept = extras?.configurationBefore {",
+        replace="if let kept = extras?.configurationBefore, kept.isEmpty {",
+    ),
+    Mutation(
         name="restart-intensity",
         suite="FlowstateTests",
         what="one restart more than maxRestarts is allowed within the window (< became <=)",

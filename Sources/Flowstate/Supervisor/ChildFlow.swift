@@ -119,8 +119,8 @@ package protocol ChildDefinitionVisitor: AnyObject {
 
 /// How a declared child is made: fresh under its parent, or restored from a snapshot.
 struct ChildStart {
-    /// The label of the state to resume in; `nil` for a fresh child.
-    var resumingIn: String? = nil
+    /// The labels of the leaves to resume in (one, or one per active region); `nil` for a fresh child.
+    var resumingIn: [String]? = nil
     /// The child's saved context (JSON), when restored.
     var savedContext: String? = nil
     /// The parent's context, of the parent flow's context type.

@@ -2,8 +2,12 @@
 /// context as JSON. Not the erased box's (``AnyMachineBox`` keeps what stepping needs): its one
 /// subclass, ``MachineBox``, conforms below.
 protocol DescribedMachine: AnyMachineBox {
-    /// The label of the current state.
+    /// The label of the current state: for a flow with parallel states, every active leaf's, in
+    /// document order, joined by ", " (``stateLabels``).
     var stateLabel: String { get }
+    /// The labels of the active leaves, in document order: one, for a flow without parallel states;
+    /// with them, one per active region.
+    var stateLabels: [String] { get }
     /// The label of the state at `index`.
     func label(ofState index: Int) -> String
     /// The index of the one state labelled `label`, if exactly one is.
@@ -20,7 +24,9 @@ extension AnyMachineBox {
 }
 
 extension MachineBox: DescribedMachine {
-    var stateLabel: String { "\(machine.state)" }
+    var stateLabel: String { Self.label(ofLeaves: machine.leafPositions.map { machine.table.states[$0] }) }
+
+    var stateLabels: [String] { machine.leafPositions.map { "\(machine.table.states[$0])" } }
 
     func label(ofState index: Int) -> String { machine.definition.states[index].label }
 
@@ -39,39 +45,43 @@ extension MachineBox: DescribedMachine {
 /// What a box needs beyond stepping: a machine resumed from a snapshot (its state found by label, its
 /// context decoded from JSON), and a step described for observers.
 extension MachineBox {
-    /// A box for a fresh machine, or for one resuming in the state labelled `label` with the
-    /// context saved as `savedContext` (JSON; `nil`: `context`, else the definition's initial one).
-    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, savedContext: String? = nil,
+    /// A box for a fresh machine, or for one resuming with the states labelled `labels` active (its
+    /// leaves: one, or one per active region) and the context saved as `savedContext` (JSON; `nil`:
+    /// `context`, else the definition's initial one). Leaves that make no configuration the flow can
+    /// be in are refused by the engine (``FlowMachine/init(_:resumingIn:context:)-([F.State],_)``),
+    /// as ``SupervisorError/Code/snapshotMismatch`` with its reason.
+    convenience init(definition: FlowDefinition<F>, resumingIn labels: [String]?, savedContext: String? = nil,
                      context: F.Context? = nil, route: EffectRoute<F>,
                      policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
                      onTeardown: ((TeardownReason) -> Void)? = nil, lifetime: FlowLifetime? = nil)
         throws(SupervisorError)
     {
-        var resumeState: F.State?
-        if let label {
-            let matches = Self.states(labelled: label, in: definition)
-            guard matches.count == 1 else {
-                let message = matches.isEmpty
-                    ? "flow '\(definition.name)' has no state '\(label)' any more"
-                    : "flow '\(definition.name)' has \(matches.count) states labelled '\(label)'"
-                throw SupervisorError(code: .snapshotMismatch, message: message)
+        var resumeStates: [F.State]?
+        if let labels {
+            resumeStates = []
+            for label in labels {
+                let matches = Self.states(labelled: label, in: definition)
+                guard matches.count == 1 else {
+                    let message = matches.isEmpty
+                        ? "flow '\(definition.name)' has no state '\(label)' any more"
+                        : "flow '\(definition.name)' has \(matches.count) states labelled '\(label)'"
+                    throw SupervisorError(code: .snapshotMismatch, message: message)
+                }
+                resumeStates?.append(definition.states[matches[0]].state)
             }
-            resumeState = definition.states[matches[0]].state
         }
         let start = try Self.decodeContext(savedContext, of: definition) ?? context ?? definition.initialContext
         let machine: FlowMachine<F>
         do throws(FlowError) {
-            try definition.refuseParallelStates()
-            if let resumeState {
-                machine = try FlowMachine(definition, resumingIn: resumeState, context: start)
+            if let resumeStates {
+                machine = try FlowMachine(definition, resumingIn: resumeStates, context: start)
             } else {
                 machine = try FlowMachine(definition, context: start)
             }
         } catch {
-            let code: SupervisorError.Code = error.code == .invalidDefinition ? .invalidDefinition
-                : error.code == .unsupported ? .unsupported : .snapshotMismatch
-            throw SupervisorError(code: code, message: error.message, underlying: error)
+            throw SupervisorError(code: error.code == .invalidDefinition ? .invalidDefinition : .snapshotMismatch,
+                                  message: error.message, underlying: error)
         }
         self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
                   onTeardown: onTeardown, lifetime: lifetime)
@@ -89,19 +99,26 @@ extension MachineBox {
         return try ContextCoding.decode(F.Context.self, from: json, flow: definition.name)
     }
 
-    /// A step as observers see it: labels of the states and of the event's kind.
-    static func description(of step: FlowStep<F>, from: F.State?) -> StepDescription {
-        func d(_ value: Any) -> String { "\(value)" }
-        let event = step.event.map { d($0.kind) } ?? ""
+    /// The label observers and inspection give a machine resting in `leaves`: the leaf's label, or,
+    /// with parallel states, every active leaf's in document order, joined by ", " (as flow files'
+    /// simulations describe a configuration).
+    static func label(ofLeaves leaves: some Sequence<F.State>) -> String {
+        leaves.lazy.map { "\($0)" }.joined(separator: ", ")
+    }
+
+    /// A step as observers see it: labels of the states (every active leaf, ``label(ofLeaves:)``) and
+    /// of the event's kind; `from` labels the states the step left.
+    static func description(of step: FlowStep<F>, from: String?) -> StepDescription {
+        let event = step.event.map { "\($0.kind)" } ?? ""
+        let to = label(ofLeaves: step.leaves)
         switch step.kind {
         case .started:
-            return StepDescription(from: "start", to: d(step.state), event: "", transitions: step.transitions)
+            return StepDescription(from: "start", to: to, event: "", transitions: step.transitions)
         case .transitioned, .finished:
-            return StepDescription(from: from.map(d) ?? step.from.map(d) ?? "start", to: d(step.state), event: event,
+            return StepDescription(from: from ?? step.from.map { "\($0)" } ?? "start", to: to, event: event,
                                    transitions: step.transitions)
         case .ignored, .rejected:
-            return StepDescription(from: d(step.state), to: d(step.state), event: event,
-                                   transitions: FlowTransitions())
+            return StepDescription(from: to, to: to, event: event, transitions: FlowTransitions())
         }
     }
 }

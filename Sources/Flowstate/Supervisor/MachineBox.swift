@@ -8,6 +8,10 @@ final class MachineExtras {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     /// For a root: receives its output, typed by the closure, when it completes.
     var rootOutput: ((any Sendable) -> Void)?
+    /// For a flow with parallel states that declares children: the engine's configuration before the
+    /// step being processed (set when the step is reported, taken by the follow-up that spawns the
+    /// children of the states it entered).
+    var configurationBefore: [Int32]?
 
     init() {}
 }
@@ -74,22 +78,29 @@ class AnyMachineBox {
     }
 
     /// Whether stopping the machine performs exit effects (a running machine whose active states
-    /// have some). Known without generic code.
-    final var exitsOnStop: Bool { !isFinished && !shape.stopEffects[Int(leaf)].isEmpty }
+    /// have some; with parallel states, a running machine: its leaves are the engine's). Known without
+    /// generic code.
+    final var exitsOnStop: Bool {
+        !isFinished && (shape.hierarchy.hasParallel || !shape.stopEffects[Int(leaf)].isEmpty)
+    }
 
-    /// Whether the state at `index` is in the machine's configuration.
-    final func isActive(_ index: Int) -> Bool { shape.hierarchy.isDescendantOrSelf(Int(leaf), of: index) }
-
-    /// The states a step entered, outermost first: every active state for a start, otherwise those
-    /// that were not active before the step.
+    /// The states a step entered, in document order (outermost first, earlier regions first), as the
+    /// engine's configurations say: those active after the step that were not active before it (every
+    /// active state, for a start). The configuration before is the leaf the step left, for a flow
+    /// without parallel states, else the one the step's report kept
+    /// (``MachineExtras/configurationBefore``). A state exited and entered again by the step (a
+    /// self-transition) was active before: its child keeps running.
     final func enteredStates(_ summary: StepSummary, starting: Bool) -> [Int] {
-        let hierarchy = shape.hierarchy
-        var entered: [Int] = []
-        for s in hierarchy.ancestorsOrSelf(of: Int(summary.to))
-        where starting || !hierarchy.isDescendantOrSelf(Int(summary.from), of: s) {
-            entered.append(s)
+        let now = activePositions()
+        if starting { return now.map { Int($0) } }
+        let before: [Int32]
+        if let kept = extras?.configurationBefore {
+            before = kept
+            extras?.configurationBefore = nil
+        } else {
+            before = shape.hierarchy.ancestorsOrSelf(of: Int(summary.from)).reversed().map { Int32($0) }
         }
-        return entered.reversed()
+        return now.lazy.filter { !before.contains($0) }.map { Int($0) }
     }
 
     // MARK: Stepping (overridden by MachineBox<F>)
@@ -112,6 +123,12 @@ class AnyMachineBox {
     func remake() throws(SupervisorError) -> AnyMachineBox { fatalError("abstract") }
     /// The child flow the state at `index` declares.
     func childFlow(at index: Int) -> AnyChildFlow? { fatalError("abstract") }
+    /// Whether the state at `index` is in the machine's configuration (the engine's answer).
+    func isActive(_ index: Int) -> Bool { fatalError("abstract") }
+    /// The machine's active states in document order (the engine's configuration).
+    func activePositions() -> [Int32] { fatalError("abstract") }
+    /// The machine's active atomic states in document order: one per active region.
+    func leafPositions() -> [Int] { fatalError("abstract") }
     /// The machine's output, once it finished.
     func output() -> (any Sendable)? { fatalError("abstract") }
     /// The machine's context, of its flow's context type (a declared child's context is made from it).
@@ -152,11 +169,9 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     {
         let machine: FlowMachine<F>
         do throws(FlowError) {
-            try definition.refuseParallelStates()
             machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         } catch {
-            throw SupervisorError(code: error.code == .unsupported ? .unsupported : .invalidDefinition,
-                                  message: error.message, underlying: error)
+            throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
         }
         self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
                   onTeardown: onTeardown, lifetime: lifetime)
@@ -172,6 +187,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     @inlinable
     func step(_ event: F.Event, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
         let from = leaf
+        // With parallel states, the configuration the step leaves (a flat flow's step keeps nothing).
+        let before = machine.phase == .runningParallel ? machine.active : nil
         let step = try machine.send(event)
         let kind: StepSummary.Kind
         switch step.kind {
@@ -189,7 +206,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         }
         leaf = Int32(truncatingIfNeeded: machine.current)
         let summary = StepSummary(kind: kind, from: from, to: leaf)
-        if supervisor.isObserved || declaresChildren { report(step, summary, to: supervisor) }
+        if supervisor.isObserved || declaresChildren { report(step, summary, before: before ?? [], to: supervisor) }
         return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
@@ -201,17 +218,29 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         leaf = Int32(truncatingIfNeeded: machine.current)
         isFinished = step.kind == .finished
         let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)
-        if supervisor.isObserved { report(step, summary, to: supervisor) }
+        if supervisor.isObserved { report(step, summary, before: [], to: supervisor) }
         return StepOutcome(summary: summary, failure: perform(step.effects, in: supervisor))
     }
 
     /// Tells the supervisor of a step before its effects (``Supervisor/stepTaken(_:_:describe:)``),
-    /// with a description made only if it asks. Out of line: the step that needs no report carries
-    /// no closure.
+    /// with a description made only if it asks. `before` is the engine's configuration before the
+    /// step, for a flow with parallel states (empty otherwise): a flow that declares children keeps
+    /// it for the follow-up (``enteredStates(_:starting:)``). Out of line: the step that needs no
+    /// report carries no closure.
     @usableFromInline @inline(never)
-    func report(_ step: FlowStep<F>, _ summary: StepSummary, to supervisor: Supervisor) {
-        let from = summary.from >= 0 ? machine.table.states[Int(summary.from)] : nil
-        supervisor.stepTaken(self, summary) { Self.description(of: step, from: from) }
+    func report(_ step: FlowStep<F>, _ summary: StepSummary, before: [Int32], to supervisor: Supervisor) {
+        if !before.isEmpty && declaresChildren { ensuredExtras.configurationBefore = before }
+        supervisor.stepTaken(self, summary) {
+            let table = machine.table
+            let from: String? = if !before.isEmpty {
+                Self.label(ofLeaves: before.lazy.map { Int($0) }.filter(table.hierarchy.isAtomic).map { table.states[$0] })
+            } else if summary.from >= 0 {
+                "\(table.states[Int(summary.from)])"
+            } else {
+                nil
+            }
+            return Self.description(of: step, from: from)
+        }
     }
 
     override func deliver(_ event: Any, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
@@ -307,6 +336,12 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     override func output() -> (any Sendable)? { machine.output }
+
+    override func isActive(_ index: Int) -> Bool { machine.isActive(position: index) }
+
+    override func activePositions() -> [Int32] { machine.activePositions }
+
+    override func leafPositions() -> [Int] { machine.leafPositions }
 
     override var anyContext: any Sendable { machine.context }
 }

@@ -4,11 +4,16 @@ public struct MachineInfo: Hashable, Sendable, CustomStringConvertible {
     public let id: MachineID
     /// Its flow's name.
     public let flow: String
-    /// Its current state's label.
+    /// Its current state's label; for a flow with parallel states, every active leaf's label in
+    /// document order, joined by ", " (``leaves`` lists them).
     public let state: String
+    /// The labels of its active leaves, in document order: one, or, with parallel states, one per
+    /// active region.
+    public let leaves: [String]
     /// The machine it runs under, if any.
     public let parent: MachineID?
-    /// The machines running under it, in spawn order.
+    /// The machines running under it, in sibling order (spawn order; declared children in document
+    /// order of their states).
     public let children: [MachineID]
     /// For a declared child, the label of the parent state that runs it.
     public let slot: String?
@@ -24,13 +29,14 @@ public struct MachineInfo: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Supervisor {
-    /// Every live machine, depth first: each root, then its children in spawn order.
+    /// Every live machine, depth first: each root, then its children in sibling order.
     public var machines: [MachineInfo] {
         liveTree().map { slot, depth in
             let node = core[slot]
             let box = box(slot)
             let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).described.label(ofState: Int(node.stateSlot)) : nil
             return MachineInfo(id: box.id, flow: box.flowName, state: box.described.stateLabel,
+                               leaves: box.described.stateLabels,
                                parent: node.parent >= 0 ? core.id(of: node.parent) : nil,
                                children: core.children(of: slot).map { core.id(of: $0) }, slot: slotLabel,
                                isOwnerBound: box.ownerBound, depth: depth)
@@ -56,10 +62,18 @@ extension Supervisor {
     /// The structure of a live machine's flow, for drawing; `nil` if the machine is gone.
     public func outline(of machine: MachineID) -> FlowOutline? { slot(of: machine).map { box($0).described.outline } }
 
-    /// The machine's current state, or `nil` if it is gone.
+    /// The machine's current state, or `nil` if it is gone. For a flow with parallel states, the
+    /// first active leaf in document order: ``leaves(of:)`` lists them all.
     public func state<F: Flow>(of machine: MachineHandle<F>) -> F.State? {
         guard let slot = slot(of: machine.id) else { return nil }
         return (box(slot) as? MachineBox<F>)?.machine.state
+    }
+
+    /// The machine's active leaves in document order (one, or, with parallel states, one per active
+    /// region), or `nil` if it is gone.
+    public func leaves<F: Flow>(of machine: MachineHandle<F>) -> [F.State]? {
+        guard let slot = slot(of: machine.id), let box = box(slot) as? MachineBox<F> else { return nil }
+        return box.machine.leafPositions.map { box.machine.table.states[$0] }
     }
 
     /// The machine's context (its flow's data, as its updates have changed it), or `nil` if it is gone.

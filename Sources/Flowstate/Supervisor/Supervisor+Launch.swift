@@ -13,8 +13,7 @@ extension Supervisor {
     ///   - output: Receives the flow's output, typed, when it reaches a final state (after its
     ///     teardown, inside the step: calls it makes to the supervisor follow the re-entrancy rules).
     ///   - handler: Performs the machine's effects (and its declared children's, mapped).
-    /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/unsupported`` for a
-    ///   flow with parallel states (not supervised yet); ``SupervisorError/Code/stepFailed`` when
+    /// - Throws: ``SupervisorError/Code/invalidDefinition``; ``SupervisorError/Code/stepFailed`` when
     ///   the machine cannot start (an eventless loop): nothing is left in the tree then.
     @inlinable
     @discardableResult
@@ -168,8 +167,10 @@ extension Supervisor {
         followUp(box, outcome, starting: true)
     }
 
-    /// Spawns the declared children of the states a step entered, outermost first, and has them
-    /// started next, before anything queued (``SupervisorCore/startNext(_:)``).
+    /// Spawns the declared children of the states a step entered (``AnyMachineBox/enteredStates(_:starting:)``),
+    /// outermost first, each in the place the core finds for it
+    /// (``SupervisorCore/declaredPlacement(parent:state:)``), and has them started next, before
+    /// anything queued (``SupervisorCore/startNext(_:)``).
     func startDeclaredChildren(of box: AnyMachineBox, _ summary: StepSummary, starting: Bool) {
         let slot = box.id.slot
         var starts: [MachineID] = []
@@ -177,7 +178,7 @@ extension Supervisor {
             guard let spec = box.childFlow(at: state) else { continue }
             do throws(SupervisorError) {
                 let child = try spec.make(ChildStart(parentContext: box.anyContext))
-                let placement = SupervisorCore.Placement(parent: slot, state: Int32(state))
+                let placement = core.declaredPlacement(parent: slot, state: Int32(state))
                 if let id = place(child, at: placement, lifecycle: .pending) { starts.append(id) }
             } catch {
                 logger?.debug("declared child cannot be made", metadata: ["flow": "\(spec.name)", "error": "\(error)"])

@@ -9,8 +9,15 @@
 public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// The flow's name.
     public var flow: String
-    /// The label of the machine's current (leaf) state.
+    /// The label of the machine's current (leaf) state; for a flow with parallel states, the first
+    /// active leaf in document order (``leaves`` lists them all).
     public var state: String
+    /// For a flow with parallel states resting in several leaves (one per active region): every
+    /// active leaf's label, in document order, ``state`` first. Empty when ``state`` is the one leaf
+    /// (and in snapshots taken before parallel states were supervised, which restore as they did).
+    /// Restoring resumes in exactly these leaves; leaves that make no configuration the flow can be
+    /// in are refused.
+    public var leaves: [String] = []
     /// For a declared child: the label of the parent state that runs it. `nil` for a root, or a child
     /// spawned dynamically (which is not restored: its owner is an object of the previous launch).
     public var slot: String?
@@ -21,7 +28,8 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// The machine's context as JSON text (keys sorted); `nil` for a flow without context. Restoring
     /// a snapshot without one starts the machine with its definition's initial context.
     public var context: String? = nil
-    /// The machines under it, in spawn order.
+    /// The machines under it, in sibling order (spawn order; declared children in document order of
+    /// their states).
     public var children: [MachineSnapshot] {
         get { storage.items }
         set {
@@ -42,7 +50,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, slot, stoppedChildren, context, children }
+    private enum CodingKeys: String, CodingKey { case flow, state, leaves, slot, stoppedChildren, context, children }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
@@ -51,6 +59,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
                   state: try container.decode(String.self, forKey: .state),
                   slot: try container.decodeIfPresent(String.self, forKey: .slot),
                   children: try container.decode([MachineSnapshot].self, forKey: .children))
+        leaves = try container.decodeIfPresent([String].self, forKey: .leaves) ?? []
         stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
         context = try container.decodeIfPresent(String.self, forKey: .context)
     }
@@ -60,6 +69,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(flow, forKey: .flow)
         try container.encode(state, forKey: .state)
+        if !leaves.isEmpty { try container.encode(leaves, forKey: .leaves) }
         try container.encodeIfPresent(slot, forKey: .slot)
         if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
         try container.encodeIfPresent(context, forKey: .context)
@@ -70,7 +80,8 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     public static func == (lhs: MachineSnapshot, rhs: MachineSnapshot) -> Bool {
         var pairs = [(lhs, rhs)]
         while let (a, b) = pairs.popLast() {
-            guard a.flow == b.flow, a.state == b.state, a.slot == b.slot, a.stoppedChildren == b.stoppedChildren,
+            guard a.flow == b.flow, a.state == b.state, a.leaves == b.leaves, a.slot == b.slot,
+                  a.stoppedChildren == b.stoppedChildren,
                   a.context == b.context,
                   a.storage.items.count == b.storage.items.count else { return false }
             if a.storage === b.storage { continue }
@@ -85,6 +96,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         while let node = pending.popLast() {
             hasher.combine(node.flow)
             hasher.combine(node.state)
+            hasher.combine(node.leaves)
             hasher.combine(node.slot)
             hasher.combine(node.stoppedChildren)
             hasher.combine(node.context)
@@ -157,11 +169,13 @@ extension Supervisor {
             let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).described.label(ofState: Int(node.stateSlot)) : nil
             let childSlots = core.children(of: slot)
             let children = childSlots.compactMap { built.removeValue(forKey: $0) }
-            var snapshot = MachineSnapshot(flow: box.flowName, state: box.described.stateLabel, slot: slotLabel, children: children)
+            let leaves = box.described.stateLabels
+            var snapshot = MachineSnapshot(flow: box.flowName, state: leaves[0], slot: slotLabel, children: children)
+            if leaves.count > 1 { snapshot.leaves = leaves }
             snapshot.context = try box.described.encodedContext()
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
-            for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf))
+            for s in box.activePositions().reversed().lazy.map({ Int($0) })
             where box.childFlow(at: s) != nil && !running.contains(Int32(s)) {
                 snapshot.stoppedChildren.append(box.described.label(ofState: s))
             }
@@ -173,9 +187,10 @@ extension Supervisor {
     /// Rebuilds a root machine and its declared children from a snapshot, without performing any
     /// effect: the host rebuilds its screens from the restored states. Children that were spawned
     /// dynamically are not restored (their owners belonged to the previous launch).
-    /// - Throws: ``SupervisorError/Code/snapshotMismatch`` naming what does not match (a flow, a state
-    ///   that is unknown or final, a child in a state that does not run it or is not active, two
-    ///   children in one state, a declared child missing); nothing is restored then.
+    /// - Throws: ``SupervisorError/Code/snapshotMismatch`` naming what does not match and where (a
+    ///   flow, a state that is unknown or final, leaves that make no configuration the flow can be in,
+    ///   a child in a state that does not run it or is not active, two children in one state, a
+    ///   declared child missing); nothing is restored then.
     ///   ``SupervisorError/Code/reentrantCall`` from inside a handler, hook or observer.
     @discardableResult
     public func restore<F: Flow>(
@@ -220,14 +235,15 @@ extension Supervisor {
         return MachineHandle(id: try insertRestored(plan, under: parentSlot))
     }
 
+    /// The leaves a snapshot's root resumes in, once its flow is checked.
     private static func checked<F: Flow>(_ snapshot: MachineSnapshot, _ definition: FlowDefinition<F>)
-        throws(SupervisorError) -> String
+        throws(SupervisorError) -> [String]
     {
         guard snapshot.flow == definition.name else {
             throw SupervisorError(code: .snapshotMismatch,
                                   message: "snapshot is of flow '\(snapshot.flow)', not '\(definition.name)'")
         }
-        return snapshot.state
+        return snapshot.resumeLeaves
     }
 
     /// Checks a whole snapshot against the definitions and makes every box, before anything is put
@@ -261,14 +277,22 @@ extension Supervisor {
                                               + "and the snapshot has two")
                 }
                 taken[slot] = child.flow
-                let childBox = try spec.make(ChildStart(resumingIn: child.state, savedContext: child.context,
+                let childBox: AnyMachineBox
+                do throws(SupervisorError) {
+                    childBox = try spec.make(ChildStart(resumingIn: child.resumeLeaves, savedContext: child.context,
                                                         parentContext: box.anyContext))
+                } catch {
+                    var located = error
+                    located.message = "declared child '\(child.flow)' in state '\(slotLabel)' of flow "
+                        + "'\(box.flowName)': \(error.message)"
+                    throw located
+                }
                 plan.append((childBox, index, Int32(slot)))
                 children.append((child, plan.count - 1))
             }
             // Every active state that declares a child must have it.
             let stopped = Set(machine.stoppedChildren)
-            for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf)) {
+            for s in box.activePositions().reversed().lazy.map({ Int($0) }) {
                 if taken[s] == nil, let spec = box.childFlow(at: s), !stopped.contains(box.described.label(ofState: s)) {
                     throw SupervisorError(code: .snapshotMismatch,
                                           message: "state '\(box.described.label(ofState: s))' of flow '\(box.flowName)' runs "
@@ -280,4 +304,9 @@ extension Supervisor {
         // Preorder with each machine's children in snapshot order: sort by discovery (parents first).
         return plan
     }
+}
+
+extension MachineSnapshot {
+    /// The leaves a machine resumes in: ``leaves``, or ``state`` alone.
+    var resumeLeaves: [String] { leaves.isEmpty ? [state] : leaves }
 }

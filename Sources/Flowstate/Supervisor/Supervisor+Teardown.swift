@@ -1,7 +1,8 @@
 // Teardown: stop, sweep, and the one routine that tears a subtree down in the order the core decides.
 
 extension Supervisor {
-    /// Stops a machine and its subtree: children first, siblings in reverse spawn order, each machine's
+    /// Stops a machine and its subtree: children first, siblings in reverse order (reverse spawn order;
+    /// declared children in reverse document order of their states), each machine's
     /// exit effects and teardown hook exactly once.
     ///
     /// Called from inside a step, the stop is queued (performed after the step, in FIFO order) and the

@@ -14,8 +14,9 @@ import Logging
 
 /// Runs a tree of flow machines: roots you start, children their states declare (``ChildFlow``), and
 /// children you spawn bound to a ``FlowLifetime``. Teardown is deterministic: children before their
-/// parent, siblings in reverse spawn order, each machine's exit effects and teardown hook exactly once,
-/// and a subtree's teardown completes before the next queued event is processed.
+/// parent, siblings in reverse spawn order (declared children in SCXML's exit order: reverse document
+/// order of their states, for a flow with parallel states), each machine's exit effects and teardown
+/// hook exactly once, and a subtree's teardown completes before the next queued event is processed.
 ///
 /// ## Isolation
 /// A supervisor is not `Sendable`: it lives in the isolation domain that created it (on iOS, the main

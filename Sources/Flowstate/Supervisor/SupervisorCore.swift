@@ -11,7 +11,8 @@ import DequeModule
 /// handlers, hooks and observers) and tells it what happened (a machine placed or removed). The split is swift-async-algorithms' `ChannelStateMachine`, which decides and returns
 /// actions, and `ChannelStorage`, which performs them.
 ///
-/// Machines live in a slot array; children form an intrusive doubly linked list in spawn order, so
+/// Machines live in a slot array; children form an intrusive doubly linked list in spawn order (a
+/// machine's declared children in document order of their states: ``declaredPlacement(parent:state:)``), so
 /// placing, removing and replacing a machine cost O(1), and a subtree's teardown costs O(its size).
 /// Every walk is iterative: a tree of any depth is handled in constant stack.
 ///
@@ -342,8 +343,10 @@ struct SupervisorCore: ~Copyable {
     // MARK: Steps
 
     /// The declared children a step of the machine in `slot` stops: those of states it left (all of
-    /// them when it finished; otherwise those whose state is no longer active), in reverse spawn
-    /// order, the order siblings are torn down in. Dynamic children stay.
+    /// them when it finished; otherwise those whose state is no longer active, as the engine says),
+    /// in reverse sibling order, the order siblings are torn down in: for declared children, SCXML's
+    /// exit order, reverse document order of their states (``declaredPlacement(parent:state:)``).
+    /// Dynamic children stay.
     func childrenToStop(of slot: Int32, finished: Bool, isActive: (Int32) -> Bool) -> [Int32] {
         var stopped: [Int32] = []
         var child = nodes[Int(slot)].lastChild
@@ -355,6 +358,29 @@ struct SupervisorCore: ~Copyable {
             child = nodes[Int(child)].previous
         }
         return stopped
+    }
+
+    /// Where the declared child of the parent state `state` goes among the children of `parent`: last,
+    /// unless a declared sibling runs in a state later in document order (another region of a
+    /// parallel state, entered before): then right before the first such. So a machine's declared
+    /// children are always in document order of their states (a state before its descendants,
+    /// earlier regions first), and every teardown, which takes siblings in reverse order, tears them
+    /// down in SCXML's exit order, whatever order they were spawned in. In a flow without parallel
+    /// states the states of declared children are nested and spawned outermost first: the child goes
+    /// last, in spawn order. The walk stops at the first declared sibling of an earlier state.
+    func declaredPlacement(parent: Int32, state: Int32) -> Placement {
+        var firstLater: Int32 = -1
+        var c = nodes[Int(parent)].lastChild
+        while c >= 0 {
+            let s = nodes[Int(c)].stateSlot
+            if s >= 0 {
+                if s < state { break }
+                firstLater = c
+            }
+            c = nodes[Int(c)].previous
+        }
+        guard firstLater >= 0 else { return Placement(parent: parent, state: state) }
+        return Placement(parent: parent, state: state, after: nodes[Int(firstLater)].previous)
     }
 
     /// What follows the step of the machine `id`, once its effects are performed: a failure applies
@@ -414,7 +440,7 @@ struct SupervisorCore: ~Copyable {
     // MARK: Teardown
 
     /// Begins tearing down the subtree of `slot`: decides the order (children before their parent,
-    /// siblings in reverse spawn order, `slot` last) and marks every machine of it as stopping, so
+    /// siblings in reverse order, `slot` last) and marks every machine of it as stopping, so
     /// that user code run meanwhile (exit effects, hooks, observers) cannot add to it or reorder it.
     /// `nil` when the machine is gone or already being torn down: a teardown happens once.
     mutating func beginTeardown(of slot: Int32, reason: TeardownReason) -> [TeardownStep]? {
@@ -431,7 +457,8 @@ struct SupervisorCore: ~Copyable {
     }
 
     /// The order in which a subtree is torn down: children before their parent, siblings in
-    /// reverse spawn order, the root of the subtree last. Iterative.
+    /// reverse order (reverse spawn order; declared children in reverse document order of their
+    /// states), the root of the subtree last. Iterative.
     func teardownOrder(of slot: Int32) -> [Int32] {
         var order: [Int32] = []
         var stack: [(slot: Int32, expanded: Bool)] = [(slot, false)]
@@ -452,7 +479,7 @@ struct SupervisorCore: ~Copyable {
 
     // MARK: Walks
 
-    /// The children of a machine, in spawn order.
+    /// The children of a machine, in sibling order.
     func children(of slot: Int32) -> [Int32] {
         var result: [Int32] = []
         var c = nodes[Int(slot)].firstChild

@@ -5,7 +5,8 @@
 /// child's `tornDown` comes before its parent's, and a machine's `completed` before its own `tornDown`
 /// (`docs/SUPERVISOR.md` states the teardown order). The labels they carry (states,
 /// event kinds, outputs) are `String(describing:)` of the flow's values, made only while someone
-/// observes. An observer is never re-entered: a ``Supervisor/send(_:to:)`` or a spawn it makes is
+/// observes; a machine of a flow with parallel states resting in several leaves is labelled with every
+/// active leaf, in document order, joined by ", " (`"inbox, talking"`). An observer is never re-entered: a ``Supervisor/send(_:to:)`` or a spawn it makes is
 /// queued and processed after the step, as for a handler.
 ///
 /// ```swift
@@ -110,7 +111,8 @@ public enum TeardownReason: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The machines one teardown removed, in the order they were torn down: children before their
-/// parent, siblings in reverse spawn order.
+/// parent, siblings in reverse order (reverse spawn order; declared children in reverse document order
+/// of their states).
 public struct TeardownRecord: Hashable, Sendable {
     /// Each machine, with its flow's name.
     public var machines: [(id: MachineID, flow: String)] { zip(ids, flows).map { ($0, $1) } }
