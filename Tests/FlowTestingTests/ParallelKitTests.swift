@@ -130,7 +130,7 @@ struct ParallelKitTests {
         }
     }
 
-    @Test("Without samples for one region's events, its states are unreachable for missing samples; a state no transition enters has no path")
+    @Test("Without samples for one region's events, its states are unreachable for missing samples; a guard on another region blocks")
     func reasonsInParallelFlows() throws {
         let pathfinder = try FlowPathfinder(Toggles.definition, samples: [.flipLeft])
         #expect(pathfinder.reachability(of: .rightOn).reason == .missingSamples(kinds: [.flipRight]))
@@ -141,6 +141,12 @@ struct ParallelKitTests {
         let player = try FlowPathfinder(Player.definition, samples: [.play, .toggleSize, .finishVideo, .stop])
         // Full screen needs the sound on: no sample turns it on.
         #expect(player.reachability(of: .fullScreen).reason == .missingSamples(kinds: [.toggleSound]))
+        // With every event, the guard on the other region is what blocks while the sound is off.
+        let muted = try FlowPathfinder(Player.definition) { kind in kind == .toggleSound ? [] : [kind] }
+        #expect(muted.reachability(of: .fullScreen).reason == .missingSamples(kinds: [.toggleSound]))
+        let toggleSize = try #require(Player.definition.transitions.firstIndex { $0.guardLabel != nil })
+        let unmutable = try FlowPathfinder(Player.definition, samples: [.play, .toggleSize, .stop, .finishVideo, .finishAudio])
+        #expect(unmutable.transitionCover().gaps[FlowTransitionID(position: toggleSize)] == .notTaken)
     }
 
     @Test("The article's path to a state of one region guarded by another")
@@ -200,6 +206,19 @@ struct ParallelKitTests {
                     #expect((path?.events.count ?? 0) <= count)
                 }
             }
+        }
+    }
+
+    @Test("In a generated parallel flow, unreachable with no path is exactly what validation calls unreachable")
+    func generatedParallelNoPathAgreesWithValidation() async {
+        await propertyCheck(count: 300, input: Self.parallelFlows) { blueprint in
+            let definition = blueprint.definition
+            let pathfinder = try FlowPathfinder(definition)
+            let noPath = Set(definition.states.map(\.state).filter { pathfinder.reachability(of: $0).reason == .noPath })
+            let unreachable = Set(definition.validate().filter { $0.kind == .unreachableState }.compactMap { issue in
+                issue.message.split(separator: "'", omittingEmptySubsequences: false).dropFirst().first.map(String.init)
+            })
+            #expect(noPath == unreachable, "\(blueprint)")
         }
     }
 
