@@ -149,25 +149,6 @@ struct ParallelKitTests {
         #expect(unmutable.transitionCover().gaps[FlowTransitionID(position: toggleSize)] == .notTaken)
     }
 
-    @Test("The article's path to a state of one region guarded by another")
-    func articlePath() throws {
-        let pathfinder = try FlowPathfinder(Player.definition)
-        let path = try #require(pathfinder.shortestPath(to: .fullScreen))
-        #expect(path.events == [.play, .toggleSound, .toggleSize])
-        #expect(path.leaves == [.audible, .fullScreen])
-        #expect(try path.replay().isActive(.playing))
-    }
-
-    @Test("The article's generated parallel flows")
-    func articleGenerator() async {
-        await propertyCheck(input: FlowGen.definitions(states: 2...10, parallelRate: 0.5)) { blueprint in
-            let pathfinder = try FlowPathfinder(blueprint.definition)
-            for (state, path) in pathfinder.shortestPaths {
-                #expect(try path.replay().isActive(state))
-            }
-        }
-    }
-
     // MARK: Generated parallel flows
 
     static let parallelFlows = FlowGen.definitions(states: 2...10, events: 3, maxDepth: 3, parallelRate: 0.6)
