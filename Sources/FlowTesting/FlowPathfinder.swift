@@ -618,6 +618,7 @@ extension FlowPathfinder where F.Event == F.Event.Kind {
 /// The states a machine of a flow with parallel states has active, as the engine says
 /// (`FlowMachine.activeStates`), by position.
 struct ActiveSet {
+    /// Whether each state (by position) is active.
     var active: [Bool]
 
     /// No state active.

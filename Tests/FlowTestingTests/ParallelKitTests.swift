@@ -149,6 +149,29 @@ struct ParallelKitTests {
         #expect(unmutable.transitionCover().gaps[FlowTransitionID(position: toggleSize)] == .notTaken)
     }
 
+    // MARK: Generated events
+
+    @Test("Generated events count an event as handled when any active region reacts to it")
+    func generatedEventsOfEveryRegion() {
+        let generator = FlowGen.events(for: Toggles.definition, length: 6...6, unhandledRate: 0)
+        var rng = Xoshiro(seed: (1, 2, 3, 4))
+        var kinds = Set<Toggles.Event>()
+        for _ in 0..<50 {
+            let events = generator.run(using: &rng)
+            kinds.formUnion(events)
+            #expect(events.count == 6)
+        }
+        // Only the left region reacts to flipLeft, only the right one to flipRight: both are handled.
+        #expect(kinds == [.flipLeft, .flipRight])
+    }
+
+    @Test("An invariant over both regions holds after every generated step of the player")
+    func invariantOverRegions() {
+        #expect(FlowCheck.everyStep(of: Player.definition, seed: 7) { machine, _ in
+            machine.isActive(.audio) == machine.isActive(.video) && machine.isActive(.audio) == machine.isActive(.playing)
+        } == nil)
+    }
+
     // MARK: Generated parallel flows
 
     static let parallelFlows = FlowGen.definitions(states: 2...10, events: 3, maxDepth: 3, parallelRate: 0.6)
