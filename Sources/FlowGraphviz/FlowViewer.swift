@@ -11,7 +11,7 @@ import Foundation
 /// effects, and highlights those transitions in the diagram. A recorded run (``trace``) is stepped
 /// forwards and backwards with buttons or the arrow keys (Home and End jump to the ends): each step
 /// highlights the current state (in a flow with parallel states, every leaf active after it:
-/// ``FlowTrace/Step/leaves``), the states containing it, and the transitions the engine took,
+/// `FlowTrace.Step.leaves`), the states containing it, and the transitions the engine took,
 /// and shows the step's event and effects. Nested states (clusters) fold into one box and unfold,
 /// from the list beside the diagram or by double-clicking them.
 ///
