@@ -193,19 +193,23 @@ extension FlowViewer {
         clearClass("fv-current"); clearClass("fv-active"); clearClass("fv-taken");
         if (!steps.length) return;
         var step = steps[position];
-        if (step.state) {
-          var current = shown(step.state), g = el(current);
+        // Every active leaf (one per active region of a parallel state) is current; the states
+        // containing them are active.
+        var currents = step.states.map(shown);
+        step.states.forEach(function (id, k) {
+          var g = el(currents[k]);
           if (g) g.classList.add("fv-current");
-          ancestors(step.state).forEach(function (a) {
+          ancestors(id).forEach(function (a) {
             var ag = el(a);
-            if (ag && a !== current) ag.classList.add("fv-active");
+            if (ag && currents.indexOf(a) < 0) ag.classList.add("fv-active");
           });
-        }
+        });
         step.edges.forEach(function (i) { (edgeParts[i] || []).forEach(function (g) { g.classList.add("fv-taken"); }); });
         var start = step.from === null && step.event === null;
         setText("fv-position", "Step " + (position + 1) + " of " + steps.length + (start ? " (start)" : ""));
         setText("fv-step-event", step.event !== null ? step.event : (start ? "(start)" : "(eventless)"));
         var move = (step.from === null ? "start" : step.from) + " → " + step.to;
+        if (step.states.length > 1) move += " (active: " + step.states.map(labelOf).join(", ") + ")";
         if (!step.state) move += " (not a state of this flow)";
         else if (foldedAncestor(step.state)) move += " (inside folded " + labelOf(foldedAncestor(step.state)) + ")";
         setText("fv-step-move", move);

@@ -10,7 +10,8 @@ import Foundation
 /// the states containing it) with their events, guards, targets and effects, and its entry and exit
 /// effects, and highlights those transitions in the diagram. A recorded run (``trace``) is stepped
 /// forwards and backwards with buttons or the arrow keys (Home and End jump to the ends): each step
-/// highlights the current state (and the states containing it) and the transitions the engine took,
+/// highlights the current state (in a flow with parallel states, every leaf active after it:
+/// `FlowTrace.Step.leaves`), the states containing it, and the transitions the engine took,
 /// and shows the step's event and effects. Nested states (clusters) fold into one box and unfold,
 /// from the list beside the diagram or by double-clicking them.
 ///
@@ -139,6 +140,9 @@ public struct FlowViewer: Sendable {
         for (i, step) in trace.steps.enumerated() {
             if graph.id(ofLabel: step.to) == nil {
                 problems.append("step \(i + 1) reaches '\(step.to)', which is not a state of the flow")
+            }
+            for leaf in step.leaves ?? [] where leaf != step.to && graph.id(ofLabel: leaf) == nil {
+                problems.append("step \(i + 1) rests in '\(leaf)', which is not a state of the flow")
             }
             if let from = step.from, graph.id(ofLabel: from) == nil {
                 problems.append("step \(i + 1) leaves '\(from)', which is not a state of the flow")
@@ -289,6 +293,8 @@ public struct FlowViewer: Sendable {
                     json.key("from"); json.optional(step.from)
                     json.key("to"); json.string(step.to)
                     json.key("state"); json.optional(graph.id(ofLabel: step.to))
+                    // Every leaf active after the step (several with parallel states), each drawn as current.
+                    json.key("states"); json.strings((step.leaves ?? [step.to]).compactMap { graph.id(ofLabel: $0) })
                     json.key("event"); json.optional(step.event)
                     json.key("transitions")
                     json.array(step.transitions) { t in

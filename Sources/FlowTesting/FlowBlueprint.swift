@@ -2,7 +2,8 @@ import Flowstate
 import PropertyBased
 
 /// A small random flow as plain data, for people testing tools built on Flowstate (writers, diagram
-/// layouts, analyses): nested states, final states, guards, eventless and targetless transitions.
+/// layouts, analyses): nested states, final states, parallel states, guards, eventless and targetless
+/// transitions.
 ///
 /// States are named `s0`, `s1`, … in declaration order (a parent before its children; `s0` is the
 /// initial state), events are lowercase letters, effects name what they belong to (`entry s1`,
@@ -10,10 +11,11 @@ import PropertyBased
 /// `FlowDefinition` (of `StringFlow`, the shape of flows read from files), and ``swiftCode``
 /// prints the same definition as Swift, to paste into a regression test.
 ///
-/// ``FlowGen/definitions(states:events:maxDepth:eventlessRate:guardRate:finalRate:)`` generates
+/// ``FlowGen/definitions(states:events:maxDepth:eventlessRate:guardRate:finalRate:parallelRate:)`` generates
 /// blueprints whose definitions have no validation error (warnings, such as unreachable states, are
 /// allowed) and never loop on eventless transitions: an eventless transition always targets a state
-/// declared after its source and everything inside it.
+/// declared after its source and everything inside it, and never one in another region of a parallel
+/// state that contains its source.
 public struct FlowBlueprint: Hashable, Sendable {
     /// A state: where it is nested and whether it is final.
     public struct State: Hashable, Sendable {
@@ -21,11 +23,16 @@ public struct FlowBlueprint: Hashable, Sendable {
         public var parent: Int?
         /// Whether the state is final (a final state has no children and no transitions).
         public var isFinal: Bool
+        /// Whether the state is parallel: its children are regions, all active together. It is
+        /// declared as one (`Parallel`) only when it has children and none of them is final (a final
+        /// state cannot be a region); otherwise it is an ordinary state.
+        public var isParallel: Bool
 
         /// Creates a state.
-        public init(parent: Int? = nil, isFinal: Bool = false) {
+        public init(parent: Int? = nil, isFinal: Bool = false, isParallel: Bool = false) {
             self.parent = parent
             self.isFinal = isFinal
+            self.isParallel = isParallel
         }
     }
 
@@ -95,6 +102,29 @@ public struct FlowBlueprint: Hashable, Sendable {
         return end
     }
 
+    /// Whether state `i` is declared as a parallel state: marked parallel, with children, none of
+    /// them final.
+    func declaresParallel(_ i: Int, in hierarchy: FlowHierarchy) -> Bool {
+        states[i].isParallel && !states[i].isFinal && !hierarchy.isAtomic(i)
+            && !hierarchy.children(of: i).contains { states[$0].isFinal }
+    }
+
+    /// Whether a transition from `source` to `target` goes from one region of a parallel state to
+    /// another: taken without an event, it would exit and enter the parallel state again, and again.
+    func crossesRegions(_ source: Int, _ target: Int, in hierarchy: FlowHierarchy) -> Bool {
+        var region = source  // the child of `ancestor` that contains the source
+        var ancestor = hierarchy.parent(of: source)
+        while ancestor != FlowHierarchy.root {
+            if declaresParallel(ancestor, in: hierarchy), hierarchy.isDescendant(target, of: ancestor),
+               !hierarchy.isDescendantOrSelf(target, of: region) {
+                return true
+            }
+            region = ancestor
+            ancestor = hierarchy.parent(of: ancestor)
+        }
+        return false
+    }
+
     private static func guardFor(_ rule: GuardRule?) -> Guard<StringFlow>? {
         switch rule {
         case nil: return nil
@@ -139,7 +169,9 @@ public struct FlowBlueprint: Hashable, Sendable {
             }
             body.append(contentsOf: hierarchy.children(of: i).compactMap { built[$0] })
             for child in hierarchy.children(of: i) { built[child] = nil }  // each element has one owner
-            built[i] = StateNode<StringFlow>(name, entry: ["entry \(name)"], exit: ["exit \(name)"]) { body }.element
+            built[i] = declaresParallel(i, in: hierarchy)
+                ? Parallel<StringFlow>(name, entry: ["entry \(name)"], exit: ["exit \(name)"]) { body }.element
+                : StateNode<StringFlow>(name, entry: ["entry \(name)"], exit: ["exit \(name)"]) { body }.element
         }
         let top = states.indices.filter { states[$0].parent == nil }.compactMap { built[$0] }
         return FlowDefinition("generated", initial: Self.name(of: 0), elements: top)
@@ -166,7 +198,8 @@ public struct FlowBlueprint: Hashable, Sendable {
                 lines.append(pad + "Final(\"\(name)\", output: \"\(name)\", entry: [\"entry \(name)\"])")
                 continue
             }
-            lines.append(pad + "StateNode(\"\(name)\", entry: [\"entry \(name)\"], exit: [\"exit \(name)\"]) {")
+            lines.append(pad + (declaresParallel(i, in: hierarchy) ? "Parallel" : "StateNode")
+                + "(\"\(name)\", entry: [\"entry \(name)\"], exit: [\"exit \(name)\"]) {")
             for t in own[i] {
                 let transition = transitions[t]
                 var arguments: [String] = []
@@ -203,8 +236,9 @@ public struct FlowBlueprint: Hashable, Sendable {
     /// (a leaf, with the transitions naming it dropped or redirected to where it led; or a compound
     /// state, its children moved up to its parent, its transitions moved to its initial child and the
     /// transitions to it redirected there), without one transition, without one guard (when that makes no two unguarded
-    /// transitions of one state react alike). Each has fewer states, or as many and fewer transitions,
-    /// or as many of both and fewer guards, so shrinking always ends.
+    /// transitions of one state react alike), with one parallel state made ordinary. Each has fewer
+    /// states, or as many and fewer transitions, or as many of both and fewer guards, or as many of
+    /// all three and fewer parallel states, so shrinking always ends.
     public func shrinks() -> [FlowBlueprint] {
         var result: [FlowBlueprint] = []
         let hierarchy = self.hierarchy
@@ -236,6 +270,11 @@ public struct FlowBlueprint: Hashable, Sendable {
             var unguarded = transitions
             unguarded[t].guardRule = nil
             result.append(FlowBlueprint(states: states, transitions: unguarded))
+        }
+        for i in states.indices where states[i].isParallel {
+            var ordinary = states
+            ordinary[i].isParallel = false
+            result.append(FlowBlueprint(states: ordinary, transitions: transitions))
         }
         return result
     }
@@ -279,7 +318,10 @@ public struct FlowBlueprint: Hashable, Sendable {
         let shrunk = FlowBlueprint(states: newStates, transitions: newTransitions)
         let hierarchy = shrunk.hierarchy
         let kept = shrunk.transitions.filter { transition in
-            transition.event != nil || (transition.target ?? -1) >= shrunk.subtreeEnd(transition.source, in: hierarchy)
+            guard transition.event == nil else { return true }
+            let target = transition.target ?? -1
+            return target >= shrunk.subtreeEnd(transition.source, in: hierarchy)
+                && !shrunk.crossesRegions(transition.source, target, in: hierarchy)
         }
         return kept.count == shrunk.transitions.count ? shrunk : FlowBlueprint(states: newStates, transitions: kept)
     }
@@ -288,7 +330,7 @@ public struct FlowBlueprint: Hashable, Sendable {
 
     static func generate<R: RandomNumberGenerator>(
         states count: Int, events: Int, maxDepth: Int, eventlessRate: Double, guardRate: Double,
-        finalRate: Double, using rng: inout R
+        finalRate: Double, parallelRate: Double = 0, using rng: inout R
     ) -> FlowBlueprint {
         let n = max(1, count)
         let alphabet = (0..<max(1, min(events, 26))).map { String(UnicodeScalar(UInt8(97 + $0))) }
@@ -310,11 +352,20 @@ public struct FlowBlueprint: Hashable, Sendable {
         let forest = FlowHierarchy(parents: parents.map { $0 ?? FlowHierarchy.root })
         var order = [Int](repeating: 0, count: n)
         for old in 0..<n { order[forest.documentPosition(of: old)] = old }
-        let states = order.map { old in
+        var states = order.map { old in
             State(parent: parents[old].map { forest.documentPosition(of: $0) }, isFinal: finals[old])
         }
         var blueprint = FlowBlueprint(states: states, transitions: [])
         let hierarchy = blueprint.hierarchy
+        // Parallel states: drawn only when asked for, so that the flows of a seed stay the same.
+        if parallelRate > 0 {
+            for i in states.indices where !states[i].isFinal && !hierarchy.isAtomic(i)
+                && !hierarchy.children(of: i).contains(where: { states[$0].isFinal }) {
+                states[i].isParallel = Double.random(in: 0..<1, using: &rng) < parallelRate
+            }
+            blueprint = FlowBlueprint(states: states, transitions: [])
+        }
+        let hasParallel = states.contains { $0.isParallel }
         let sources = states.indices.filter { !states[$0].isFinal }
         guard !sources.isEmpty else { return blueprint }
         let transitionCount = Int.random(in: n...(2 * n + 1), using: &rng)
@@ -323,11 +374,15 @@ public struct FlowBlueprint: Hashable, Sendable {
         for _ in 0..<transitionCount {
             let source = sources.randomElement(using: &rng)!
             let end = blueprint.subtreeEnd(source, in: hierarchy)
-            let eventless = end < n && Double.random(in: 0..<1, using: &rng) < eventlessRate
+            // An eventless transition goes forward, and never from one region of a parallel state to
+            // another (it would loop).
+            let forward = hasParallel ? (end..<n).filter { !blueprint.crossesRegions(source, $0, in: hierarchy) } : []
+            let eventless = end < n && (!hasParallel || !forward.isEmpty)
+                && Double.random(in: 0..<1, using: &rng) < eventlessRate
             let event = eventless ? nil : alphabet.randomElement(using: &rng)!
             let target: Int?
             if eventless {
-                target = Int.random(in: end..<n, using: &rng)
+                target = hasParallel ? forward.randomElement(using: &rng)! : Int.random(in: end..<n, using: &rng)
             } else {
                 target = Double.random(in: 0..<1, using: &rng) < 0.1 ? nil : Int.random(in: 0..<n, using: &rng)
             }
@@ -359,7 +414,7 @@ extension FlowBlueprint: CustomStringConvertible {
                 text += "}"
             }
             if !text.isEmpty && !text.hasSuffix("{") { text += " " }
-            text += Self.name(of: i) + (states[i].isFinal ? "!" : "")
+            text += Self.name(of: i) + (states[i].isFinal ? "!" : "") + (declaresParallel(i, in: hierarchy) ? "||" : "")
             if i + 1 < states.count, states[i + 1].parent == i {
                 text += "{"
                 open.append(i)
@@ -387,17 +442,20 @@ extension FlowGen {
     ///   - eventlessRate: The probability that a transition is eventless.
     ///   - guardRate: The probability that a transition has a guard.
     ///   - finalRate: The probability that a state (other than `s0`) is final.
+    ///   - parallelRate: The probability that a state with children, none of them final, is parallel
+    ///     (0, the default, draws none, and generates the same blueprints for a seed as before the
+    ///     parameter existed).
     /// - Returns: A generator of blueprints; read ``FlowBlueprint/definition``.
     public static func definitions(
         states: ClosedRange<Int> = 2...8, events: Int = 3, maxDepth: Int = 2, eventlessRate: Double = 0.15,
-        guardRate: Double = 0.3, finalRate: Double = 0.2
+        guardRate: Double = 0.3, finalRate: Double = 0.2, parallelRate: Double = 0
     ) -> Generator<FlowBlueprint, [FlowBlueprint]> {
         let counts = max(1, states.lowerBound)...max(1, states.upperBound)
         return Generator(
             run: { rng in
                 FlowBlueprint.generate(states: Int.random(in: counts, using: &rng), events: events, maxDepth: maxDepth,
                                        eventlessRate: eventlessRate, guardRate: guardRate, finalRate: finalRate,
-                                       using: &rng)
+                                       parallelRate: parallelRate, using: &rng)
             },
             shrink: { $0.shrinks() }
         )

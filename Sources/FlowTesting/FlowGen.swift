@@ -20,7 +20,8 @@ public enum FlowGen {
     /// Event sequences for a definition, biased towards events the current state handles.
     ///
     /// While generating, the generator runs a machine: at each step it picks, with probability
-    /// `1 - unhandledRate`, a sample whose kind the current state (or an ancestor) reacts to, and
+    /// `1 - unhandledRate`, a sample whose kind the current state (or an ancestor; with parallel
+    /// states, any active leaf or its ancestors) reacts to, and
     /// otherwise one it does not react to (when there is one). A sequence ends when the flow
     /// finishes, so it may be shorter than drawn. Sequences shrink by removing chunks of events, then by replacing an
     /// event with the first sample of its kind.
@@ -100,16 +101,30 @@ struct EventSampler<F: Flow>: Sendable {
         }
         var result: [Int] = []
         result.reserveCapacity(count)
+        let parallel = index.hierarchy.hasParallel
         while result.count < count && !machine.isFinished {
             let leaf = index.position[machine.state] ?? 0
-            let useUnhandled = !unhandled[leaf].isEmpty
-                && (handled[leaf].isEmpty || Double.random(in: 0..<1, using: &rng) < unhandledRate)
-            let pool = useUnhandled ? unhandled[leaf] : handled[leaf]
+            // With parallel states, an event is handled when any active region reacts to it.
+            let (handledHere, unhandledHere) = parallel ? pools(in: machine) : (handled[leaf], unhandled[leaf])
+            let useUnhandled = !unhandledHere.isEmpty
+                && (handledHere.isEmpty || Double.random(in: 0..<1, using: &rng) < unhandledRate)
+            let pool = useUnhandled ? unhandledHere : handledHere
             guard let pick = pool.randomElement(using: &rng) else { break }
             result.append(pick)
             _ = try? machine.send(samples[pick])  // a refused event leaves the machine unchanged: keep going
         }
         return result
+    }
+
+    /// The samples some leaf `machine` rests in reacts to, and the others, by position: a flow with
+    /// parallel states rests in several leaves, and offers each event to all of them.
+    private func pools(in machine: FlowMachine<F>) -> (handled: [Int], unhandled: [Int]) {
+        var reacts = [Bool](repeating: false, count: samples.count)
+        for state in machine.activeStates {
+            guard let s = index.position[state], index.hierarchy.isAtomic(s) else { continue }
+            for i in handled[s] { reacts[i] = true }
+        }
+        return (reacts.indices.filter { reacts[$0] }, reacts.indices.filter { !reacts[$0] })
     }
 
     /// Smaller sequences, most shrunk first: empty, then with chunks of halving sizes removed, then

@@ -79,6 +79,101 @@ struct FlowIndex<F: Flow>: Sendable {
         return result
     }
 
+    /// The event kinds the chains of `leaves` react to, each once: the first leaf's in the order the
+    /// engine tries them, then the next one's new kinds (a flow with parallel states rests in several
+    /// leaves, and offers each event to all of them).
+    func handledKinds(inAny leaves: [Int]) -> [F.Event.Kind] {
+        guard leaves.count > 1 else { return leaves.first.map { handledKinds[$0] } ?? [] }
+        var seen = Set<F.Event.Kind>()
+        var kinds: [F.Event.Kind] = []
+        for leaf in leaves {
+            for kind in handledKinds[leaf] where seen.insert(kind).inserted { kinds.append(kind) }
+        }
+        return kinds
+    }
+
+    /// In a flow with parallel states, the leaf each of `transitions` was taken from, as far as the
+    /// configurations before (`from`) and after (`then`) the step tell: the first leaf of `from`
+    /// inside the transition's source, else the first of `then`, else the source itself (a state
+    /// entered and left again within the step).
+    func leaves(taking transitions: FlowTransitions, from: [Int], then: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(transitions.count)
+        for id in transitions {
+            let source = sources[id.position]
+            guard source >= 0 else {
+                result.append(from.first ?? then.first ?? 0)
+                continue
+            }
+            result.append(from.first { isInside($0, source) } ?? then.first { isInside($0, source) } ?? source)
+        }
+        return result
+    }
+
+    /// For each transition, the states taking it enters (SCXML's entry set: each target with its
+    /// default entry, and its ancestors below the transition's domain with their other regions);
+    /// empty for a targetless transition. What a flow with parallel states' structural reachability
+    /// follows.
+    func entrySets() -> [[Int]] {
+        definition.transitions.indices.map { t in
+            let targets = definition.transitions[t].targets.compactMap { position[$0] }
+            guard sources[t] >= 0, !targets.isEmpty else { return [] }
+            return hierarchy.computeEntrySet([FlowHierarchy.Transition(source: sources[t], targets: targets)])
+        }
+    }
+
+    /// The states structurally entered from the states `start` has active, over every declared
+    /// transition (`entries`: ``entrySets()``), ignoring guards, shadowing, samples and which regions
+    /// are active together: a transition is followed once its source is entered.
+    func structurallyEntered(from start: [Int], entries: [[Int]]) -> [Bool] {
+        var own = [[Int]](repeating: [], count: count)
+        for (t, source) in sources.enumerated() where source >= 0 { own[source].append(t) }
+        var reached = [Bool](repeating: false, count: count)
+        var work: [Int] = []
+        for s in start where !reached[s] {
+            reached[s] = true
+            work.append(s)
+        }
+        while let s = work.popLast() {
+            for t in own[s] {
+                for entered in entries[t] where !reached[entered] {
+                    reached[entered] = true
+                    work.append(entered)
+                }
+            }
+        }
+        return reached
+    }
+
+    /// The states whose being active lets some declared transition (`entries`: ``entrySets()``),
+    /// followed structurally, enter a state inside `goal`: the states inside `goal`, and every state
+    /// inside the source of a transition that enters one of them.
+    func structurallyEntering(_ goal: Int, entries: [[Int]]) -> [Bool] {
+        var entering = [[Int]](repeating: [], count: count)  // the transitions entering each state
+        for (t, entered) in entries.enumerated() {
+            for s in entered { entering[s].append(t) }
+        }
+        var reaching = [Bool](repeating: false, count: count)
+        var work: [Int] = []
+        for s in 0..<count where isInside(s, goal) {
+            reaching[s] = true
+            work.append(s)
+        }
+        var marked = [Bool](repeating: false, count: count)  // sources whose states are all marked
+        while let s = work.popLast() {
+            for t in entering[s] {
+                let source = sources[t]
+                guard source >= 0, !marked[source] else { continue }
+                marked[source] = true
+                for d in 0..<count where !reaching[d] && isInside(d, source) {
+                    reaching[d] = true
+                    work.append(d)
+                }
+            }
+        }
+        return reaching
+    }
+
     /// The leaves structurally reachable from `start` over every declared transition, ignoring guards,
     /// shadowing and samples (each leaf is reachable from itself).
     func structurallyReachable(from start: [Int]) -> [Bool] {

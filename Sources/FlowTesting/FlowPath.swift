@@ -35,8 +35,13 @@ public struct FlowPath<F: Flow>: Sendable {
     /// The events to send after starting, in order.
     public var events: [F.Event] { steps.compactMap(\.event) }
 
-    /// The leaf state the machine is in at the end of the path.
+    /// The leaf state the machine is in at the end of the path (in a flow with parallel states, the
+    /// first of ``leaves``).
     public var state: F.State { steps.last?.state ?? start.state }
+
+    /// The leaf states the machine rests in at the end of the path: `[state]`, or, in a flow with
+    /// parallel states, one per active region, in declaration order (the last step's `leaves`).
+    public var leaves: [F.State] { (steps.last ?? start).leaves }
 
     /// The leaf state after the start, then after each event (one more element than ``events``).
     public var states: [F.State] { [start.state] + steps.map(\.state) }
@@ -46,8 +51,20 @@ public struct FlowPath<F: Flow>: Sendable {
         (steps.last ?? start).kind == .finished
     }
 
-    /// The active states at the end of the path: the leaf and its ancestors, innermost first.
-    public var configuration: [F.State] { configuration(of: state) }
+    /// The active states at the end of the path, innermost first: the leaf and its ancestors; in a
+    /// flow with parallel states, every leaf and ancestor, in reverse declaration order (as
+    /// `FlowMachine.configuration` lists them).
+    public var configuration: [F.State] {
+        let leaves = self.leaves
+        guard leaves.count > 1 else { return configuration(of: state) }
+        var positions = Set<Int>()
+        for leaf in leaves {
+            guard let position = definition.position(of: leaf) else { continue }
+            positions.formUnion(definition.hierarchy.ancestorsOrSelf(of: position))
+        }
+        let states = definition.states
+        return positions.sorted(by: >).map { states[$0].state }
+    }
 
     /// Every transition the path takes, in order: the start's eventless transitions, then each step's.
     public var transitions: [FlowTransitionID] { ([start] + steps).flatMap { Array($0.transitions) } }
@@ -55,13 +72,16 @@ public struct FlowPath<F: Flow>: Sendable {
     /// The transitions of each step: the start's first, then one entry per event.
     public var transitionsPerStep: [FlowTransitions] { ([start] + steps).map(\.transitions) }
 
-    /// Whether the path is in `state` at its end (`state` is the leaf or one of its ancestors).
+    /// Whether the path is in `state` at its end (`state` is a leaf it rests in or one of their
+    /// ancestors: `state` is active).
     public func ends(in state: F.State) -> Bool { configuration.contains(state) }
 
     /// Whether the path enters `state` at some point: the states active when the machine starts, and
     /// every state a step enters, including states that a step enters and leaves again by eventless
-    /// transitions.
+    /// transitions. In a flow with parallel states the path is replayed and the engine asked: the
+    /// states active after each step, and the targets of the transitions each step took.
     public func visits(_ state: F.State) -> Bool {
+        if definition.hierarchy.hasParallel { return replayVisits(state) }
         // A path exists only for a definition that started, so this machine can be made; its state
         // before start is the initial leaf.
         guard let initial = try? FlowMachine(definition).state else { return false }
@@ -72,6 +92,27 @@ public struct FlowPath<F: Flow>: Sendable {
                 return true
             }
             leaf = step.state
+        }
+        return false
+    }
+
+    /// ``visits(_:)`` for a flow with parallel states: the path replayed on a fresh machine, asking
+    /// the engine after each step whether `state` is active, and what the step entered (the states
+    /// it reports entering, up to the completions it leaves to a driver, and its transitions'
+    /// targets).
+    private func replayVisits(_ state: F.State) -> Bool {
+        guard let position = definition.position(of: state), var machine = try? FlowMachine(definition) else { return false }
+        func entered(_ step: FlowStep<F>, _ microsteps: [FlowMicrostep]?) -> Bool {
+            machine.isActive(state) || step.transitions.contains { definition[$0].targets.contains(state) }
+                || (microsteps ?? []).contains { $0.actions.contains(.enter(position)) }
+        }
+        var probe = machine
+        guard let started = try? machine.start() else { return false }
+        if entered(started, try? probe.startReportingMicrosteps().microsteps) { return true }
+        for event in events {
+            probe = machine
+            guard let step = try? machine.send(event) else { return false }
+            if entered(step, try? probe.sendReportingMicrosteps(event).microsteps) { return true }
         }
         return false
     }
@@ -124,6 +165,9 @@ public struct FlowPath<F: Flow>: Sendable {
         }
         if expected.state != actual.state {
             return "expected to end in \(expected.state), ended in \(actual.state)"
+        }
+        if expected.leaves != actual.leaves {
+            return "expected to end in \(expected.leaves), ended in \(actual.leaves)"
         }
         if expected.transitions != actual.transitions {
             return "expected transitions \(expected.transitions), took \(actual.transitions)"

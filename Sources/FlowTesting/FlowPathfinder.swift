@@ -4,8 +4,10 @@ import Flowstate
 /// paths between two states, and a transition cover, found by running the engine.
 ///
 /// Creating a path finder explores the flow breadth first over machine configurations: the current
-/// leaf state, whether the flow has finished, and the flow's context when it is `Hashable` (a
-/// `FlowMachine` holds nothing else). From each configuration it sends, on a copy of a real machine,
+/// leaf state (in a flow with parallel states, the set of leaves the machine rests in, one per active
+/// region, as `FlowMachine.activeStates` reports them), whether the flow has finished, and the flow's
+/// context when it is `Hashable` (a `FlowMachine` holds nothing else). A state is reached when a
+/// configuration has it active. From each configuration it sends, on a copy of a real machine,
 /// every sample event of every kind the current state (or an ancestor) reacts to. So guards are
 /// honoured, updates change the context the next steps see, eventless transitions are followed as the
 /// engine follows them, an event that throws (for example under `UnhandledEventPolicy.fail`) is an
@@ -56,6 +58,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// The step `FlowMachine.start()` returned.
     public let start: FlowStep<F>
 
+    /// A configuration as the exploration tells them apart: the leaf the machine rests in (its
+    /// position), or, in a flow with parallel states, the number of the set of leaves it rests in
+    /// (``FlowPathfinder/leafSets``); and whether the flow has finished.
     struct Configuration: Hashable {
         var leaf: Int
         var finished: Bool
@@ -92,6 +97,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     let initialLeaf: Int
     /// The leaves the start's eventless transitions were taken from.
     let startLeaves: [Int]
+    /// The leaves each configuration's `leaf` number names: `[leaf]` for each state of a flow without
+    /// parallel states; with them, each set of leaves met (positions, sorted), numbered as found.
+    let leafSets: [[Int]]
     /// For each state, the first configuration (in breadth-first order) whose leaf is inside it, or -1.
     let firstSettled: [Int32]
     /// For each state, the first step that entered it: -1 for the start, an edge otherwise.
@@ -136,25 +144,35 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
     init(_ definition: FlowDefinition<F>, grouped: [F.Event.Kind: [F.Event]], children: ChildExplorer,
          context: F.Context, maxConfigurations: Int) throws(FlowError) {
-        if let parallel = definition.states.first(where: { $0.kind == .parallel }) {
-            // Its configurations are sets of states: the exploration's keys, reasons and covers are
-            // written for one leaf at a time.
-            throw FlowError(code: .unsupported,
-                            message: "flow '\(definition.name)' has parallel state '\(parallel.label)': the path finder "
-                                + "explores flows without parallel states only (yet); test it with FlowStepTester",
-                            location: parallel.location)
-        }
         let index = FlowIndex(definition)
         var machine = try FlowMachine(definition, context: context)
         let initialLeaf = index.position[machine.state] ?? 0
         let start = try machine.start()
         let limit = max(1, maxConfigurations)
+        let parallel = index.hierarchy.hasParallel
+
+        // Configurations: a flat flow's are its leaves; a parallel flow's, the sets of leaves the
+        // engine rests in (its active atomic states), numbered as found.
+        var leafSets: [[Int]] = parallel ? [] : (0..<index.count).map { [$0] }
+        var leafSetIDs: [[Int]: Int] = [:]
+        func configurationLeaf(_ machine: FlowMachine<F>) -> Int {
+            guard parallel else { return index.position[machine.state] ?? 0 }
+            var leaves: [Int] = []
+            for state in machine.activeStates {
+                if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves.append(s) }
+            }
+            leaves.sort()
+            if let known = leafSetIDs[leaves] { return known }
+            leafSetIDs[leaves] = leafSets.count
+            leafSets.append(leaves)
+            return leafSets.count - 1
+        }
 
         // The context is part of a configuration when the flow can change it and it can be compared.
         let mayChange = definition.transitions.contains { $0.update != nil }
         let comparable = mayChange && F.Context.self != Void.self && context is any Hashable
         func key(_ machine: FlowMachine<F>) -> Key {
-            Key(configuration: Configuration(leaf: index.position[machine.state] ?? 0, finished: machine.isFinished),
+            Key(configuration: Configuration(leaf: configurationLeaf(machine), finished: machine.isFinished),
                 context: comparable ? (machine.context as? any Hashable).map { AnyHashable($0) } : nil)
         }
 
@@ -191,13 +209,28 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         // FlowExplorer's, which FlowPaths runs too. A finished configuration is a node the exploration
         // does not expand (no run); its output is kept as it is discovered.
         let first = key(machine)
+        // In a flow with parallel states, the states each step entered, asked of the engine: those
+        // active after it and not before, and the targets of the transitions it took (a state left
+        // and entered again, or entered and left again by eventless transitions).
+        var enteredByEdge: [[Int]] = []
+        var startEntered: [Int] = []
+        if parallel {
+            startEntered = ActiveSet(machine, index).entered(since: ActiveSet(count: index.count), taking: start.transitions, index)
+            // The initial entry and what followed, as the engine reports it (up to the completions it
+            // leaves to a driver), though eventless transitions may have left some of it.
+            var probe = try FlowMachine(definition, context: context)
+            if let report = try? probe.startReportingMicrosteps() {
+                ActiveSet.addEntries(of: report.microsteps, to: &startEntered)
+            }
+        }
         var outputs = first.configuration.finished ? [machine.output].compactMap { $0 } : []
         var explorer = FlowExplorer<Key, Edge, FlowMachine<F>>(start: first, run: first.configuration.finished ? nil : machine,
                                                                limit: limit)
         while let (_, node, machine) = explorer.next() {
             let leaf = node.configuration.leaf
             var tried = Set<FlowTransitions>()
-            let handled = index.handledKinds[leaf]
+            let handled = parallel ? index.handledKinds(inAny: leafSets[leaf]) : index.handledKinds[leaf]
+            let active = parallel ? ActiveSet(machine, index) : nil
             var fromChildren: [F.Event.Kind: [F.Event]] = [:]
             if !childFlows.isEmpty {
                 for event in try reported(by: machine.configuration, in: machine)
@@ -215,9 +248,23 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     }
                     guard tried.insert(step.transitions).inserted else { continue }
                     let reached = key(copy)
-                    let edge = Edge(step: step, leaves: index.leaves(taking: step.transitions, from: leaf))
+                    let after = active.map { _ in ActiveSet(copy, index) }
+                    let edge = Edge(step: step, leaves: after == nil
+                                        ? index.leaves(taking: step.transitions, from: leaf)
+                                        : index.leaves(taking: step.transitions, from: leafSets[leaf],
+                                                       then: leafSets[reached.configuration.leaf]))
                     let finished = reached.configuration.finished
                     guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { continue }
+                    if let active, let after {
+                        var entered = after.entered(since: active, taking: step.transitions, index)
+                        // And what the engine reports entering (up to the completions it leaves to a
+                        // driver): states entered and left again within the step.
+                        var probe = machine
+                        if let report = try? probe.sendReportingMicrosteps(event) {
+                            ActiveSet.addEntries(of: report.microsteps, to: &entered)
+                        }
+                        enteredByEdge.append(entered)
+                    }
                     if found.isNew, finished, let output = copy.output { outputs.append(output) }
                 }
             }
@@ -227,17 +274,24 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         for e in 0..<tree.edgeCount { outgoing[tree.source(of: e)].append(e) }
 
         // The first configuration inside each state, and the first step entering each state.
-        let firstSettled = tree.firstNodes(inside: index.hierarchy) { CollectionOfOne($0.leaf) }
+        let firstSettled = tree.firstNodes(inside: index.hierarchy) { leafSets[$0.leaf] }
         var firstEntered = [Int?](repeating: nil, count: index.count)
-        let states = definition.states
-        for s in index.hierarchy.ancestorsOrSelf(of: initialLeaf) { firstEntered[s] = -1 }
-        for state in definition.configurationChange(from: states[initialLeaf].state, taking: start.transitions).entered {
-            if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = -1 }
-        }
-        for (e, edge) in tree.labels.enumerated() {
-            let from = states[tree.keys[tree.source(of: e)].leaf].state
-            for state in definition.configurationChange(from: from, taking: edge.step.transitions).entered {
-                if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = e }
+        if parallel {
+            for s in startEntered where firstEntered[s] == nil { firstEntered[s] = -1 }
+            for (e, entered) in enteredByEdge.enumerated() {
+                for s in entered where firstEntered[s] == nil { firstEntered[s] = e }
+            }
+        } else {
+            let states = definition.states
+            for s in index.hierarchy.ancestorsOrSelf(of: initialLeaf) { firstEntered[s] = -1 }
+            for state in definition.configurationChange(from: states[initialLeaf].state, taking: start.transitions).entered {
+                if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = -1 }
+            }
+            for (e, edge) in tree.labels.enumerated() {
+                let from = states[tree.keys[tree.source(of: e)].leaf].state
+                for state in definition.configurationChange(from: from, taking: edge.step.transitions).entered {
+                    if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = e }
+                }
             }
         }
 
@@ -253,7 +307,10 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         self.tree = tree
         self.outgoing = outgoing
         self.initialLeaf = initialLeaf
-        self.startLeaves = index.leaves(taking: start.transitions, from: initialLeaf)
+        self.startLeaves = parallel
+            ? index.leaves(taking: start.transitions, from: [], then: leafSets[tree.keys[0].leaf])
+            : index.leaves(taking: start.transitions, from: initialLeaf)
+        self.leafSets = leafSets
         self.firstSettled = firstSettled
         self.firstEntered = firstEntered
     }
@@ -264,7 +321,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     public var configurationCount: Int { tree.nodeCount }
 
     /// The shortest event sequence after which the machine is in `state` (the leaf itself, or a leaf
-    /// inside a compound `state`), or `nil` when no explored sequence settles there.
+    /// inside a compound `state`; with parallel states, a leaf of any region: `state` is active), or
+    /// `nil` when no explored sequence settles there.
     public func shortestPath(to state: F.State) -> FlowPath<F>? {
         guard let s = index.position[state], firstSettled[s] >= 0 else { return nil }
         return path(edges: tree.treeEdges(to: Int(firstSettled[s])))
@@ -303,6 +361,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     }
 
     private func reason(for goal: Int) -> FlowUnreachableReason<F> {
+        if index.hierarchy.hasParallel { return parallelReason(for: goal) }
         let structural = index.structurallyReachable(from: [initialLeaf])
         guard structural.indices.contains(where: { structural[$0] && index.isInside($0, goal) }) else {
             return .noPath
@@ -320,6 +379,13 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                 if inFrontier.insert(t).inserted { frontier.append(t) }
             }
         }
+        return blame(frontier)
+    }
+
+    /// The reason a goal is unreachable, given the transitions that lead towards it from where the
+    /// exploration went and were never taken: the kinds of those without samples, else those
+    /// transitions (blocked, or not compared when the context could not be).
+    private func blame(_ frontier: [Int]) -> FlowUnreachableReason<F> {
         var missing: [F.Event.Kind] = []
         for t in frontier {
             if let kind = definition.transitions[t].event, lacksEvents(of: kind), !missing.contains(kind) {
@@ -329,6 +395,46 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         if !missing.isEmpty { return .missingSamples(kinds: missing) }
         let blocking = frontier.sorted().map { FlowTransitionID(position: $0) }
         return contextIgnored ? .contextNotCompared(transitions: blocking) : .blocked(transitions: blocking)
+    }
+
+    /// ``reason(for:)`` in a flow with parallel states, where a transition enters a set of states
+    /// (SCXML's entry set): no path when no declared transition enters the goal from what the initial
+    /// entry enters; otherwise the transitions, declared on a state some configuration had active,
+    /// that enter a state from which the goal is structurally reachable and that no step took.
+    private func parallelReason(for goal: Int) -> FlowUnreachableReason<F> {
+        let entries = index.entrySets()
+        // What the start entered, as the engine did it: the states active after it, and those it
+        // passed through.
+        var initial = firstEntered.indices.filter { firstEntered[$0] == -1 }
+        for leaf in leafSets[tree.keys[0].leaf] { initial += index.hierarchy.ancestorsOrSelf(of: leaf) }
+        let structural = index.structurallyEntered(from: initial, entries: entries)
+        guard structural.indices.contains(where: { structural[$0] && index.isInside($0, goal) }) else {
+            return .noPath
+        }
+        guard isComplete else { return .searchLimitReached }
+        let reaching = index.structurallyEntering(goal, entries: entries)
+        var active = [Bool](repeating: false, count: index.count)
+        var settled = [Bool](repeating: false, count: index.count)
+        for configuration in tree.keys {
+            for leaf in leafSets[configuration.leaf] {
+                for s in index.hierarchy.ancestorsOrSelf(of: leaf) {
+                    active[s] = true
+                    if !configuration.finished { settled[s] = true }
+                }
+            }
+        }
+        var taken = [Bool](repeating: false, count: definition.transitions.count)
+        for id in start.transitions { taken[id.position] = true }
+        for edge in tree.labels { for id in edge.step.transitions { taken[id.position] = true } }
+        var frontier: [Int] = []
+        for t in definition.transitions.indices where !taken[t] {
+            let source = index.sources[t]
+            let declaration = definition.transitions[t]
+            guard source >= 0, declaration.event == nil ? active[source] : settled[source],
+                  entries[t].contains(where: { reaching[$0] }) else { continue }
+            frontier.append(t)
+        }
+        return blame(frontier)
     }
 
     /// Whether no event of a kind was ever sent: no sample, and no declared child's output became one.
@@ -360,7 +466,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         var visited = [Bool](repeating: false, count: index.count)
         var order: [Int] = []
         for configuration in tree.keys where !configuration.finished {
-            settled[configuration.leaf] = true
+            for leaf in leafSets[configuration.leaf] { settled[leaf] = true }
         }
         func visit(_ leaf: Int) {
             if !visited[leaf] {
@@ -370,7 +476,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         }
         visit(initialLeaf)
         startLeaves.forEach(visit)
-        for configuration in tree.keys { visit(configuration.leaf) }
+        for configuration in tree.keys { leafSets[configuration.leaf].forEach(visit) }
         for edge in tree.labels { edge.leaves.forEach(visit) }
         return order.map { ($0, settled[$0]) }
     }
@@ -395,14 +501,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         let starts: [Int]
         if let from {
             guard let origin = index.position[from] else { return [] }
-            starts = tree.keys.indices.filter { index.isInside(tree.keys[$0].leaf, origin) }
+            starts = tree.keys.indices.filter { isInside(tree.keys[$0], origin) }
         } else {
             starts = [0]
         }
         var found: [[Int]] = []
         search: for origin in starts {
             let prefix = tree.treeEdges(to: origin)
-            if index.isInside(tree.keys[origin].leaf, goal) {
+            if isInside(tree.keys[origin], goal) {
                 found.append(prefix)
                 if found.count >= limit { break search }
                 continue
@@ -422,7 +528,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                 stack[stack.count - 1].next += 1
                 let next = tree.target(of: e)
                 guard !onPath.contains(next) else { continue }
-                if index.isInside(tree.keys[next].leaf, goal) {
+                if isInside(tree.keys[next], goal) {
                     found.append(prefix + segment + [e])
                     if found.count >= limit { break search }
                     continue
@@ -435,6 +541,11 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         }
         let ordered = found.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }
         return ordered.map { path(edges: $0.element) }
+    }
+
+    /// Whether `configuration` has `state` active: a leaf it rests in is `state` or inside it.
+    private func isInside(_ configuration: Configuration, _ state: Int) -> Bool {
+        leafSets[configuration.leaf].contains { index.isInside($0, state) }
     }
 
     // MARK: Transition cover
@@ -501,6 +612,44 @@ extension FlowPathfinder where F.Event == F.Event.Kind {
                 childSamples: [any Sendable] = []) throws(FlowError) {
         try self.init(definition, samples: FlowIndex(definition).kinds, childSamples: childSamples,
                       maxConfigurations: maxConfigurations)
+    }
+}
+
+/// The states a machine of a flow with parallel states has active, as the engine says
+/// (`FlowMachine.activeStates`), by position.
+struct ActiveSet {
+    /// Whether each state (by position) is active.
+    var active: [Bool]
+
+    /// No state active.
+    init(count: Int) { active = [Bool](repeating: false, count: count) }
+
+    /// The states `machine` has active.
+    init<F: Flow>(_ machine: FlowMachine<F>, _ index: FlowIndex<F>) {
+        active = [Bool](repeating: false, count: index.count)
+        for state in machine.activeStates {
+            if let s = index.position[state] { active[s] = true }
+        }
+    }
+
+    /// The states a step entered, by position, sorted: those active now and not `before`, and the
+    /// targets of the transitions it took (entered even when active before and after: left and
+    /// entered again, or entered and left again by eventless transitions).
+    func entered<F: Flow>(since before: ActiveSet, taking transitions: FlowTransitions, _ index: FlowIndex<F>) -> [Int] {
+        var entered = active.indices.filter { active[$0] && !before.active[$0] }
+        for id in transitions {
+            for target in index.definition.transitions[id.position].targets {
+                if let t = index.position[target], !entered.contains(t) { entered.append(t) }
+            }
+        }
+        return entered.sorted()
+    }
+
+    /// Adds the states `microsteps` entered (the engine's report of a step) to `entered`.
+    static func addEntries(of microsteps: [FlowMicrostep], to entered: inout [Int]) {
+        for microstep in microsteps {
+            for case .enter(let s) in microstep.actions where !entered.contains(s) { entered.append(s) }
+        }
     }
 }
 

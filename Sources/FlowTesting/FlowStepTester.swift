@@ -24,7 +24,9 @@ import Testing
 /// ```
 ///
 /// What must be stated after a step: the new state when it changed (``FlowStepExpectation/state(_:)``
-/// or ``FlowStepExpectation/transition(to:)``; the start always counts as a change), the effects when
+/// or ``FlowStepExpectation/transition(to:)``; the start always counts as a change; in a flow with
+/// parallel states, where several leaves are active, every leaf with ``FlowStepExpectation/leaves(_:)``),
+/// the effects when
 /// there are any (``FlowStepExpectation/effects(_:)``), and the output when the flow finished
 /// (``FlowStepExpectation/finished(output:)``). A step with no closure claims that nothing happened:
 /// an ignored or rejected event, or a targetless transition without effects. The transitions taken
@@ -88,11 +90,32 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         }
     }
 
-    /// The state the machine is in.
+    /// The leaves the machine rests in after the last step checked (`[state]` without parallel
+    /// states), or `nil` before the start.
+    private var checkedLeaves: [F.State]?
+
+    /// The state the machine is in (in a flow with parallel states, the first leaf it rests in).
     public var state: F.State {
         switch driver {
         case .machine(let machine): machine.state
         case .runtime(let runtime): runtime.state
+        }
+    }
+
+    /// Whether `state` is active: the machine rests in it or in a state inside it (in a flow with
+    /// parallel states, in any of its regions).
+    public func isActive(_ state: F.State) -> Bool {
+        switch driver {
+        case .machine(let machine): machine.isActive(state)
+        case .runtime(let runtime): runtime.isActive(state)
+        }
+    }
+
+    /// The definition driven.
+    private var definition: FlowDefinition<F> {
+        switch driver {
+        case .machine(let machine): machine.definition
+        case .runtime(let runtime): runtime.definition
         }
     }
 
@@ -122,7 +145,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     public func start(sourceLocation: SourceLocation = #_sourceLocation,
                       _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) throws(FlowError) -> FlowStep<F> {
         reportPending(at: sourceLocation)
-        let before = state
+        let before = [state]
         let step = try drive { machine throws(FlowError) in try machine.start() } runtime: { runtime throws(FlowError) in
             _ = try runtime.start()
         }
@@ -142,7 +165,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     public func send(_ event: F.Event, sourceLocation: SourceLocation = #_sourceLocation,
                      _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) throws(FlowError) -> FlowStep<F> {
         reportPending(at: sourceLocation)
-        let before = state
+        let before = checkedLeaves ?? [state]
         let step = try drive { machine throws(FlowError) in try machine.send(event) } runtime: { runtime throws(FlowError) in
             try runtime.send(event)
         }
@@ -164,7 +187,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
             return nil
         }
         let step = pending.removeFirst()
-        let before = step.from ?? step.state
+        let before = checkedLeaves ?? [step.from ?? step.state]
         check(step, from: before, isStart: false, settled: pending.isEmpty, at: sourceLocation, expect)
         return step
     }
@@ -200,6 +223,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
 
     private func reportPending(at sourceLocation: SourceLocation) {
         guard !pending.isEmpty else { return }
+        if let moved = pending.last(where: { $0.kind != .ignored && $0.kind != .rejected }) { checkedLeaves = moved.leaves }
         Issue.record(Comment(rawValue: Self.unstated(pending)), sourceLocation: sourceLocation)
         pending.removeAll()
     }
@@ -211,11 +235,15 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     }
 
     /// Checks a step; `settled`: it is the last step of the call, so the context is checked too.
-    private func check(_ step: FlowStep<F>, from before: F.State, isStart: Bool, settled: Bool,
+    private func check(_ step: FlowStep<F>, from before: [F.State], isStart: Bool, settled: Bool,
                        at sourceLocation: SourceLocation, _ expect: (inout FlowStepExpectation<F>) -> Void) {
         var expectation = FlowStepExpectation<F>()
         expect(&expectation)
-        var problems = expectation.problems(with: step, from: before, isStart: isStart)
+        var problems = expectation.problems(with: step, from: before, isStart: isStart, definition: definition)
+        switch step.kind {
+        case .started, .transitioned, .finished: checkedLeaves = step.leaves
+        case .ignored, .rejected: break
+        }
         if settled {
             let now = context
             problems += expectation.contextProblems(before: checkedContext, after: now)
@@ -239,6 +267,8 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
     }
 
     private var state: F.State?
+    private var leaves: [F.State]?
+    private var active: [F.State] = []
     private var outcome: Outcome?
     private var effects: [F.Effect]?
     private var output: F.Output?
@@ -254,6 +284,15 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
 
     /// The machine is in `state` after the step (a leaf state).
     public mutating func state(_ state: F.State) { self.state = state }
+
+    /// The machine rests in exactly these leaves after the step, in declaration order (its
+    /// `FlowStep.leaves`): in a flow with parallel states, one per active region. States the whole
+    /// configuration, and so a change of any region.
+    public mutating func leaves(_ leaves: [F.State]) { self.leaves = leaves }
+
+    /// Each of `states` is active after the step (a leaf the machine rests in, or a state containing
+    /// one: `FlowMachine.isActive(_:)`). Checks, without stating a change of state.
+    public mutating func active(_ states: [F.State]) { active += states }
 
     /// The step took a transition (or finished) and the machine is in `state` after it.
     public mutating func transition(to state: F.State) {
@@ -279,7 +318,7 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
     /// Transitions reacted to the event but every guard was false (a `FlowStep` of kind `rejected`).
     public mutating func rejected() { outcome = .rejected }
 
-    func problems(with step: FlowStep<F>, from before: F.State, isStart: Bool) -> [String] {
+    func problems(with step: FlowStep<F>, from before: [F.State], isStart: Bool, definition: FlowDefinition<F>) -> [String] {
         var problems: [String] = []
         let actualOutcome: Outcome?
         let actualOutput = step.output
@@ -296,11 +335,33 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
                 problems.append("expected the event to be \(outcome.rawValue), but it was \(actualOutcome?.rawValue ?? "a start")")
             }
         }
-        if let state {
-            if state != step.state { problems.append("state: expected \(state), actual \(step.state)") }
-        } else if isStart || step.state != before {
-            problems.append("unstated state change: \(isStart ? "started in" : "\(before) ->") \(step.state) "
-                + "(state it with $0.state(\(step.state)))")
+        let actualLeaves = step.leaves
+        if let state, state != step.state { problems.append("state: expected \(state), actual \(step.state)") }
+        func list(_ states: [F.State]) -> String { "[" + states.map { "\($0)" }.joined(separator: ", ") + "]" }
+        if let leaves, leaves != actualLeaves {
+            problems.append("leaves: expected \(list(leaves)), actual \(list(actualLeaves))")
+        }
+        let changed = isStart || actualLeaves != before
+        if changed, leaves == nil {
+            if actualLeaves.count > 1 {
+                // Several regions: the first leaf alone does not say what changed.
+                problems.append("unstated change of the active leaves: \(isStart ? "started in" : "\(list(before)) ->") "
+                    + "\(list(actualLeaves)) (state them with $0.leaves(\(list(actualLeaves))))")
+            } else if state == nil {
+                let from = before.count == 1 ? "\(before[0])" : list(before)
+                problems.append("unstated state change: \(isStart ? "started in" : "\(from) ->") \(step.state) "
+                    + "(state it with $0.state(\(step.state)))")
+            }
+        }
+        if !active.isEmpty {
+            let hierarchy = definition.hierarchy
+            let positions = actualLeaves.compactMap { definition.position(of: $0) }
+            for state in active {
+                let isActive = definition.position(of: state).map { s in
+                    positions.contains { hierarchy.isDescendantOrSelf($0, of: s) }
+                } ?? false
+                if !isActive { problems.append("expected \(state) to be active, but the active leaves are \(list(actualLeaves))") }
+            }
         }
         let actualEffects = Array(step.effects)
         if let effects {

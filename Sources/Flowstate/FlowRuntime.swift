@@ -67,6 +67,10 @@ public final class FlowRuntime<F: Flow> {
     public var context: F.Context { machine.context }
     /// The events waiting to be processed.
     public var pendingEvents: Int { queue.count }
+    /// The definition the runtime runs (for the testing kit, which checks steps against it).
+    package var definition: FlowDefinition<F> { machine.definition }
+    /// Whether `state` is active (see `FlowMachine.isActive(_:)`).
+    package func isActive(_ state: F.State) -> Bool { machine.isActive(state) }
 
     /// Starts the machine and performs its entry effects, then every event the handler sent meanwhile.
     /// - Returns: The start's step (the steps of queued events go to observers).

@@ -352,6 +352,31 @@ private extension Dictionary where Key == String, Value == Any {
         #expect(piped.contains("<svg"))
     }
 
+    /// A run of the media flow (two regions of one parallel state), recorded step by step.
+    static func mediaRun() throws -> FlowTrace {
+        var machine = try FlowMachine(Media.definition)
+        var trace = FlowTrace(steps: [])
+        trace.append(try machine.start())
+        for event: Media.Event in [.start, .fetched, .play, .pause, .cancel] { trace.append(try machine.send(event)) }
+        return trace
+    }
+
+    @Test func aParallelRunCarriesEveryActiveLeafToThePage() throws {
+        let trace = try Self.mediaRun()
+        #expect(trace.steps.map(\.leaves) == [nil, ["fetching", "paused"], ["fetched", "paused"], ["fetched", "playing"],
+                                              ["fetched", "paused"], nil])
+        let viewer = FlowViewer(Media.definition, trace: trace)
+        #expect(viewer.traceProblems.isEmpty)
+        let graph = viewer.graph
+        let ids = try ["fetching", "paused"].map { try #require(graph.id(ofLabel: $0)) }
+        #expect(try viewer.html().contains("\"states\":[\"\(ids[0])\",\"\(ids[1])\"]"))
+        // A leaf the flow does not have is a problem, as a state it does not have is.
+        var odd = trace
+        odd.steps[1].leaves = ["fetching", "nowhere"]
+        let oddViewer = FlowViewer(Media.definition, trace: odd)
+        #expect(oddViewer.traceProblems == ["step 2 rests in 'nowhere', which is not a state of the flow"])
+    }
+
     /// The tests that drive the page in Chromium.
     @Suite(.serialized, .enabled(if: Browser.path != nil, Comment(rawValue: Browser.missing)))
     struct InBrowser {
@@ -579,6 +604,31 @@ private extension Dictionary where Key == String, Value == Any {
                 #expect(snaps[1].text("move") == "password → twoFactor")
                 #expect(snaps[1].list("current") == ["fvn_s3"])
             }
+        }
+
+        @Test func aParallelRunHighlightsEveryActiveLeaf() throws {
+            let trace = try ViewerTests.mediaRun()
+            let viewer = FlowViewer(Media.definition, trace: trace)
+            let graph = viewer.graph
+            var actions = "fv.snap('start');\n"
+            for i in 1..<trace.steps.count { actions += "fv.key('ArrowRight'); fv.snap('step \(i)');\n" }
+            actions += "fv.key('ArrowLeft'); fv.snap('back');\n"
+            let snaps = try Browser.drive(try viewer.html(), actions)
+            let expected = Array(trace.steps.indices) + [trace.steps.count - 2]
+            try #require(snaps.count == expected.count)
+            for (snap, index) in zip(snaps, expected) {
+                let step = trace.steps[index]
+                let name = snap.text("name") ?? "?"
+                let leaves = step.leaves ?? [step.to]
+                #expect(snap.list("current") == leaves.map { ViewerTests.element($0, in: graph) }.sorted(), "\(name)")
+                let regions = leaves.count > 1 ? ["busy", "download", "player"] : []
+                #expect(snap.list("active") == regions.map { ViewerTests.element($0, in: graph) }.sorted(), "\(name)")
+                #expect(snap.list("taken") == ViewerTests.edgeClasses(step, in: graph), "\(name)")
+                let move = (step.from ?? "start") + " → " + step.to
+                #expect(snap.text("move") == move + (leaves.count > 1 ? " (active: " + leaves.joined(separator: ", ") + ")" : ""),
+                        "\(name)")
+            }
+            #expect(snaps[1].list("current").count == 2)
         }
 
         @Test func aSupervisedMachinesRecordedRunSteps() throws {

@@ -277,6 +277,37 @@ struct TestingFlowsArticleTests {
         counter.finish()
     }
 
+    @Test("Parallel states: a path to a state of one region guarded by another")
+    func parallelPath() throws {
+        let pathfinder = try FlowPathfinder(Player.definition)
+        let path = try #require(pathfinder.shortestPath(to: .fullScreen))
+        #expect(path.events == [.play, .toggleSound, .toggleSize])
+        #expect(path.leaves == [.audible, .fullScreen])
+        #expect(try path.replay().isActive(.playing))
+    }
+
+    @Test("Parallel states: every leaf stated")
+    func parallelStepTester() throws {
+        let tester = try FlowStepTester(Player.definition)
+        try tester.start { $0.state(.idle) }
+        try tester.send(.play) {
+            $0.leaves([.muted, .small])
+            $0.active([.playing, .audio, .video])
+        }
+        #expect(tester.isActive(.video) && tester.isActive(.muted))
+        tester.finish()
+    }
+
+    @Test("Testing tools built on Flowstate: generated parallel states")
+    func parallelDefinitions() async {
+        await propertyCheck(input: FlowGen.definitions(states: 2...10, parallelRate: 0.5)) { blueprint in
+            let pathfinder = try FlowPathfinder(blueprint.definition)
+            for (state, path) in pathfinder.shortestPaths {
+                #expect(try path.replay().isActive(state))
+            }
+        }
+    }
+
     @Test("Every snippet of the article is in this file, verbatim")
     func snippetsAreVerbatim() throws {
         let here = URL(fileURLWithPath: #filePath)
@@ -287,7 +318,7 @@ struct TestingFlowsArticleTests {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let snippets = Self.snippets(in: article)
-        #expect(snippets.count == 19)
+        #expect(snippets.count == 22)
         for snippet in snippets {
             let found = source.indices.contains { start in
                 start + snippet.count <= source.count && Array(source[start..<start + snippet.count]) == snippet

@@ -324,6 +324,22 @@ MUTATIONS = [
                 // The engine may have taken it""",
     ),
     Mutation(
+        name="pathfinder-parallel-one-leaf",
+        suite="FlowTestingTests",
+        what="a flow with parallel states' configurations are told apart by their first leaf alone",
+        file="Sources/FlowTesting/FlowPathfinder.swift",
+        search="if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves.append(s) }",
+        replace="if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves = [s] }",
+    ),
+    Mutation(
+        name="pathfinder-parallel-entries-guessed",
+        suite="FlowTestingTests",
+        what="the states a step of a parallel flow passes through are not asked of the engine",
+        file="Sources/FlowTesting/FlowPathfinder.swift",
+        search="ActiveSet.addEntries(of: report.microsteps, to: &startEntered)",
+        replace="_ = report",
+    ),
+    Mutation(
         name="pathfinder-children-not-run",
         suite="FlowTestingTests",
         what="the events a declared child's outputs become are never sent",
