@@ -179,7 +179,22 @@ public struct FlowPaths: Sendable {
                           let ordinal = index.ordinals[state] else { continue }
                     found.append(Int32(ordinal))
                 }
-                return found.isEmpty ? nil : found.sorted()
+                guard !found.isEmpty else { return nil }
+                found.sort()
+                if hierarchy.hasHistory {
+                    // What the histories remember is part of where the run is: after a -1, each
+                    // history's ordinal, how many states it remembers, and their ordinals.
+                    found.append(-1)
+                    let remembered = machine.remembered.compactMap { h, states in
+                        index.ordinals[h].map { (Int32($0), states.compactMap { index.ordinals[$0] }.map { Int32($0) }) }
+                    }
+                    for (h, states) in remembered.sorted(by: { $0.0 < $1.0 }) {
+                        found.append(h)
+                        found.append(Int32(states.count))
+                        found.append(contentsOf: states)
+                    }
+                }
+                return found
             }
             return interpreter.rootState.flatMap { index.ordinals[$0] }.map { [Int32($0)] }
         }
@@ -235,7 +250,7 @@ public struct FlowPaths: Sendable {
         var named: [Int] = []
         var matching: [Int] = []
         while let (_, from, run) = explorer.next() {
-            let fromLeaves = parallel ? configurations[from] : [Int32(from)]
+            let fromLeaves = parallel ? Array(configurations[from].prefix { $0 >= 0 }) : [Int32(from)]
             // Candidate transitions in the order the engine tries them: innermost state first (each
             // leaf's in turn: the engine selects one transition for each).
             named.removeAll(keepingCapacity: true)
@@ -298,7 +313,7 @@ public struct FlowPaths: Sendable {
         let tree = explorer.exploration
         // Each state's path is kept as the node (a configuration) it was first settled in: memory stays
         // linear in the flow's size (a chain's paths together are quadratic).
-        let settledVia = tree.firstNodes(inside: hierarchy) { parallel ? configurations[$0].map { Int($0) } : [$0] }
+        let settledVia = tree.firstNodes(inside: hierarchy) { parallel ? configurations[$0].prefix { $0 >= 0 }.map { Int($0) } : [$0] }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
         // source and the edge.
         let (ends, covered) = tree.transitionCover(start: startCovers, transitionCount: transitions.count) { e in

@@ -59,7 +59,7 @@ final class SpecDocument: Sendable {
         self.states = states
         self.contents = contents
         self.raisesDone = raisesDone
-        parallel = hierarchy.hasParallel
+        parallel = hierarchy.hasParallel || hierarchy.hasHistory  // history flows run SCXML's algorithm too
         hasContent = !states.isEmpty || !contents.isEmpty || parallel
         self.index = index
     }

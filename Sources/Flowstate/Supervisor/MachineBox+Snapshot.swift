@@ -12,6 +12,8 @@ protocol DescribedMachine: AnyMachineBox {
     var outline: FlowOutline { get }
     /// The machine's context as JSON for a snapshot; `nil` for a flow without context.
     func encodedContext() throws(SupervisorError) -> String?
+    /// What the machine's history states remember, by label.
+    var rememberedLabels: [String: [String]] { get }
 }
 
 extension AnyMachineBox {
@@ -34,14 +36,22 @@ extension MachineBox: DescribedMachine {
     func encodedContext() throws(SupervisorError) -> String? {
         try ContextCoding.encode(machine.context, flow: machine.definition.name)
     }
+
+    var rememberedLabels: [String: [String]] {
+        var labels: [String: [String]] = [:]
+        for (history, states) in machine.remembered { labels["\(history)"] = states.map { "\($0)" } }
+        return labels
+    }
 }
 
 /// What a box needs beyond stepping: a machine resumed from a snapshot (its state found by label, its
 /// context decoded from JSON), and a step described for observers.
 extension MachineBox {
     /// A box for a fresh machine, or for one resuming in the state labelled `label` with the
-    /// context saved as `savedContext` (JSON; `nil`: `context`, else the definition's initial one).
-    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, savedContext: String? = nil,
+    /// context saved as `savedContext` (JSON; `nil`: `context`, else the definition's initial one)
+    /// and its histories remembering `history` (labels).
+    convenience init(definition: FlowDefinition<F>, resumingIn label: String?, history: [String: [String]] = [:],
+                     savedContext: String? = nil,
                      context: F.Context? = nil, route: EffectRoute<F>,
                      policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
@@ -59,12 +69,27 @@ extension MachineBox {
             }
             resumeState = definition.states[matches[0]].state
         }
+        var remembered: [F.State: [F.State]] = [:]
+        for (historyLabel, labels) in history {
+            func state(_ label: String) throws(SupervisorError) -> F.State {
+                let matches = Self.states(labelled: label, in: definition)
+                guard matches.count == 1 else {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "flow '\(definition.name)' has \(matches.count) states labelled "
+                                              + "'\(label)' (history '\(historyLabel)' remembers it)")
+                }
+                return definition.states[matches[0]].state
+            }
+            var states: [F.State] = []
+            for label in labels { states.append(try state(label)) }
+            remembered[try state(historyLabel)] = states
+        }
         let start = try Self.decodeContext(savedContext, of: definition) ?? context ?? definition.initialContext
         let machine: FlowMachine<F>
         do throws(FlowError) {
             try definition.refuseParallelStates()
             if let resumeState {
-                machine = try FlowMachine(definition, resumingIn: resumeState, context: start)
+                machine = try FlowMachine(definition, resumingIn: resumeState, history: remembered, context: start)
             } else {
                 machine = try FlowMachine(definition, context: start)
             }

@@ -21,6 +21,10 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// The machine's context as JSON text (keys sorted); `nil` for a flow without context. Restoring
     /// a snapshot without one starts the machine with its definition's initial context.
     public var context: String? = nil
+    /// What the machine's history states remember (``FlowMachine/remembered``), by label: each
+    /// history's label and the labels of the states it remembers. Empty for a flow without history
+    /// states (and in snapshots written before they existed); restoring checks it against the flow.
+    public var history: [String: [String]] = [:]
     /// The machines under it, in spawn order.
     public var children: [MachineSnapshot] {
         get { storage.items }
@@ -42,7 +46,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, slot, stoppedChildren, context, children }
+    private enum CodingKeys: String, CodingKey { case flow, state, slot, stoppedChildren, context, history, children }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
@@ -53,6 +57,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
                   children: try container.decode([MachineSnapshot].self, forKey: .children))
         stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
         context = try container.decodeIfPresent(String.self, forKey: .context)
+        history = try container.decodeIfPresent([String: [String]].self, forKey: .history) ?? [:]
     }
 
     /// Encodes a snapshot.
@@ -63,6 +68,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         try container.encodeIfPresent(slot, forKey: .slot)
         if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
         try container.encodeIfPresent(context, forKey: .context)
+        if !history.isEmpty { try container.encode(history, forKey: .history) }
         try container.encode(children, forKey: .children)
     }
 
@@ -71,7 +77,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         var pairs = [(lhs, rhs)]
         while let (a, b) = pairs.popLast() {
             guard a.flow == b.flow, a.state == b.state, a.slot == b.slot, a.stoppedChildren == b.stoppedChildren,
-                  a.context == b.context,
+                  a.context == b.context, a.history == b.history,
                   a.storage.items.count == b.storage.items.count else { return false }
             if a.storage === b.storage { continue }
             pairs.append(contentsOf: zip(a.storage.items, b.storage.items))
@@ -88,6 +94,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
             hasher.combine(node.slot)
             hasher.combine(node.stoppedChildren)
             hasher.combine(node.context)
+            hasher.combine(node.history)
             hasher.combine(node.storage.items.count)
             pending.append(contentsOf: node.storage.items.reversed())
         }
@@ -159,6 +166,7 @@ extension Supervisor {
             let children = childSlots.compactMap { built.removeValue(forKey: $0) }
             var snapshot = MachineSnapshot(flow: box.flowName, state: box.described.stateLabel, slot: slotLabel, children: children)
             snapshot.context = try box.described.encodedContext()
+            snapshot.history = box.described.rememberedLabels
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
             for s in box.stateHierarchy.ancestorsOrSelf(of: Int(box.leaf))
@@ -186,7 +194,8 @@ extension Supervisor {
     ) throws(SupervisorError) -> MachineHandle<F> {
         try refuseInsideStep("restore a snapshot")
         let root = try MachineBox<F>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
-                                     savedContext: snapshot.context, route: .handler(handler), policy: policy)
+                                     history: snapshot.history, savedContext: snapshot.context,
+                                     route: .handler(handler), policy: policy)
         let plan = try Self.plan(snapshot, root: root)
         return MachineHandle(id: try insertRestored(plan, under: -1))
     }
@@ -214,7 +223,8 @@ extension Supervisor {
                                   message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
         }
         let root = try MachineBox<C>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
-                                     savedContext: snapshot.context, route: .handler(handler), policy: policy,
+                                     history: snapshot.history, savedContext: snapshot.context,
+                                     route: .handler(handler), policy: policy,
                                      mapOutput: { output($0 as! C.Output) }, onTeardown: onTeardown, lifetime: owner)
         let plan = try Self.plan(snapshot, root: root)
         return MachineHandle(id: try insertRestored(plan, under: parentSlot))
@@ -261,7 +271,7 @@ extension Supervisor {
                                               + "and the snapshot has two")
                 }
                 taken[slot] = child.flow
-                let childBox = try spec.make(ChildStart(resumingIn: child.state, savedContext: child.context,
+                let childBox = try spec.make(ChildStart(resumingIn: child.state, history: child.history, savedContext: child.context,
                                                         parentContext: box.anyContext))
                 plan.append((childBox, index, Int32(slot)))
                 children.append((child, plan.count - 1))
