@@ -185,7 +185,7 @@ extension FlowSpec {
         if state.initialStates.count > 1 {
             return "\(at(state.location))error: state '\(state.name)' names several initial states: several initial states are drawn and validated, not \(verb)"
         }
-        if state.history != nil, state.transitions.contains(where: { $0.content != nil }) {
+        if state.history != nil, state.transitions.contains(where: { !($0.content?.instructions.isEmpty ?? true) }) {
             return "\(at(state.location))error: the default transition of <history> '\(state.name)' has executable content: it is drawn and validated, not \(verb)"
         }
         for t in state.transitions where internalDiffers(t, of: state, index: index) {

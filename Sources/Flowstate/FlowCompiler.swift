@@ -170,7 +170,7 @@ struct FlowCompiler<F: Flow> {
         }
     }
 
-    /// Reports a history declared outside a compound state, or one that declares states or
+    /// Reports a history declared outside a compound or parallel state, or one that declares states or
     /// transitions of its own (a history is a pseudo-state: its one transition is its default).
     private mutating func checkHistoryPlacement(_ data: FlowElement<F>.StateData, parent: Int, declaresElements: Bool) {
         let name = label(data.state)
@@ -178,10 +178,6 @@ struct FlowCompiler<F: Flow> {
             report(.invalidHistory, .error,
                    "history '\(name)' is declared outside of any state: declare it inside the compound state whose "
                        + "children it remembers", data.location)
-        } else if nodes[parent].isParallel {
-            report(.invalidHistory, .error,
-                   "history '\(name)' is declared in parallel state '\(label(nodes[parent].state))': declare it inside "
-                       + "a compound state (a region, for example)", data.location)
         } else if nodes[parent].history != nil {
             report(.invalidHistory, .error,
                    "history '\(name)' is declared inside history '\(label(nodes[parent].state))'", data.location)
@@ -237,12 +233,7 @@ struct FlowCompiler<F: Flow> {
                        nodes[i].location)
                 continue
             }
-            if let w = index[wanted], parent[w] == i, nodes[w].history != nil {
-                report(.invalidInitialChild, .error,
-                       "initial child '\(label(wanted))' of state '\(label(nodes[i].state))' is a history: "
-                           + "a transition may target it, a state's initial child is a state",
-                       nodes[i].location)
-            } else if let w = index[wanted], parent[w] == i {
+            if let w = index[wanted], parent[w] == i {
                 declaredInitial[i] = w
             } else {
                 report(.invalidInitialChild, .error,
@@ -294,24 +285,22 @@ struct FlowCompiler<F: Flow> {
                    "the default of history '\(name)' targets history '\(label(wanted))': it targets states", nodes[h].location)
             return nil
         }
-        if nodes[h].history == .shallow {
-            if parent[t] != p {
-                report(.invalidHistory, .error,
-                       "the default of shallow history '\(name)' targets '\(label(wanted))', which is not a child of "
-                           + "'\(label(nodes[p].state))': a shallow history remembers (and defaults to) a child of its state",
-                       nodes[h].location)
-                return nil
-            }
-            return t
-        }
         var a = parent[t]
         while a >= 0 && a != p { a = parent[a] }
         if a != p {
             report(.invalidHistory, .error,
-                   "the default of deep history '\(name)' targets '\(label(wanted))', which is not inside "
-                       + "'\(label(nodes[p].state))': a deep history defaults to states inside its state",
+                   "the default of history '\(name)' targets '\(label(wanted))', which is not inside "
+                       + "'\(label(nodes[p].state))': a history defaults to states inside its state",
                    nodes[h].location)
             return nil
+        }
+        if nodes[h].history == .shallow && parent[t] != p {
+            // SCXML asks a shallow history's default for children of its state; the algorithm enters
+            // any state inside it (with the states between), so the flow runs.
+            report(.invalidHistory, .warning,
+                   "the default of shallow history '\(name)' targets '\(label(wanted))', which is not a child of "
+                       + "'\(label(nodes[p].state))': SCXML asks a shallow history's default for children of its "
+                       + "state (it is entered with the states between)", nodes[h].location)
         }
         return t
     }

@@ -19,8 +19,8 @@
 /// recommendation's do. A state with children is compound unless it is declared parallel, in which
 /// case all its children (its regions) are active together.
 ///
-/// A history pseudo-state (SCXML's `<history>`) is numbered as a child of its compound state but is
-/// never active, never an initial child and never a region: a transition that targets it targets what
+/// A history pseudo-state (SCXML's `<history>`) is numbered as a child of its state but is never
+/// active, never a default initial child and never a region: a transition that targets it targets what
 /// it remembers (a ``HistoryValue``, which the machine keeps and ``recordHistory(exiting:configuration:into:)``
 /// fills as SCXML's `exitStates` does), or its default targets. The procedures that depend on what is
 /// remembered (domains, exit and entry sets) take it as an argument; a flow without history passes
@@ -101,7 +101,8 @@ package struct FlowHierarchy: Sendable {
     ///     A parallel state without children is atomic.
     ///   - history: For each state, whether it is a history pseudo-state and of which depth (`nil`: a
     ///     state); an array shorter than `parents` declares none for the rest. A history is never a
-    ///     state's initial child, declared or default.
+    ///     state's default initial child (its first child that is not a history); a declared one may be
+    ///     a history (SCXML's `initial` naming one: entering the state enters what it remembers).
     ///   - historyDefaults: Each history's default targets (states that are not histories; others are
     ///     dropped).
     package init(parents: [Int], initialChildren: [Int] = [], parallel: [Bool] = [],
@@ -133,7 +134,7 @@ package struct FlowHierarchy: Sendable {
         var initials = [Int32](repeating: -1, count: n)
         for s in 0..<n where childStart[s + 1] < childStart[s + 2] {
             let declared = s < initialChildren.count ? initialChildren[s] : -1
-            if declared > s && declared < n && parents32[declared] == Int32(s) && histories[declared] == 0 {
+            if declared > s && declared < n && parents32[declared] == Int32(s) {
                 initials[s] = Int32(declared)
             } else if !anyHistory {
                 initials[s] = childList[Int(childStart[s + 1])]

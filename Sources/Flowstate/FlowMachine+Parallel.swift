@@ -404,7 +404,7 @@ extension FlowMachine {
         var pending = [state]
         while let s = pending.popLast() {
             if hierarchy.isParallel(s) {
-                pending.append(contentsOf: hierarchy.children(of: s))
+                pending.append(contentsOf: hierarchy.children(of: s).filter { !hierarchy.isHistory($0) })
             } else if !hierarchy.children(of: s).contains(where: { table.isFinal[$0] && step.isActive($0) }) {
                 return false
             }

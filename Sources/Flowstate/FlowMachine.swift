@@ -201,7 +201,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         for s in configuration.lazy.map({ Int($0) }) where !hierarchy.isAtomic(s) {
             let count = activeChildren(of: s)
             if hierarchy.isParallel(s) {
-                if count != hierarchy.children(of: s).count {
+                if count != hierarchy.children(of: s).count(where: { !hierarchy.isHistory($0) }) {
                     return "a region of parallel state \(s) has no active state"
                 }
             } else if count != 1 {

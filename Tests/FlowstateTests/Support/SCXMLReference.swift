@@ -224,7 +224,7 @@ struct SCXMLReference {
         }
         toEnter.insert(s)
         if isParallel(s) {
-            for child in childStates[s] where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+            for child in childStates[s] where !isHistory(child) && !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
                 addDescendants(child, to: &toEnter)
             }
         } else if isCompound(s) {
@@ -238,7 +238,7 @@ struct SCXMLReference {
         for anc in properAncestors(s, upTo: domain) {
             toEnter.insert(anc)
             guard isParallel(anc) else { continue }
-            for child in childStates[anc] where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+            for child in childStates[anc] where !isHistory(child) && !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
                 addDescendants(child, to: &toEnter)
             }
         }
@@ -246,7 +246,7 @@ struct SCXMLReference {
 
     /// SCXML's `isInFinalState`.
     private func isInFinalState(_ s: Int) -> Bool {
-        if isParallel(s) { return childStates[s].allSatisfy(isInFinalState) }
+        if isParallel(s) { return childStates[s].filter { !isHistory($0) }.allSatisfy(isInFinalState) }
         return childStates[s].contains { flow.finals.contains($0) && configuration.contains($0) }
     }
 
