@@ -28,7 +28,8 @@ public struct FlowPaths: Sendable {
     /// Event sequences from the start that together take every transition the exploration could take.
     public var cover: [[SpecEvent]]
     /// Transitions no explored step took (a transition of an unreachable state, one whose guard
-    /// literal is false, or one that an earlier unguarded transition always shadows).
+    /// literal is false, or one that an earlier unguarded transition always shadows). A history's default
+    /// transition is never listed: entering the history takes it, not a step of its own.
     public var uncovered: [FlowSpec.Transition]
     /// How many transitions the flow declares.
     public var transitionCount: Int
@@ -39,16 +40,16 @@ public struct FlowPaths: Sendable {
     /// - Parameters:
     ///   - spec: The flow.
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
-    ///   states, several initial states, data).
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (a history
+    ///   whose default runs content, several initial states, data).
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
         try self.init(spec.compile(guards: guards))
     }
 
     /// Explores a spec compiled once (``FlowSpec/compile(guards:)``), for example the one just
     /// validated: `flowviz paths` checks and explores a file with one compilation.
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
-    ///   states, several initial states, data).
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (a history
+    ///   whose default runs content, several initial states, data).
     public init(_ compiled: FlowSpec.Compiled) throws(FlowSimulation.Problem) {
         let spec = compiled.spec
         let document = compiled.document
@@ -342,7 +343,10 @@ public struct FlowPaths: Sendable {
         self.reached = index.order.indices.filter { settledVia[$0] >= 0 }.map { index.order[$0] }
         self.passedThrough = index.order.indices.filter { passedVia[$0] != Self.none }.map { index.order[$0] }
         self.unreachable = index.order.indices.filter { settledVia[$0] < 0 && passedVia[$0] == Self.none }.map { index.order[$0] }
-        self.uncovered = transitions.indices.filter { !covered[$0] }.map { transitions[$0] }
+        // A history's default transition is taken by entering the history, never by a step of its own.
+        self.uncovered = transitions.indices.filter {
+            !covered[$0] && index.stateList[Int(index.sourceOrdinals[$0])].history == nil
+        }.map { transitions[$0] }
         self.transitionCount = transitions.count
         self.states = index.order
     }

@@ -74,7 +74,7 @@ final class SpecDocument: Sendable {
     }
 }
 
-/// The W3C SCXML algorithm (Appendix D) for the null data model, without `<history>`, around the
+/// The W3C SCXML algorithm (Appendix D) for the null data model, `<history>` included, around the
 /// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
 /// ``FlowPaths`` copies to explore.
 ///

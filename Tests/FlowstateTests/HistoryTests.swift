@@ -261,4 +261,37 @@ struct HistoryTests {
         #expect(outline.states[deep].kind == .history && outline.states[deep].history == .deep)
         #expect(outline.states[deep].historyDefault.map { outline.states[$0].label } == "city")
     }
+
+    @Test("A supervisor's snapshot keeps what the histories remember, through JSON; an older snapshot without it restores")
+    func supervisorSnapshot() throws {
+        let supervisor = Supervisor()
+        let machine = try supervisor.start(Self.wizard) { _, _ in }
+        try supervisor.send(.next, to: machine)
+        try supervisor.send(.help, to: machine)
+        let snapshot = try supervisor.snapshot()
+        #expect(snapshot.roots[0].history == ["shallow": ["profile"], "deep": ["photo"]])
+        let decoded = try JSONDecoder().decode(TreeSnapshot.self, from: try JSONEncoder().encode(snapshot))
+        #expect(decoded == snapshot)
+
+        let restored = Supervisor()
+        let again = try restored.restore(decoded.roots[0], definition: Self.wizard) { _, _ in }
+        try restored.send(.backDeep, to: again)
+        #expect(restored.state(of: again) == .photo)
+
+        // Written before history states existed: no "history" key; the histories remember nothing.
+        var old = snapshot.roots[0]
+        old.history = [:]
+        let json = String(decoding: try JSONEncoder().encode(old), as: UTF8.self)
+        #expect(!json.contains("history"))
+        let older = Supervisor()
+        let fresh = try older.restore(try JSONDecoder().decode(MachineSnapshot.self, from: Data(json.utf8)),
+                                      definition: Self.wizard) { _, _ in }
+        try older.send(.backDeep, to: fresh)
+        #expect(older.state(of: fresh) == .city)
+
+        // A remembered state the flow cannot remember there is refused.
+        var wrong = snapshot.roots[0]
+        wrong.history = ["deep": ["help"]]
+        #expect(throws: SupervisorError.self) { _ = try Supervisor().restore(wrong, definition: Self.wizard) { _, _ in } }
+    }
 }
