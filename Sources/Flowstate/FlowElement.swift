@@ -222,7 +222,7 @@ public enum HistoryDepth: String, Hashable, Sendable, CaseIterable {
 /// A ``HistoryDepth/shallow`` history remembers the parent's active child (entered again by its
 /// default entry); a ``HistoryDepth/deep`` one remembers the parent's active atomic descendants,
 /// entered again exactly. What a history remembers is part of the machine's state: a restored
-/// machine is given it back (``FlowMachine/init(_:resumingIn:history:context:)``).
+/// machine is given it back (`FlowMachine(_:resumingIn:history:context:)`).
 public struct History<F: Flow> {
     /// The element this node contributes to the definition.
     public let element: FlowElement<F>

@@ -182,7 +182,7 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// What the flow's history states remember, by history: for each one whose state has been left
     /// (or that a restore gave back), a shallow history's remembered child, a deep history's
     /// remembered atomic states, in declaration order. Empty for a flow without history states. Give
-    /// it back to ``init(_:resumingIn:history:context:)`` to restore a machine.
+    /// it back to `FlowMachine(_:resumingIn:history:context:)` to restore a machine.
     public var remembered: [F.State: [F.State]] {
         var result: [F.State: [F.State]] = [:]
         for (h, states) in historyValue { result[table.states[h]] = states.map { table.states[$0] } }
