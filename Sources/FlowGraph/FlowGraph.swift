@@ -158,9 +158,20 @@ public struct FlowGraph: Hashable, Sendable {
                 node.attributes["style"] = "dashed,rounded"
                 node.attributes["label"] = "\(state.label) ∥"
             }
+            if let history = state.history, state.kind == .history {
+                // UML's and SCXML editors' marks: H for shallow history, H* for deep.
+                node.attributes["shape"] = "circle"
+                node.attributes["label"] = history == .deep ? "H*" : "H"
+                node.attributes["tooltip"] = "\(history.rawValue) history '\(state.label)'"
+            }
             return node
         }
         edges = []
+        // A history's default transition: an unlabelled edge to the state entered on the first visit.
+        for (i, state) in outline.states.enumerated() where state.kind == .history {
+            guard let target = state.historyDefault else { continue }
+            edges.append(Edge(from: "\(prefix)s\(i)", to: "\(prefix)s\(target)", label: "", events: [nil]))
+        }
         for (position, t) in outline.transitions.enumerated() {
             guard let target = t.targetless ? t.source : t.target else { continue }  // undeclared: not drawn
             // A transition into several regions is drawn as one edge to each target.

@@ -25,12 +25,7 @@ extension FlowGraph {
                 nodes[i].attributes["style"] = "dashed"
                 nodes[i].attributes["label"] = "\(state.name) ∥"
             }
-            if let history = state.history {
-                // UML's and SCXML editors' marks: H for shallow history, H* for deep.
-                nodes[i].attributes["shape"] = "circle"
-                nodes[i].attributes["label"] = history == .deep ? "H*" : "H"
-                nodes[i].attributes["tooltip"] = "\(history.rawValue) history '\(state.name)'"
-            }
+            // History states are drawn by the definition's graph (`H`, `H*`), as typed flows' are.
         }
         // A transition with several targets is drawn by the definition's graph: one edge per target.
         let transitionList = index.transitions

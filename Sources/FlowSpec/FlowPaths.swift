@@ -28,7 +28,8 @@ public struct FlowPaths: Sendable {
     /// Event sequences from the start that together take every transition the exploration could take.
     public var cover: [[SpecEvent]]
     /// Transitions no explored step took (a transition of an unreachable state, one whose guard
-    /// literal is false, or one that an earlier unguarded transition always shadows).
+    /// literal is false, or one that an earlier unguarded transition always shadows). A history's default
+    /// transition is never listed: entering the history takes it, not a step of its own.
     public var uncovered: [FlowSpec.Transition]
     /// How many transitions the flow declares.
     public var transitionCount: Int
@@ -39,16 +40,16 @@ public struct FlowPaths: Sendable {
     /// - Parameters:
     ///   - spec: The flow.
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
-    ///   states, several initial states, data).
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (a history
+    ///   whose default runs content, several initial states, data).
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
         try self.init(spec.compile(guards: guards))
     }
 
     /// Explores a spec compiled once (``FlowSpec/compile(guards:)``), for example the one just
     /// validated: `flowviz paths` checks and explores a file with one compilation.
-    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (history
-    ///   states, several initial states, data).
+    /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (a history
+    ///   whose default runs content, several initial states, data).
     public init(_ compiled: FlowSpec.Compiled) throws(FlowSimulation.Problem) {
         let spec = compiled.spec
         let document = compiled.document
@@ -179,7 +180,22 @@ public struct FlowPaths: Sendable {
                           let ordinal = index.ordinals[state] else { continue }
                     found.append(Int32(ordinal))
                 }
-                return found.isEmpty ? nil : found.sorted()
+                guard !found.isEmpty else { return nil }
+                found.sort()
+                if hierarchy.hasHistory {
+                    // What the histories remember is part of where the run is: after a -1, each
+                    // history's ordinal, how many states it remembers, and their ordinals.
+                    found.append(-1)
+                    let remembered = machine.remembered.compactMap { h, states in
+                        index.ordinals[h].map { (Int32($0), states.compactMap { index.ordinals[$0] }.map { Int32($0) }) }
+                    }
+                    for (h, states) in remembered.sorted(by: { $0.0 < $1.0 }) {
+                        found.append(h)
+                        found.append(Int32(states.count))
+                        found.append(contentsOf: states)
+                    }
+                }
+                return found
             }
             return interpreter.rootState.flatMap { index.ordinals[$0] }.map { [Int32($0)] }
         }
@@ -235,7 +251,7 @@ public struct FlowPaths: Sendable {
         var named: [Int] = []
         var matching: [Int] = []
         while let (_, from, run) = explorer.next() {
-            let fromLeaves = parallel ? configurations[from] : [Int32(from)]
+            let fromLeaves = parallel ? Array(configurations[from].prefix { $0 >= 0 }) : [Int32(from)]
             // Candidate transitions in the order the engine tries them: innermost state first (each
             // leaf's in turn: the engine selects one transition for each).
             named.removeAll(keepingCapacity: true)
@@ -298,7 +314,7 @@ public struct FlowPaths: Sendable {
         let tree = explorer.exploration
         // Each state's path is kept as the node (a configuration) it was first settled in: memory stays
         // linear in the flow's size (a chain's paths together are quadratic).
-        let settledVia = tree.firstNodes(inside: hierarchy) { parallel ? configurations[$0].map { Int($0) } : [$0] }
+        let settledVia = tree.firstNodes(inside: hierarchy) { parallel ? configurations[$0].prefix { $0 >= 0 }.map { Int($0) } : [$0] }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
         // source and the edge.
         let (ends, covered) = tree.transitionCover(start: startCovers, transitionCount: transitions.count) { e in
@@ -327,7 +343,10 @@ public struct FlowPaths: Sendable {
         self.reached = index.order.indices.filter { settledVia[$0] >= 0 }.map { index.order[$0] }
         self.passedThrough = index.order.indices.filter { passedVia[$0] != Self.none }.map { index.order[$0] }
         self.unreachable = index.order.indices.filter { settledVia[$0] < 0 && passedVia[$0] == Self.none }.map { index.order[$0] }
-        self.uncovered = transitions.indices.filter { !covered[$0] }.map { transitions[$0] }
+        // A history's default transition is taken by entering the history, never by a step of its own.
+        self.uncovered = transitions.indices.filter {
+            !covered[$0] && index.stateList[Int(index.sourceOrdinals[$0])].history == nil
+        }.map { transitions[$0] }
         self.transitionCount = transitions.count
         self.states = index.order
     }

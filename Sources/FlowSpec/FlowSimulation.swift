@@ -2,7 +2,7 @@ import FlowGraph
 import Flowstate
 
 /// Runs flow files as the W3C SCXML recommendation says (Appendix D's algorithm, for the null data
-/// model, parallel states included, without `<history>`), on the engine that runs Swift flows.
+/// model, parallel and history states included), on the engine that runs Swift flows.
 ///
 /// The engine selects and takes transitions; around it one driver (the same that ``FlowPaths``
 /// explores with) keeps each session's internal and external queues, runs the file's executable
@@ -132,8 +132,8 @@ public final class FlowSimulation {
     ///   - guards: Default truths of guards the steps do not mention (true otherwise).
     ///   - children: The flow file a state's `child` names (`nil`: not found). Child flows a file holds
     ///     inline (`<invoke><content>`) are found without it.
-    /// - Throws: ``Problem`` when a flow has what is not simulated (history states, several initial
-    ///   states, data), a child flow is missing, or child flows nest in a cycle.
+    /// - Throws: ``Problem`` when a flow has what is not simulated (a history whose default runs
+    ///   content, several initial states, data), a child flow is missing, or child flows nest in a cycle.
     public init(_ spec: FlowSpec, guards: [String: Bool] = [:], children: (String) -> FlowSpec? = { _ in nil }) throws(Problem) {
         // Every flow the run may start, by the name states use: iteratively, with cycles refused.
         var specs: [String: FlowSpec] = [spec.name: spec]

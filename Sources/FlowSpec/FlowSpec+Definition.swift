@@ -101,6 +101,13 @@ extension FlowSpec {
             let l = state.location ?? fallbackLocation
             let firstOwn = counter
             counter += state.transitions.count
+            if let history = state.history {
+                // A <history>: its one transition is its default (the engine's `default:`), not one of
+                // the engine's transitions.
+                return Flowstate.History<SpecFlow>(state.name, history == .deep ? .deep : .shallow,
+                                         default: state.transitions.first?.target ?? "",
+                                         fileID: l.file, line: l.line, column: l.column).element
+            }
             var body: [FlowElement<SpecFlow>] = []
             body.reserveCapacity(state.states.count + state.transitions.count)
             // Child states first, then the state's own transitions: the order "cancel from any step"

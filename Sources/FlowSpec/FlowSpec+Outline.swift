@@ -15,6 +15,7 @@ extension FlowSpec {
             state.childOutputs = s.childOutputs
             state.entry = s.entry
             state.exit = s.exit
+            if s.kind == .history { state.history = s.history == .deep ? .deep : .shallow }
             return state
         }
         // Grouped once: linear in the flow's size.
@@ -22,6 +23,11 @@ extension FlowSpec {
         var top: [Int] = []
         for (i, s) in outline.states.enumerated() {
             if let parent = s.parent, children.indices.contains(parent) { children[parent].append(i) } else { top.append(i) }
+        }
+        for (i, s) in outline.states.enumerated() where s.kind == .history {
+            // A history's default transition: its one transition.
+            guard let target = s.historyDefault else { continue }
+            made[i].transitions.append(Transition(event: nil, targets: [outline.states[target].label]))
         }
         for t in outline.transitions where made.indices.contains(t.source) {
             let first = t.targetless ? nil : t.target.map { outline.states[$0].label }

@@ -175,7 +175,7 @@ struct SwiftFlowWriter {
                 problem("state '\(state.name)' is parallel: typed flows have no parallel states yet", at: state.location)
             }
             if state.history != nil {
-                problem("state '\(state.name)' is a history state: typed flows have no history states yet", at: state.location)
+                problem("state '\(state.name)' is a history state: the Swift generator does not write history states yet", at: state.location)
             }
             for t in state.transitions where FlowSpec.internalDiffers(t, of: state, index: index) {
                 problem("the internal transition of '\(state.name)' does not exit its source: typed flows' transitions are external", at: t.location)

@@ -176,7 +176,7 @@ extension FlowSpec {
 
 extension FlowSpec {
     /// Why the driver that simulates and explores files cannot run `state` (one line with its place),
-    /// or `nil`: a history state, a state naming several initial states, or an internal transition
+    /// or `nil`: a history whose default transition runs content, a state naming several initial states, or an internal transition
     /// that means something else than an external one (from a compound state to one of its
     /// descendants: the engine's transitions exit and re-enter their source). The one place
     /// `simulate` and `paths` ask. (Parallel states and transitions with several targets run.)
@@ -185,8 +185,8 @@ extension FlowSpec {
         if state.initialStates.count > 1 {
             return "\(at(state.location))error: state '\(state.name)' names several initial states: several initial states are drawn and validated, not \(verb)"
         }
-        if state.history != nil {
-            return "\(at(state.location))error: state '\(state.name)' is a <history> state: history states are drawn and validated, not \(verb)"
+        if state.history != nil, state.transitions.contains(where: { !($0.content?.instructions.isEmpty ?? true) }) {
+            return "\(at(state.location))error: the default transition of <history> '\(state.name)' has executable content: it is drawn and validated, not \(verb)"
         }
         for t in state.transitions where internalDiffers(t, of: state, index: index) {
             return "\(at(t.location))error: the internal transition of '\(state.name)' to '\(t.target ?? "")' does not exit its source: internal transitions are drawn and validated, not \(verb)"

@@ -35,7 +35,7 @@ public struct FlowSpec: Sendable {
         public var isParallel = false
         /// A history pseudo-state (SCXML `<history type="shallow|deep">`): it remembers which children
         /// of its parent were active when the parent was last exited, and its one transition says
-        /// where to go on the first visit. Drawn (`H`, `H*`) and validated, not simulated.
+        /// where to go on the first visit. Drawn (`H`, `H*`), validated, simulated and explored.
         public var history: History?
         /// Whether the child flow is sent every external event the state's flow receives (SCXML
         /// `<invoke autoforward="true">`).

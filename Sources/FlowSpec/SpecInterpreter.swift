@@ -59,7 +59,7 @@ final class SpecDocument: Sendable {
         self.states = states
         self.contents = contents
         self.raisesDone = raisesDone
-        parallel = hierarchy.hasParallel
+        parallel = hierarchy.hasParallel || hierarchy.hasHistory  // history flows run SCXML's algorithm too
         hasContent = !states.isEmpty || !contents.isEmpty || parallel
         self.index = index
     }
@@ -74,7 +74,7 @@ final class SpecDocument: Sendable {
     }
 }
 
-/// The W3C SCXML algorithm (Appendix D) for the null data model, without `<history>`, around the
+/// The W3C SCXML algorithm (Appendix D) for the null data model, `<history>` included, around the
 /// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
 /// ``FlowPaths`` copies to explore.
 ///

@@ -148,6 +148,10 @@ struct FlowCompiler<F: Flow> {
                 exits.append(codes(data.exit, data.exitEmits))
                 checkNames(of: data)
                 index[data.state] = i
+                if data.history != nil {
+                    checkHistoryPlacement(data, parent: parent, declaresElements: element.hasChildren)
+                    continue
+                }
                 if element.hasChildren {
                     stack.append(current)
                     current = CollectFrame(elements: element.children, parent: i, insideFinal: data.output != nil)
@@ -163,6 +167,25 @@ struct FlowCompiler<F: Flow> {
                 rawEffects.append(codes(data.effects, data.emits))
                 checkNames(of: data)
             }
+        }
+    }
+
+    /// Reports a history declared outside a compound or parallel state, or one that declares states or
+    /// transitions of its own (a history is a pseudo-state: its one transition is its default).
+    private mutating func checkHistoryPlacement(_ data: FlowElement<F>.StateData, parent: Int, declaresElements: Bool) {
+        let name = label(data.state)
+        if parent < 0 {
+            report(.invalidHistory, .error,
+                   "history '\(name)' is declared outside of any state: declare it inside the compound state whose "
+                       + "children it remembers", data.location)
+        } else if nodes[parent].history != nil {
+            report(.invalidHistory, .error,
+                   "history '\(name)' is declared inside history '\(label(nodes[parent].state))'", data.location)
+        }
+        if declaresElements {
+            report(.invalidHistory, .error,
+                   "history '\(name)' declares transitions or states of its own: a history's only transition is "
+                       + "its default (`default:`), and nothing leaves it", data.location)
         }
     }
 
@@ -197,7 +220,12 @@ struct FlowCompiler<F: Flow> {
         for p in parent where p >= 0 { hasChildren[p] = true }
         // Each state's declared initial child, once known valid (-1: the first child, SCXML's default).
         var declaredInitial = [Int](repeating: -1, count: nodes.count)
+        var historyDefaults: [Int: [Int]] = [:]
         for i in nodes.indices {
+            guard nodes[i].history == nil else {
+                if let target = resolveHistoryDefault(i) { historyDefaults[i] = [target] }
+                continue
+            }
             guard let wanted = nodes[i].initial else { continue }
             guard hasChildren[i] else {
                 report(.invalidInitialChild, .error,
@@ -214,7 +242,17 @@ struct FlowCompiler<F: Flow> {
             }
         }
         hierarchy = FlowHierarchy(parents: parent, initialChildren: declaredInitial,
-                                  parallel: nodes.map(\.isParallel))
+                                  parallel: nodes.map(\.isParallel),
+                                  history: historyDefaults.isEmpty && !nodes.contains { $0.history != nil }
+                                      ? [] : nodes.map(\.history),
+                                  historyDefaults: historyDefaults)
+        if hierarchy.hasHistory {
+            for i in nodes.indices where nodes[i].history == nil && hasChildren[i] && hierarchy.initialChild(of: i) < 0 {
+                report(.invalidHistory, .error,
+                       "state '\(label(nodes[i].state))' contains history states only: a compound state needs a "
+                           + "state to enter", nodes[i].location)
+            }
+        }
         for i in nodes.indices where nodes[i].isParallel && !hasChildren[i] {
             report(.invalidParallel, .error,
                    "parallel state '\(label(nodes[i].state))' has no regions: declare its regions as states inside it",
@@ -227,6 +265,44 @@ struct FlowCompiler<F: Flow> {
                    nodes[i].location)
         }
         parent = []
+    }
+
+    /// The default target of history `h`, once checked: a declared state that is not a history,
+    /// inside the history's parent (a child of it for a shallow history); `nil` after reporting why not.
+    private mutating func resolveHistoryDefault(_ h: Int) -> Int? {
+        let name = label(nodes[h].state)
+        guard let wanted = nodes[h].initial else { return nil }
+        guard let t = index[wanted] else {
+            report(.unknownTarget, .error,
+                   "the default of history '\(name)' targets '\(label(wanted))', which is not a declared state",
+                   nodes[h].location)
+            return nil
+        }
+        let p = parent[h]
+        guard p >= 0 else { return nil }  // reported by `checkHistoryPlacement`
+        if nodes[t].history != nil {
+            report(.invalidHistory, .error,
+                   "the default of history '\(name)' targets history '\(label(wanted))': it targets states", nodes[h].location)
+            return nil
+        }
+        var a = parent[t]
+        while a >= 0 && a != p { a = parent[a] }
+        if a != p {
+            report(.invalidHistory, .error,
+                   "the default of history '\(name)' targets '\(label(wanted))', which is not inside "
+                       + "'\(label(nodes[p].state))': a history defaults to states inside its state",
+                   nodes[h].location)
+            return nil
+        }
+        if nodes[h].history == .shallow && parent[t] != p {
+            // SCXML asks a shallow history's default for children of its state; the algorithm enters
+            // any state inside it (with the states between), so the flow runs.
+            report(.invalidHistory, .warning,
+                   "the default of shallow history '\(name)' targets '\(label(wanted))', which is not a child of "
+                       + "'\(label(nodes[p].state))': SCXML asks a shallow history's default for children of its "
+                       + "state (it is entered with the states between)", nodes[h].location)
+        }
+        return t
     }
 
     /// Resolves ``moreInitial``: each a declared state, all of them able to be active together with
@@ -544,10 +620,13 @@ struct FlowCompiler<F: Flow> {
         // A final state active inside a region has no compiled moves (its ancestors' transitions still
         // apply to it, by SCXML's selection): the general algorithm takes steps from there.
         for s in slowLeaf.indices where nodes[s].output != nil { slowLeaf[s] = true }
-        let parallelTable = parallel
+        // A flow with history states runs SCXML's algorithm too: a transition to a history enters what
+        // it remembers, which no precompiled move knows. A flow without pays nothing for them.
+        let parallelTable = parallel || hierarchy.hasHistory
             ? layOutParallel(in: &effects, guardIndex: guardIndex, guardStates: guardStates) : nil
         let common = parallel ? FlowTable<F>.CommonParallelSteps(
-            enabled: eventlessMoves.isEmpty && emits.isEmpty,
+            // What a history remembers is recorded as its state is exited: the general algorithm's work.
+            enabled: eventlessMoves.isEmpty && emits.isEmpty && !hierarchy.hasHistory,
             moves: parallelMoves, entries: parallelEntries,
             slowLeaf: slowLeaf.contains(true) ? slowLeaf : [],
             inStates: guardStates) : nil
@@ -591,9 +670,11 @@ struct FlowCompiler<F: Flow> {
     /// entering the target enters none. Then its laid-out effects are those of SCXML's exit and entry
     /// sets, and a parallel flow's engine can take it as a flat one does.
     private func isLocal(_ r: Int, from leaf: Int) -> Bool {
-        guard hierarchy.hasParallel else { return true }
+        guard hierarchy.hasParallel || hierarchy.hasHistory else { return true }
         let target = rawTarget[r]
         guard target >= 0 else { return true }
+        // A move may exit a state whose history must record, or target a history.
+        guard !hierarchy.hasHistory else { return false }
         guard raws[r].moreTargets.isEmpty else { return false }
         let domain = shortcuts.domains[r]
         for s in hierarchy.properAncestors(of: leaf, upTo: domain) where hierarchy.isParallel(s) { return false }
@@ -740,7 +821,9 @@ struct FlowCompiler<F: Flow> {
 
     private mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
-        if hierarchy.hasParallel { return checkParallelReachability(initial: index[initial] ?? -1) }
+        if hierarchy.hasParallel || hierarchy.hasHistory {
+            return checkParallelReachability(initial: index[initial] ?? -1)
+        }
         let n = nodes.count
         var reachedLeaf = [Bool](repeating: false, count: n)
         reachedLeaf[table.initialTarget] = true
@@ -785,7 +868,8 @@ struct FlowCompiler<F: Flow> {
         }
     }
 
-    /// Reachability for a flow with parallel states: a state is reached when the initial entry enters
+    /// Reachability for a flow with parallel states (or history states, whose targets enter their
+    /// defaults here: what a history remembers was entered before): a state is reached when the initial entry enters
     /// it, or when a transition declared on a reached state (or a completion transition waiting for one)
     /// enters it, SCXML's entry set from the transition's domain. An over-approximation (guards and
     /// the regions' combinations are not considered), so what it calls unreachable is. Dead ends are
@@ -811,13 +895,13 @@ struct FlowCompiler<F: Flow> {
                     source: s, targets: [rawTarget[r]] + raws[r].moreTargets)]))
             }
         }
-        for i in nodes.indices where !reached[i] {
+        for i in nodes.indices where !reached[i] && nodes[i].history == nil {
             report(.unreachableState, .warning,
                    "state '\(label(nodes[i].state))' is unreachable from the initial state '\(label(initial))'",
                    nodes[i].location)
         }
         for leaf in nodes.indices where reached[leaf] && hierarchy.isAtomic(leaf) && nodes[leaf].output == nil
-            && hierarchy.nearestParallelAncestor(of: leaf) < 0 && shortcuts.movesUp[leaf] < 0 {
+            && nodes[leaf].history == nil && hierarchy.nearestParallelAncestor(of: leaf) < 0 && shortcuts.movesUp[leaf] < 0 {
             report(.deadEnd, .warning,
                    "state '\(label(nodes[leaf].state))' is not final and has no transition out (dead end)",
                    nodes[leaf].location)
@@ -830,10 +914,10 @@ struct FlowCompiler<F: Flow> {
         nodes.indices.map { i in
             let data = nodes[i]
             let kind: FlowDefinition<F>.StateDeclaration.Kind =
-                data.output != nil ? .final
+                data.history != nil ? .history : data.output != nil ? .final
                     : (hierarchy.isAtomic(i) ? .atomic : (hierarchy.isParallel(i) ? .parallel : .compound))
             let parent = hierarchy.parent(of: i)
-            let initialChild = hierarchy.initialChild(of: i)
+            let initialChild = data.history != nil ? -1 : hierarchy.initialChild(of: i)
             return .init(
                 state: data.state, label: label(data.state), kind: kind,
                 parent: parent >= 0 ? nodes[parent].state : nil,
@@ -843,6 +927,7 @@ struct FlowCompiler<F: Flow> {
                 entryLabels: labels(data.entry, data.entryEmits),
                 exitLabels: labels(data.exit, data.exitEmits),
                 outputLabel: data.output?.label, childFlow: data.child?.name,
+                history: data.history, historyDefault: data.history != nil ? data.initial : nil,
                 location: data.location
             )
         }

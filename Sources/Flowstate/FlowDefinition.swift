@@ -213,6 +213,9 @@ extension FlowDefinition {
             case final
             /// A parallel state: its children are regions, all active together (``Parallel``).
             case parallel
+            /// A history pseudo-state (``History``): never active; a transition to it enters what its
+            /// parent's active children were when the parent was last left.
+            case history
         }
 
         /// The state.
@@ -243,6 +246,11 @@ extension FlowDefinition {
         public let outputLabel: String?
         /// The name of the child flow this state runs under a ``Supervisor``, if any.
         public let childFlow: String?
+        /// For a history pseudo-state, what it remembers.
+        public let history: HistoryDepth?
+        /// For a history pseudo-state, the state its default transition targets (entered when the
+        /// history remembers nothing).
+        public let historyDefault: F.State?
         /// Where the state was declared.
         public let location: FlowSourceLocation
     }

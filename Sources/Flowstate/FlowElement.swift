@@ -19,6 +19,8 @@ public struct FlowElement<F: Flow>: Sendable {
         var child: ChildFlow<F>? = nil
         /// Whether the state is parallel (``Parallel``): its child states are regions, all active together.
         var isParallel = false
+        /// For a history pseudo-state (``History``), what it remembers; its default target is `initial`.
+        var history: HistoryDepth? = nil
         var location: FlowSourceLocation
     }
 
@@ -188,6 +190,68 @@ public struct Parallel<F: Flow> {
         element = FlowElement(node: .state(.init(
             state: state, initial: nil, entry: entry, exit: exit, entryEmits: emitOnEntry, exitEmits: emitOnExit,
             output: nil, child: child, isParallel: true,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )), children: body())
+    }
+}
+
+/// What a history pseudo-state remembers of its parent's active states when the parent is left
+/// (SCXML's `<history type="shallow|deep">`).
+public enum HistoryDepth: String, Hashable, Sendable, CaseIterable {
+    /// The parent's active child: entering the history enters that child by its default entry.
+    case shallow
+    /// The parent's active atomic descendants: entering the history enters exactly them again.
+    case deep
+}
+
+/// A history pseudo-state: declared inside a compound state, it is never active itself; a transition
+/// that targets it enters what its parent's active children were when the parent was last left
+/// (SCXML's `<history>`), or, before the parent was ever left, the history's default target.
+///
+/// ```swift
+/// StateNode(.checkout, initial: .cart) {
+///     History(.resume, .shallow, default: .cart)
+///     StateNode(.cart) { On(.next, to: .payment) }
+///     StateNode(.payment) { On(.next, to: .review) }
+///     StateNode(.review)
+///     On(.needsLogin, to: .login)
+/// }
+/// StateNode(.login) { On(.loggedIn, to: .resume) }
+/// ```
+///
+/// A ``HistoryDepth/shallow`` history remembers the parent's active child (entered again by its
+/// default entry); a ``HistoryDepth/deep`` one remembers the parent's active atomic descendants,
+/// entered again exactly. What a history remembers is part of the machine's state: a restored
+/// machine is given it back (`FlowMachine(_:resumingIn:history:context:)`).
+public struct History<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares a history pseudo-state.
+    ///
+    /// A history takes no transitions of its own: anything declared in `body` is reported by
+    /// validation (the body exists so that flows read from files can say what they say, and be told
+    /// why it is wrong).
+    /// - Parameters:
+    ///   - state: The history's name, a value of the flow's state type (transitions target it).
+    ///   - depth: What it remembers: the parent's active child, or its active atomic descendants.
+    ///   - defaultTarget: The state entered when the parent was never left: for a shallow history, a
+    ///     child of the parent; for a deep one, any state inside the parent.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    ///   - body: Nothing, for a valid flow.
+    public init(
+        _ state: F.State,
+        _ depth: HistoryDepth = .shallow,
+        default defaultTarget: F.State,
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column,
+        @FlowBuilder<F> _ body: () -> [FlowElement<F>] = { [] }
+    ) {
+        element = FlowElement(node: .state(.init(
+            state: state, initial: defaultTarget, entry: [], exit: [], output: nil, history: depth,
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )), children: body())
     }
@@ -472,6 +536,8 @@ public enum FlowBuilder<F: Flow> {
     public static func buildExpression(_ node: Final<F>) -> [FlowElement<F>] { [node.element] }
     /// A parallel state.
     public static func buildExpression(_ node: Parallel<F>) -> [FlowElement<F>] { [node.element] }
+    /// A history pseudo-state.
+    public static func buildExpression(_ node: History<F>) -> [FlowElement<F>] { [node.element] }
     /// A transition.
     public static func buildExpression(_ node: On<F>) -> [FlowElement<F>] { [node.element] }
     /// An eventless transition.

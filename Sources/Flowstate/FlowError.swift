@@ -18,6 +18,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
             case stopped
             case reentrantCall
             case unsupported
+            case invalidHistory
         }
 
         private let backing: Backing
@@ -51,6 +52,10 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The definition declares what this part of the package does not handle yet (parallel states
         /// given to a supervisor or to the path finder): refused rather than answered wrongly.
         public static let unsupported = Code(.unsupported)
+
+        /// A restored machine was given a history that the flow's history states cannot remember (a
+        /// state that is not a history, or remembered states outside the history's state).
+        public static let invalidHistory = Code(.invalidHistory)
 
         /// The code's name.
         public var description: String { "\(backing)" }

@@ -17,7 +17,14 @@
 /// ``transitionDomain(of:)`` (`getTransitionDomain`), ``computeExitSet(_:configuration:)`` and
 /// ``computeEntrySet(_:)``. Exit and entry sets operate on sets of states (a configuration), as the
 /// recommendation's do. A state with children is compound unless it is declared parallel, in which
-/// case all its children (its regions) are active together. History is not modelled yet.
+/// case all its children (its regions) are active together.
+///
+/// A history pseudo-state (SCXML's `<history>`) is numbered as a child of its state but is never
+/// active, never a default initial child and never a region: a transition that targets it targets what
+/// it remembers (a ``HistoryValue``, which the machine keeps and ``recordHistory(exiting:configuration:into:)``
+/// fills as SCXML's `exitStates` does), or its default targets. The procedures that depend on what is
+/// remembered (domains, exit and entry sets) take it as an argument; a flow without history passes
+/// none and pays nothing.
 package struct FlowHierarchy: Sendable {
     /// The document root (SCXML's `<scxml>` element): the parent of the top-level states, and the
     /// domain of a transition that leaves them.
@@ -68,6 +75,16 @@ package struct FlowHierarchy: Sendable {
     private let subtreeEnds: [Int32]
     /// Whether each state is parallel; empty when none is (a flat flow pays nothing for them).
     private let parallels: [Bool]
+    /// Each state's history depth (0: not a history, 1: shallow, 2: deep); empty when there is no
+    /// history (a flow without pays nothing for them).
+    private let histories: [UInt8]
+    /// Each history's default targets, by history.
+    private let historyDefaults: [Int: [Int]]
+
+    /// What the histories of a machine remember: for each history that has been recorded, the states
+    /// SCXML's `historyValue[h.id]` holds (a shallow history's active child, a deep history's active
+    /// atomic descendants, in document order).
+    package typealias HistoryValue = [Int: [Int]]
 
     /// Builds the hierarchy of `parents.count` states, each numbered after its parent, siblings in the
     /// order they are written.
@@ -82,8 +99,22 @@ package struct FlowHierarchy: Sendable {
     ///   - parallel: For each state, whether it is parallel (SCXML's `<parallel>`: its children are
     ///     regions, all active together); an array shorter than `parents` declares none for the rest.
     ///     A parallel state without children is atomic.
-    package init(parents: [Int], initialChildren: [Int] = [], parallel: [Bool] = []) {
+    ///   - history: For each state, whether it is a history pseudo-state and of which depth (`nil`: a
+    ///     state); an array shorter than `parents` declares none for the rest. A history is never a
+    ///     state's default initial child (its first child that is not a history); a declared one may be
+    ///     a history (SCXML's `initial` naming one: entering the state enters what it remembers).
+    ///   - historyDefaults: Each history's default targets (states that are not histories; others are
+    ///     dropped).
+    package init(parents: [Int], initialChildren: [Int] = [], parallel: [Bool] = [],
+                 history: [HistoryDepth?] = [], historyDefaults: [Int: [Int]] = [:]) {
         let n = parents.count
+        var histories = [UInt8](repeating: 0, count: n)
+        var anyHistory = false
+        for s in 0..<min(n, history.count) {
+            guard let depth = history[s] else { continue }
+            histories[s] = depth == .deep ? 2 : 1
+            anyHistory = true
+        }
         var parents32 = [Int32](repeating: -1, count: n)
         var childStart = [Int32](repeating: 0, count: n + 2)
         for i in 0..<n {
@@ -103,8 +134,15 @@ package struct FlowHierarchy: Sendable {
         var initials = [Int32](repeating: -1, count: n)
         for s in 0..<n where childStart[s + 1] < childStart[s + 2] {
             let declared = s < initialChildren.count ? initialChildren[s] : -1
-            initials[s] = declared > s && declared < n && parents32[declared] == Int32(s)
-                ? Int32(declared) : childList[Int(childStart[s + 1])]
+            if declared > s && declared < n && parents32[declared] == Int32(s) {
+                initials[s] = Int32(declared)
+            } else if !anyHistory {
+                initials[s] = childList[Int(childStart[s + 1])]
+            } else {
+                // The first child that is not a history (-1 when every child is one).
+                initials[s] = childList[Int(childStart[s + 1])..<Int(childStart[s + 2])]
+                    .first { histories[Int($0)] == 0 } ?? -1
+            }
         }
         // A child comes after its parent, so a backward pass sees every child first (initial child,
         // subtree sizes) and a forward pass every parent first (positions).
@@ -141,6 +179,14 @@ package struct FlowHierarchy: Sendable {
             anyParallel = true
         }
         self.parallels = anyParallel ? parallels : []
+        self.histories = anyHistory ? histories : []
+        var defaults: [Int: [Int]] = [:]
+        if anyHistory {
+            for (h, targets) in historyDefaults where h >= 0 && h < n && histories[h] != 0 {
+                defaults[h] = targets.filter { $0 >= 0 && $0 < n && histories[$0] == 0 }
+            }
+        }
+        self.historyDefaults = defaults
         self.parents = parents32
         self.childStart = childStart
         self.childList = childList
@@ -195,6 +241,30 @@ package struct FlowHierarchy: Sendable {
     /// ancestors.
     package var hasParallel: Bool { !parallels.isEmpty }
 
+    /// Whether any state is a history pseudo-state: when one is, what a machine remembers is part of
+    /// its state, and a transition's domain and entry set depend on it.
+    package var hasHistory: Bool { !histories.isEmpty }
+
+    /// Whether `state` is a history pseudo-state (SCXML's `<history>`). ``root`` is not.
+    @inline(__always)
+    package func isHistory(_ state: Int) -> Bool { state >= 0 && !histories.isEmpty && histories[state] != 0 }
+
+    /// What the history `state` remembers, or `nil` when `state` is not a history.
+    package func historyDepth(of state: Int) -> HistoryDepth? {
+        guard isHistory(state) else { return nil }
+        return histories[state] == 2 ? .deep : .shallow
+    }
+
+    /// The default targets of the history `state` (entered when it remembers nothing); empty for a
+    /// state that is not a history.
+    package func historyDefault(of state: Int) -> [Int] { historyDefaults[state] ?? [] }
+
+    /// The history pseudo-states declared in `state`, in document order.
+    package func histories(of state: Int) -> [Int] {
+        guard hasHistory else { return [] }
+        return children(of: state).filter { histories[$0] != 0 }
+    }
+
     /// The child a compound state's default entry enters (its declared initial child, else its first
     /// child), or -1 for an atomic state. (For a parallel state, its first region: entering it enters
     /// them all, see ``computeEntrySet(_:)``.)
@@ -233,7 +303,7 @@ package struct FlowHierarchy: Sendable {
     package var footprint: Int {
         (parents.capacity + childStart.capacity + childList.capacity + initials.capacity
             + defaultLeaves.capacity + positions.capacity + subtreeEnds.capacity) * MemoryLayout<Int32>.stride
-            + parallels.capacity
+            + parallels.capacity + histories.capacity
     }
 
     // MARK: Ancestry
@@ -311,8 +381,49 @@ package struct FlowHierarchy: Sendable {
     /// ``root`` for a transition that leaves the top level; `nil` for a targetless transition, which
     /// has no domain. An internal transition from a compound state to its own descendants has its
     /// source as its domain; any other has the ``findLCCA(_:)`` of its source and targets.
-    package func transitionDomain(of transition: Transition) -> Int? {
-        transitionDomain(source: transition.source, targets: transition.targets, isInternal: transition.isInternal)
+    package func transitionDomain(of transition: Transition, history: HistoryValue = [:]) -> Int? {
+        guard hasHistory && transition.targets.contains(where: isHistory) else {
+            return transitionDomain(source: transition.source, targets: transition.targets, isInternal: transition.isInternal)
+        }
+        return transitionDomain(source: transition.source, targets: effectiveTargets(transition.targets, history: history),
+                                isInternal: transition.isInternal)
+    }
+
+    /// SCXML's `getEffectiveTargetStates(transition)`: `targets`, each history replaced by what it
+    /// remembers in `history`, or by its default targets (themselves expanded) when it remembers
+    /// nothing. Each state once, in the order met. Iterative.
+    package func effectiveTargets(_ targets: [Int], history: HistoryValue) -> [Int] {
+        guard hasHistory else { return targets }
+        var result: [Int] = []
+        var pending = Array(targets.reversed())
+        var expanded: Set<Int> = []
+        while let s = pending.popLast() {
+            if isHistory(s) {
+                guard expanded.insert(s).inserted else { continue }
+                pending.append(contentsOf: (history[s] ?? historyDefault(of: s)).reversed())
+            } else if !result.contains(s) {
+                result.append(s)
+            }
+        }
+        return result
+    }
+
+    /// SCXML's `exitStates` first loop: for each state of `exiting` (an exit set) that declares
+    /// histories, records in `history` what each remembers of `configuration` (the configuration
+    /// before any state is exited): a shallow history its parent's active children, a deep one its
+    /// parent's active atomic descendants, in document order.
+    package func recordHistory(exiting: [Int], configuration: some Collection<Int>, into history: inout HistoryValue) {
+        guard hasHistory else { return }
+        for s in exiting {
+            for h in histories(of: s) {
+                let deep = histories[h] == 2
+                var remembered: [Int] = []
+                for c in configuration where !isHistory(c) {
+                    if deep ? (isAtomic(c) && isDescendant(c, of: s)) : parent(of: c) == s { remembered.append(c) }
+                }
+                history[h] = inDocumentOrder(remembered, reversed: false)
+            }
+        }
     }
 
     /// ``transitionDomain(of:)`` of a transition from `source` to `target` (`nil`: targetless),
@@ -337,8 +448,9 @@ package struct FlowHierarchy: Sendable {
     /// domain of some transition with targets, each once, in exit order (reverse document order: a
     /// state's descendants before it, later siblings before earlier ones). O(configuration × domains),
     /// then a sort.
-    package func computeExitSet(_ transitions: some Sequence<Transition>, configuration: some Sequence<Int>) -> [Int] {
-        let domains = transitions.compactMap { transitionDomain(of: $0) }
+    package func computeExitSet(_ transitions: some Sequence<Transition>, configuration: some Sequence<Int>,
+                                history: HistoryValue = [:]) -> [Int] {
+        let domains = transitions.compactMap { transitionDomain(of: $0, history: history) }
         guard !domains.isEmpty else { return [] }
         var exited: [Int] = []
         for state in configuration where domains.contains(where: { isDescendant(state, of: $0) }) {
@@ -351,42 +463,69 @@ package struct FlowHierarchy: Sendable {
     /// order (document order: a state before its descendants): each target and the states its default
     /// entry enters (`addDescendantStatesToEnter`), and the target's proper ancestors below the
     /// transition's domain, with the regions of each parallel one that nothing else enters
-    /// (`addAncestorStatesToEnter`).
-    package func computeEntrySet(_ transitions: some Sequence<Transition>) -> [Int] {
+    /// (`addAncestorStatesToEnter`). A history target enters what it remembers in `history`, or its
+    /// default targets; the ancestors entered are those of its effective targets
+    /// (`getEffectiveTargetStates`).
+    package func computeEntrySet(_ transitions: some Sequence<Transition>, history: HistoryValue = [:]) -> [Int] {
         var entered: [Int] = []
         for transition in transitions {
-            guard let domain = transitionDomain(of: transition) else { continue }
-            for target in transition.targets { addDescendantStatesToEnter(target, to: &entered) }
-            for target in transition.targets { addAncestorStatesToEnter(target, below: domain, to: &entered) }
+            guard let domain = transitionDomain(of: transition, history: history) else { continue }
+            for target in transition.targets { addDescendantStatesToEnter(target, to: &entered, history: history) }
+            for target in effectiveTargets(transition.targets, history: history) {
+                addAncestorStatesToEnter(target, below: domain, to: &entered)
+            }
         }
         return inDocumentOrder(entered, reversed: false)
     }
 
-    /// SCXML's `addDescendantStatesToEnter(state)`, without history: `state`; for a compound state,
-    /// its initial child's default entry; for a parallel state, the default entry of each region that
-    /// `entered` has no state of yet. Iterative (an explicit stack).
-    package func addDescendantStatesToEnter(_ state: Int, to entered: inout [Int]) {
+    /// SCXML's `addDescendantStatesToEnter(state)`: `state`; for a compound state, its initial
+    /// child's default entry; for a parallel state, the default entry of each region that `entered`
+    /// has no state of yet; for a history, the states it remembers in `history` (else its default
+    /// targets), each entered this way, then their ancestors below the history's parent
+    /// (`addAncestorStatesToEnter`). Iterative: an explicit stack of the recommendation's calls.
+    package func addDescendantStatesToEnter(_ state: Int, to entered: inout [Int], history: HistoryValue = [:]) {
         var s = state
-        guard hasParallel else {
+        guard hasParallel || hasHistory else {
             while s >= 0 {
                 entered.append(s)
                 s = initialChild(of: s)
             }
             return
         }
-        var pending = [s]
-        while let next = pending.popLast() {
-            s = next
-            entered.append(s)
-            if parallels[s] {
-                for region in children(of: s).reversed()
-                where !entered.contains(where: { isDescendantOrSelf($0, of: region) }) {
-                    pending.append(region)
+        var pending: [EntryCall] = [.descendants(s)]
+        while let call = pending.popLast() {
+            switch call {
+            case .ancestors(let target, let ancestor):
+                addAncestorStatesToEnter(target, below: ancestor, to: &entered)
+            case .descendants(let next):
+                s = next
+                if isHistory(s) {
+                    // Popped in the recommendation's order: each target's descendants, then each
+                    // target's ancestors.
+                    let targets = history[s] ?? historyDefault(of: s)
+                    for target in targets.reversed() { pending.append(.ancestors(target, below: parent(of: s))) }
+                    for target in targets.reversed() { pending.append(.descendants(target)) }
+                    continue
                 }
-            } else if initialChild(of: s) >= 0 {
-                pending.append(initialChild(of: s))
+                entered.append(s)
+                if isParallel(s) {
+                    for region in children(of: s).reversed()
+                    where !isHistory(region) && !entered.contains(where: { isDescendantOrSelf($0, of: region) }) {
+                        pending.append(.descendants(region))
+                    }
+                } else if initialChild(of: s) >= 0 {
+                    pending.append(.descendants(initialChild(of: s)))
+                }
             }
         }
+    }
+
+    /// A call of the recommendation's entry procedures, waiting on ``addDescendantStatesToEnter(_:to:history:)``'s stack.
+    private enum EntryCall {
+        /// `addDescendantStatesToEnter(state)`.
+        case descendants(Int)
+        /// `addAncestorStatesToEnter(state, ancestor)`.
+        case ancestors(Int, below: Int)
     }
 
     /// SCXML's `addAncestorStatesToEnter(state, ancestor)`: the proper ancestors of `state` below
@@ -396,7 +535,8 @@ package struct FlowHierarchy: Sendable {
         for s in properAncestors(of: state, upTo: ancestor) {
             entered.append(s)
             guard isParallel(s) else { continue }
-            for region in children(of: s) where !entered.contains(where: { isDescendantOrSelf($0, of: region) }) {
+            for region in children(of: s)
+            where !isHistory(region) && !entered.contains(where: { isDescendantOrSelf($0, of: region) }) {
                 addDescendantStatesToEnter(region, to: &entered)
             }
         }

@@ -28,6 +28,8 @@ extension FlowMachine {
         var queueHead = 0
         /// The final state that finished the flow, or -1.
         var finishedIn = -1
+        /// What the history states remember (SCXML's `historyValue`), as the macrostep changes it.
+        var history: [Int: [Int]] = [:]
         /// How many eventless and completion microsteps were taken.
         var microsteps = 0
         /// For ``FlowMachine/sendReportingMicrosteps(_:)``: the microsteps taken, recorded as they are
@@ -99,6 +101,7 @@ extension FlowMachine {
     private mutating func startParallel(log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
         guard let parallel = table.parallel, !parallel.initialStates.isEmpty else { throw alreadyStarted() }
         var step = Macrostep(configuration: [], context: contextValue)
+        step.history = historyValue
         step.log = log
         step.beginMicrostep()
         let start = FlowHierarchy.Transition(source: FlowHierarchy.root, targets: parallel.initialStates.map { Int($0) })
@@ -155,6 +158,7 @@ extension FlowMachine {
     /// ``sendParallel(_:)``, recording its microsteps into `log` when it is not `nil`.
     private mutating func sendParallel(_ event: F.Event, log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
         var step = Macrostep(configuration: active, context: contextValue)
+        step.history = historyValue
         step.log = log
         let (enabled, matched) = selectTransitions(&step, kind: event.kind, event: event)
         guard !enabled.isEmpty else {
@@ -162,8 +166,13 @@ extension FlowMachine {
             return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
                                 transitions: FlowTransitions(), output: nil)
         }
-        microstep(removeConflictingTransitions(enabled, step), &step, event: event)
-        try runToFixedPoint(&step, event: event)
+        let transitions = removeConflictingTransitions(enabled, step)
+        microstep(transitions, &step, event: event)
+        // A flow with history states but no parallel state runs here too; it keeps the rule of flows
+        // without parallel states: a targetless transition is not followed by eventless ones.
+        if table.hierarchy.hasParallel || transitions.contains(where: { table.parallel!.transitions[$0].target >= 0 }) {
+            try runToFixedPoint(&step, event: event)
+        }
         log = step.log
         return commit(step, kind: .transitioned, from: table.states[current], event: event)
     }
@@ -185,6 +194,7 @@ extension FlowMachine {
     {
         active = step.configuration
         contextValue = step.context
+        historyValue = step.history
         let transitions = FlowTransitions(declarations: step.taken)
         let effects = FlowEffects(step.effects)
         if step.finishedIn >= 0 {
@@ -511,7 +521,7 @@ extension FlowMachine {
     /// SCXML's `computeExitSet(transitions)` against the macrostep's configuration.
     private func computeExitSet(_ transitions: [Int], _ step: Macrostep) -> [Int] {
         table.hierarchy.computeExitSet(hierarchyTransitions(transitions),
-                                       configuration: step.configuration.lazy.map { Int($0) })
+                                       configuration: step.configuration.lazy.map { Int($0) }, history: step.history)
     }
 
     /// SCXML's `microstep(enabledTransitions)`: the transitions' updates (Flowstate's, see the top of
@@ -527,11 +537,15 @@ extension FlowMachine {
         enterStates(hierarchyTransitions(transitions), &step, event: event)
     }
 
-    /// SCXML's `exitStates(enabledTransitions)`: the exit set in exit order, each state's exit effects,
+    /// SCXML's `exitStates(enabledTransitions)`: what the histories of the exited states remember (of
+    /// the configuration before any exit), then the exit set in exit order, each state's exit effects,
     /// and the state removed from the configuration.
     private func exitStates(_ transitions: [Int], _ step: inout Macrostep, event: F.Event?) {
         guard let parallel = table.parallel else { return }
-        for s in computeExitSet(transitions, step) {
+        let exitSet = computeExitSet(transitions, step)
+        table.hierarchy.recordHistory(exiting: exitSet, configuration: step.configuration.lazy.map { Int($0) },
+                                      into: &step.history)
+        for s in exitSet {
             step.effects.append(contentsOf: table.effects(in: parallel.exits[s], context: step.context, event: event))
             remove(s, from: &step.configuration)
             step.record(.exit(s))
@@ -557,7 +571,7 @@ extension FlowMachine {
     private func enterStates(_ transitions: [FlowHierarchy.Transition], _ step: inout Macrostep, event: F.Event?) {
         guard let parallel = table.parallel else { return }
         let hierarchy = table.hierarchy
-        for s in hierarchy.computeEntrySet(transitions) {
+        for s in hierarchy.computeEntrySet(transitions, history: step.history) {
             insert(s, into: &step.configuration)
             step.record(.enter(s))
             step.effects.append(contentsOf: table.effects(in: parallel.entries[s], context: step.context, event: event))
@@ -584,7 +598,7 @@ extension FlowMachine {
         var pending = [state]
         while let s = pending.popLast() {
             if hierarchy.isParallel(s) {
-                pending.append(contentsOf: hierarchy.children(of: s))
+                pending.append(contentsOf: hierarchy.children(of: s).filter { !hierarchy.isHistory($0) })
             } else if !hierarchy.children(of: s).contains(where: { table.isFinal[$0] && step.isActive($0) }) {
                 return false
             }

@@ -32,6 +32,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// For a flow with parallel states, the storage of the last step, written again by the next step
     /// when no step holds it any more (``FlowParallelStepStorage``); `nil` until then.
     @usableFromInline var stepStorage: FlowParallelStepStorage<F>?
+    /// What each history state remembers, by state number (SCXML's `historyValue`); empty for a flow
+    /// without history states, and for one whose histories have recorded nothing yet.
+    @usableFromInline var historyValue: [Int: [Int]]
 
     /// Creates a machine that has not started yet, with the definition's
     /// ``FlowDefinition/initialContext``.
@@ -56,6 +59,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.contextValue = context
         self.active = []
         self.stepStorage = nil
+        self.historyValue = [:]
     }
 
     @usableFromInline
@@ -74,29 +78,37 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// - Parameters:
     ///   - definition: The definition.
     ///   - state: The leaf state the machine is in.
+    ///   - history: What the flow's history states remember (``remembered``), by history.
     ///   - context: Its context; `nil` for the definition's ``FlowDefinition/initialContext``.
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when
     ///   `state` is not a declared leaf state that is not final (for a flow with parallel states,
-    ///   when one leaf is not a whole configuration: pass every active leaf instead).
-    public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, context: F.Context? = nil)
+    ///   when one leaf is not a whole configuration: pass every active leaf instead), or
+    ///   ``FlowError/Code/invalidHistory`` when `history` remembers what its history cannot.
+    public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, history: [F.State: [F.State]] = [:],
+                context: F.Context? = nil)
         throws(FlowError)
     {
-        try self.init(definition, resumingIn: [state], context: context)
+        try self.init(definition, resumingIn: [state], history: history, context: context)
     }
 
     /// Creates a machine that is already running with the atomic states `leaves` active (one per
     /// region of each active parallel state; for a flow without parallel states, exactly one), as if it
     /// had got there by itself: nothing is entered and no effect is performed. The active states are
     /// the leaves and their ancestors. This is how a snapshot of a flow with parallel states is
-    /// restored.
+    /// restored. `history` gives back what the flow's history states remembered (``remembered``).
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when a
     ///   leaf is not a declared atomic state that is not final, or when the leaves do not make a
     ///   configuration the flow can be in (two children of one compound state, a region of an active
-    ///   parallel state without an active leaf, no leaf at all).
-    public init(_ definition: FlowDefinition<F>, resumingIn leaves: [F.State], context: F.Context? = nil)
+    ///   parallel state without an active leaf, no leaf at all); ``FlowError/Code/invalidHistory``
+    ///   when `history` names a state that is not a history of the flow, or remembers for it what it
+    ///   cannot (a shallow history remembers one child of its state, a deep history atomic states
+    ///   inside its state, at least one).
+    public init(_ definition: FlowDefinition<F>, resumingIn leaves: [F.State], history: [F.State: [F.State]] = [:],
+                context: F.Context? = nil)
         throws(FlowError)
     {
         try self.init(definition, context: context ?? definition.initialContext)
+        historyValue = try Self.checkedHistory(history, definition)
         let hierarchy = table.hierarchy
         var indices: [Int] = []
         for state in leaves {
@@ -120,7 +132,7 @@ public struct FlowMachine<F: Flow>: Sendable {
                             message: "flow '\(definition.name)' cannot resume in "
                                 + "\(leaves.map { "'\($0)'" }.joined(separator: ", ")): \(problem)")
         }
-        if hierarchy.hasParallel {
+        if table.runsParallel {
             active = configuration
             current = firstAtomic(of: configuration)
             phase = .runningParallel
@@ -128,6 +140,58 @@ public struct FlowMachine<F: Flow>: Sendable {
             current = indices[0]
             phase = .running
         }
+    }
+
+    /// `history` by state number, once checked against the definition's history states.
+    static func checkedHistory(_ history: [F.State: [F.State]], _ definition: FlowDefinition<F>)
+        throws(FlowError) -> [Int: [Int]]
+    {
+        guard !history.isEmpty else { return [:] }
+        let table = definition.table
+        let hierarchy = table.hierarchy
+        var value: [Int: [Int]] = [:]
+        for (h, states) in history {
+            func refuse(_ why: String) -> FlowError {
+                FlowError(code: .invalidHistory,
+                          message: "flow '\(definition.name)' cannot resume with history '\(h)' remembering "
+                              + "\(states.map { "'\($0)'" }.joined(separator: ", ")): \(why)")
+            }
+            guard let index = table.index[h], let depth = hierarchy.historyDepth(of: index) else {
+                throw refuse("it is not a history state of the flow")
+            }
+            let parent = hierarchy.parent(of: index)
+            var remembered: [Int] = []
+            for state in states {
+                guard let s = table.index[state] else { throw refuse("'\(state)' is not a declared state") }
+                switch depth {
+                case .shallow:
+                    guard hierarchy.parent(of: s) == parent, !hierarchy.isHistory(s) else {
+                        throw refuse("'\(state)' is not a child of its state '\(table.states[parent])'")
+                    }
+                case .deep:
+                    guard hierarchy.isDescendant(s, of: parent), hierarchy.isAtomic(s), !hierarchy.isHistory(s) else {
+                        throw refuse("'\(state)' is not a state without children inside its state '\(table.states[parent])'")
+                    }
+                }
+                remembered.append(s)
+            }
+            guard !remembered.isEmpty else { throw refuse("a history that remembers nothing is left out") }
+            if depth == .shallow && Set(remembered).count > 1 && !hierarchy.isParallel(parent) {
+                throw refuse("a shallow history of a compound state remembers one child")
+            }
+            value[index] = hierarchy.inDocumentOrder(remembered, reversed: false)
+        }
+        return value
+    }
+
+    /// What the flow's history states remember, by history: for each one whose state has been left
+    /// (or that a restore gave back), a shallow history's remembered child, a deep history's
+    /// remembered atomic states, in declaration order. Empty for a flow without history states. Give
+    /// it back to `FlowMachine(_:resumingIn:history:context:)` to restore a machine.
+    public var remembered: [F.State: [F.State]] {
+        var result: [F.State: [F.State]] = [:]
+        for (h, states) in historyValue { result[table.states[h]] = states.map { table.states[$0] } }
+        return result
     }
 
     /// Why the sorted set `configuration` (closed under ancestors) is not one the flow can be in, or
@@ -143,7 +207,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         for s in configuration.lazy.map({ Int($0) }) where !hierarchy.isAtomic(s) {
             let count = activeChildren(of: s)
             if hierarchy.isParallel(s) {
-                if count != hierarchy.children(of: s).count {
+                if count != hierarchy.children(of: s).count(where: { !hierarchy.isHistory($0) }) {
                     return "a region of parallel state '\(label(s))' has no active state"
                 }
             } else if count != 1 {

@@ -21,6 +21,11 @@ public struct FlowOutline: Hashable, Sendable {
         public var exit: [String] = []
         /// For a final state, its output's label.
         public var output: String? = nil
+        /// For a history pseudo-state (kind ``FlowDefinition/StateDeclaration/Kind/history``), what it
+        /// remembers.
+        public var history: HistoryDepth? = nil
+        /// For a history pseudo-state, the index of its default transition's target.
+        public var historyDefault: Int? = nil
         /// For a state that runs a child flow: the event each of the child's outputs becomes in this
         /// flow, for the outputs the child declares as constants (see ``ChildOutput``).
         public var childOutputs: [ChildOutput] = []
@@ -94,7 +99,7 @@ extension FlowDefinition {
         var index: [F.State: Int] = [:]
         for (i, state) in states.enumerated() { index[state.state] = i }
         let kinds: [FlowDefinition.StateDeclaration.Kind: FlowDefinition<StringFlow>.StateDeclaration.Kind] = [
-            .atomic: .atomic, .compound: .compound, .final: .final, .parallel: .parallel,
+            .atomic: .atomic, .compound: .compound, .final: .final, .parallel: .parallel, .history: .history,
         ]
         let childFlows = self.childFlows
         return FlowOutline(
@@ -104,6 +109,7 @@ extension FlowDefinition {
                 .init(label: state.label, kind: kinds[state.kind]!, parent: state.parent.flatMap { index[$0] },
                       childFlow: state.childFlow, initial: state.initialChild.flatMap { index[$0] },
                       entry: state.entryLabels, exit: state.exitLabels, output: state.outputLabel,
+                      history: state.history, historyDefault: state.historyDefault.flatMap { index[$0] },
                       childOutputs: i < childFlows.count ? childFlows[i]?.outputEvents() ?? [] : [])
             },
             transitions: transitions.compactMap { transition in

@@ -117,6 +117,9 @@ extension FlowDefinition {
     /// below its domain are exited (innermost first), then the states from below the domain down to
     /// the settled leaf are entered (outermost first). A targetless transition exits and enters nothing.
     ///
+    /// A transition to a history state is read as a transition to its default target: what a history
+    /// remembers is the machine's (``FlowMachine/remembered``), not the definition's.
+    ///
     /// - Returns: The states exited and entered, in the order the engine performed their effects
     ///   (a self-transition exits and enters its state).
     public func configurationChange(from state: F.State, taking transitions: FlowTransitions)

@@ -66,6 +66,11 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// regions of one parallel state).
         public static let conflictingTargets = Kind("conflicting-targets")
 
+        /// A history state is declared outside a compound state, declares transitions or states of its
+        /// own, or defaults to a state it cannot remember (not a child of its state for a shallow
+        /// history, not inside it for a deep one, or a history).
+        public static let invalidHistory = Kind("invalid-history")
+
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }
     }

@@ -245,15 +245,18 @@ struct FlowvizTests {
         #expect(lenient.stdout.contains("verifying ignores ok"))
     }
 
-    @Test("simulate: a history state is exit 3 with one line (a parallel state runs); a bad event list is a usage error")
+    @Test("simulate: a history whose default runs content is exit 3 with one line (parallel and history states run); a bad event list is a usage error")
     func simulateErrors() throws {
         let parallel = try scratch.file("p.scxml", "<scxml initial='p'>\n<parallel id='p'><state id='x'/></parallel></scxml>")
         let runs = try Flowviz.run(["simulate", parallel, "--events", "a"])
         #expect(runs.status == 0, "\(runs.stderr)")
         let history = try scratch.file("h.scxml", "<scxml initial='s'>\n<state id='s'><history id='h'><transition target='x'/></history><state id='x'/></state></scxml>")
-        let result = try Flowviz.run(["simulate", history, "--events", "a"])
+        let ran = try Flowviz.run(["simulate", history, "--events", "a"])
+        #expect(ran.status == 0, "\(ran.stderr)")
+        let content = try scratch.file("c.scxml", "<scxml initial='s'>\n<state id='s'><history id='h'><transition target='x'><raise event='e'/></transition></history><state id='x'/></state></scxml>")
+        let result = try Flowviz.run(["simulate", content, "--events", "a"])
         #expect(result.status == 3)
-        #expect(result.stderr == "\(history):2:15: error: state 'h' is a <history> state: history states are drawn and validated, not simulated\n")
+        #expect(result.stderr == "\(content):2:15: error: the default transition of <history> 'h' has executable content: it is drawn and validated, not simulated\n")
         let usage = try Flowviz.run(["simulate", signUp, "--events", "a,,b"])
         #expect(usage.status == 64)
         #expect(usage.stderr.contains("event 2 '' is not an event name"))

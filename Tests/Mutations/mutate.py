@@ -135,8 +135,34 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="a parallel flow's exit set is exited in document order (earlier regions first)",
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
-        search="""        for s in computeExitSet(transitions, step) {""",
-        replace="""        for s in computeExitSet(transitions, step).reversed() {""",
+        search="""        for s in exitSet {""",
+        replace="""        for s in exitSet.reversed() {""",
+    ),
+    Mutation(
+        name="history-deep-as-shallow",
+        suite="FlowstateTests",
+        what="a deep history remembers its state's active child, as a shallow one does",
+        file="Sources/Flowstate/FlowHierarchy.swift",
+        search="""                let deep = histories[h] == 2""",
+        replace="""                let deep = false""",
+    ),
+    Mutation(
+        name="history-not-recorded",
+        suite="FlowstateTests",
+        what="exiting a state records nothing in its histories (they always enter their defaults)",
+        file="Sources/Flowstate/FlowHierarchy.swift",
+        search="""        for s in exiting {
+            for h in histories(of: s) {""",
+        replace="""        for s in exiting.prefix(0) {
+            for h in histories(of: s) {""",
+    ),
+    Mutation(
+        name="history-domain",
+        suite="FlowstateTests",
+        what="a transition to a history takes its domain from the history, not from its effective targets",
+        file="Sources/Flowstate/FlowHierarchy.swift",
+        search="""        guard hasHistory && transition.targets.contains(where: isHistory) else {""",
+        replace="""        guard hasHistory && transition.targets.isEmpty else {""",
     ),
     Mutation(
         name="parallel-every-region",

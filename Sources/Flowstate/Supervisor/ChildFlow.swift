@@ -53,7 +53,7 @@ public struct ChildFlow<Parent: Flow>: Sendable {
             // The parent box hands its own context, of the parent's context type.
             let given = context.map { $0(start.parentContext as! Parent.Context) }
             return try MachineBox<Child>(definition: definition, resumingIn: start.resumingIn,
-                                         savedContext: start.savedContext, context: given, route: .mapped(effects),
+                                         history: start.history, savedContext: start.savedContext, context: given, route: .mapped(effects),
                                          policy: policy, mapOutput: { mapOutput($0) },
                                          mapFailure: failure.map { map in { map($0) } })
         }
@@ -121,6 +121,8 @@ package protocol ChildDefinitionVisitor: AnyObject {
 struct ChildStart {
     /// The labels of the leaves to resume in (one, or one per active region); `nil` for a fresh child.
     var resumingIn: [String]? = nil
+    /// What the child's history states remembered, by label, when restored.
+    var history: [String: [String]] = [:]
     /// The child's saved context (JSON), when restored.
     var savedContext: String? = nil
     /// The parent's context, of the parent flow's context type.

@@ -16,6 +16,8 @@ protocol DescribedMachine: AnyMachineBox {
     var outline: FlowOutline { get }
     /// The machine's context as JSON for a snapshot; `nil` for a flow without context.
     func encodedContext() throws(SupervisorError) -> String?
+    /// What the machine's history states remember, by label.
+    var rememberedLabels: [String: [String]] { get }
 }
 
 extension AnyMachineBox {
@@ -40,17 +42,25 @@ extension MachineBox: DescribedMachine {
     func encodedContext() throws(SupervisorError) -> String? {
         try ContextCoding.encode(machine.context, flow: machine.definition.name)
     }
+
+    var rememberedLabels: [String: [String]] {
+        var labels: [String: [String]] = [:]
+        for (history, states) in machine.remembered { labels["\(history)"] = states.map { "\($0)" } }
+        return labels
+    }
 }
 
 /// What a box needs beyond stepping: a machine resumed from a snapshot (its state found by label, its
 /// context decoded from JSON), and a step described for observers.
 extension MachineBox {
     /// A box for a fresh machine, or for one resuming with the states labelled `labels` active (its
-    /// leaves: one, or one per active region) and the context saved as `savedContext` (JSON; `nil`:
-    /// `context`, else the definition's initial one). Leaves that make no configuration the flow can
-    /// be in are refused by the engine (``FlowMachine/init(_:resumingIn:context:)-([F.State],_)``),
+    /// leaves: one, or one per active region), the context saved as `savedContext` (JSON; `nil`:
+    /// `context`, else the definition's initial one) and its histories remembering `history` (labels).
+    /// Leaves that make no configuration the flow can be in, and histories that remember what they
+    /// cannot, are refused by the engine (`FlowMachine(_:resumingIn:history:context:)`),
     /// as ``SupervisorError/Code/snapshotMismatch`` with its reason.
-    convenience init(definition: FlowDefinition<F>, resumingIn labels: [String]?, savedContext: String? = nil,
+    convenience init(definition: FlowDefinition<F>, resumingIn labels: [String]?, history: [String: [String]] = [:],
+                     savedContext: String? = nil,
                      context: F.Context? = nil, route: EffectRoute<F>,
                      policy: FailurePolicy = .escalate, mapOutput: ((any Sendable) -> (any Sendable)?)? = nil,
                      mapFailure: ((SupervisionFailure) -> (any Sendable)?)? = nil,
@@ -71,11 +81,26 @@ extension MachineBox {
                 resumeStates?.append(definition.states[matches[0]].state)
             }
         }
+        var remembered: [F.State: [F.State]] = [:]
+        for (historyLabel, labels) in history {
+            func state(_ label: String) throws(SupervisorError) -> F.State {
+                let matches = Self.states(labelled: label, in: definition)
+                guard matches.count == 1 else {
+                    throw SupervisorError(code: .snapshotMismatch,
+                                          message: "flow '\(definition.name)' has \(matches.count) states labelled "
+                                              + "'\(label)' (history '\(historyLabel)' remembers it)")
+                }
+                return definition.states[matches[0]].state
+            }
+            var states: [F.State] = []
+            for label in labels { states.append(try state(label)) }
+            remembered[try state(historyLabel)] = states
+        }
         let start = try Self.decodeContext(savedContext, of: definition) ?? context ?? definition.initialContext
         let machine: FlowMachine<F>
         do throws(FlowError) {
             if let resumeStates {
-                machine = try FlowMachine(definition, resumingIn: resumeStates, context: start)
+                machine = try FlowMachine(definition, resumingIn: resumeStates, history: remembered, context: start)
             } else {
                 machine = try FlowMachine(definition, context: start)
             }

@@ -28,6 +28,10 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// The machine's context as JSON text (keys sorted); `nil` for a flow without context. Restoring
     /// a snapshot without one starts the machine with its definition's initial context.
     public var context: String? = nil
+    /// What the machine's history states remember (``FlowMachine/remembered``), by label: each
+    /// history's label and the labels of the states it remembers. Empty for a flow without history
+    /// states (and in snapshots written before they existed); restoring checks it against the flow.
+    public var history: [String: [String]] = [:]
     /// The machines under it, in sibling order (spawn order; declared children in document order of
     /// their states).
     public var children: [MachineSnapshot] {
@@ -50,7 +54,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, leaves, slot, stoppedChildren, context, children }
+    private enum CodingKeys: String, CodingKey { case flow, state, leaves, slot, stoppedChildren, context, history, children }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
@@ -62,6 +66,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         leaves = try container.decodeIfPresent([String].self, forKey: .leaves) ?? []
         stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
         context = try container.decodeIfPresent(String.self, forKey: .context)
+        history = try container.decodeIfPresent([String: [String]].self, forKey: .history) ?? [:]
     }
 
     /// Encodes a snapshot.
@@ -73,6 +78,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         try container.encodeIfPresent(slot, forKey: .slot)
         if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
         try container.encodeIfPresent(context, forKey: .context)
+        if !history.isEmpty { try container.encode(history, forKey: .history) }
         try container.encode(children, forKey: .children)
     }
 
@@ -82,7 +88,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         while let (a, b) = pairs.popLast() {
             guard a.flow == b.flow, a.state == b.state, a.leaves == b.leaves, a.slot == b.slot,
                   a.stoppedChildren == b.stoppedChildren,
-                  a.context == b.context,
+                  a.context == b.context, a.history == b.history,
                   a.storage.items.count == b.storage.items.count else { return false }
             if a.storage === b.storage { continue }
             pairs.append(contentsOf: zip(a.storage.items, b.storage.items))
@@ -100,6 +106,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
             hasher.combine(node.slot)
             hasher.combine(node.stoppedChildren)
             hasher.combine(node.context)
+            hasher.combine(node.history)
             hasher.combine(node.storage.items.count)
             pending.append(contentsOf: node.storage.items.reversed())
         }
@@ -173,6 +180,7 @@ extension Supervisor {
             var snapshot = MachineSnapshot(flow: box.flowName, state: leaves[0], slot: slotLabel, children: children)
             if leaves.count > 1 { snapshot.leaves = leaves }
             snapshot.context = try box.described.encodedContext()
+            snapshot.history = box.described.rememberedLabels
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
             for s in box.activePositions().reversed().lazy.map({ Int($0) })
@@ -201,7 +209,8 @@ extension Supervisor {
     ) throws(SupervisorError) -> MachineHandle<F> {
         try refuseInsideStep("restore a snapshot")
         let root = try MachineBox<F>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
-                                     savedContext: snapshot.context, route: .handler(handler), policy: policy)
+                                     history: snapshot.history, savedContext: snapshot.context,
+                                     route: .handler(handler), policy: policy)
         let plan = try Self.plan(snapshot, root: root)
         return MachineHandle(id: try insertRestored(plan, under: -1))
     }
@@ -229,7 +238,8 @@ extension Supervisor {
                                   message: "cannot restore '\(definition.name)' under \(parent.id): it is gone")
         }
         let root = try MachineBox<C>(definition: definition, resumingIn: try Self.checked(snapshot, definition),
-                                     savedContext: snapshot.context, route: .handler(handler), policy: policy,
+                                     history: snapshot.history, savedContext: snapshot.context,
+                                     route: .handler(handler), policy: policy,
                                      mapOutput: { output($0 as! C.Output) }, onTeardown: onTeardown, lifetime: owner)
         let plan = try Self.plan(snapshot, root: root)
         return MachineHandle(id: try insertRestored(plan, under: parentSlot))
@@ -279,7 +289,7 @@ extension Supervisor {
                 taken[slot] = child.flow
                 let childBox: AnyMachineBox
                 do throws(SupervisorError) {
-                    childBox = try spec.make(ChildStart(resumingIn: child.resumeLeaves, savedContext: child.context,
+                    childBox = try spec.make(ChildStart(resumingIn: child.resumeLeaves, history: child.history, savedContext: child.context,
                                                         parentContext: box.anyContext))
                 } catch {
                     var located = error

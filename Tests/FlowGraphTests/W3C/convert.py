@@ -15,8 +15,8 @@ A test qualifies only if
   * it has no <datamodel>, <data>, <assign>, <script>, <foreach>;
   * it has no expression attribute (expr, cond, location, namelist, ...)
     other than cond="In('id')";
-  * it has no <history> (<parallel> is accepted since issue 24: the
-    simulation runs parallel states);
+  * (<parallel> is accepted since issue 24, <history> since issue 25: the
+    simulation runs parallel and history states);
   * no <scxml> in it names a datamodel other than "null" in a plain
     datamodel="..." attribute (such tests are written for one datamodel,
     e.g. datamodel="xpath", instead of using conf:datamodel);
@@ -47,8 +47,7 @@ CONF = "{http://www.w3.org/2005/scxml-conformance}"
 
 ALLOWED_CONF_ATTRS = {"datamodel", "targetpass", "targetfail", "delay", "inState"}
 ALLOWED_CONF_ELEMS = {"pass", "fail"}
-FORBIDDEN_ELEMS = {"datamodel", "data", "assign", "script", "foreach",
-                   "history"}
+FORBIDDEN_ELEMS = {"datamodel", "data", "assign", "script", "foreach"}
 # attributes whose value is an expression (or a location) of the datamodel
 EXPR_ATTRS = {"expr", "cond", "location", "namelist", "idlocation", "array",
               "item", "index", "eventexpr", "targetexpr", "typeexpr",

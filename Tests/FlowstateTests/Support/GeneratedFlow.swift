@@ -59,6 +59,8 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
     var failsOnUnhandled = false
     /// Parallel states (`Parallel`): their children are regions.
     var parallels: Set<Int> = []
+    /// History pseudo-states (`History`): whether each is deep, and its default target.
+    var histories: [Int: (deep: Bool, default: Int)] = [:]
 
     var description: String {
         let ts = transitions.enumerated().map { i, t in
@@ -66,7 +68,9 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
                 + "\(t.guardKind == 0 ? "" : t.guardKind == 5 ? "[in\(t.inState)]" : "[g\(t.guardKind)]")->"
                 + (t.target.map(String.init) ?? "·") + (t.slot == 0 ? "" : "@\(t.slot)") + (t.fails ? "!" : "")
         }
+        let hs = histories.keys.sorted().map { "\($0)\(histories[$0]!.deep ? "*" : "")->\(histories[$0]!.default)" }
         return "GeneratedFlow(parents: \(parents), finals: \(finals.sorted()), parallels: \(parallels.sorted()), "
+            + "histories: [\(hs.joined(separator: ", "))], "
             + "initialChildren: \(initialChildren), "
             + "unhandled: \(failsOnUnhandled ? "fail" : "ignore"), transitions: [\(ts.joined(separator: ", "))])"
     }
@@ -170,6 +174,42 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
         return flow
     }
 
+    /// `flow` with history states: for each compound (not parallel) state whose `marks` number is 1
+    /// (shallow) or 2 (deep) modulo 3, a history appended as its last child, defaulting to one of its
+    /// children (shallow) or to a state inside it (deep), picked by the mark; then each transition
+    /// whose `retargets` number is 3 modulo 4 retargeted to a history picked by the number.
+    static func withHistories(_ flow: GeneratedFlow, marks: [Int], retargets: [Int]) -> GeneratedFlow {
+        var flow = flow
+        let base = flow.count
+        var added: [Int] = []
+        for s in 0..<base where s < marks.count && marks[s] % 3 != 0 {
+            let kids = flow.children(of: s)
+            guard !kids.isEmpty, !flow.parallels.contains(s), !flow.finals.contains(s) else { continue }
+            let deep = marks[s] % 3 == 2
+            let inside = deep ? (0..<base).filter { flow.isBelow($0, s) } : kids
+            let h = flow.count
+            flow.count += 1
+            flow.parents.append(s)
+            flow.histories[h] = (deep, inside[(marks[s] / 3) % inside.count])
+            added.append(h)
+        }
+        guard !added.isEmpty else { return flow }
+        for i in flow.transitions.indices where i < retargets.count && retargets[i] % 4 == 3 && flow.transitions[i].target != nil {
+            flow.transitions[i].target = added[(retargets[i] / 4) % added.count]
+        }
+        return flow
+    }
+
+    /// Whether `s` is strictly inside `ancestor`.
+    func isBelow(_ s: Int, _ ancestor: Int) -> Bool {
+        var a = parents[s]
+        while a >= 0 {
+            if a == ancestor { return true }
+            a = parents[a]
+        }
+        return false
+    }
+
     /// Whether a proper ancestor of `s` is parallel.
     func hasParallelAncestor(_ s: Int) -> Bool {
         var a = parents[s]
@@ -267,7 +307,9 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
                 Always<Gx>(guard: condition, to: t.target!, effects: effects).element
             }
         }, state: { s, body in
-            if finals.contains(s) {
+            if let history = histories[s] {
+                History<Gx>(s, history.deep ? .deep : .shallow, default: history.default).element
+            } else if finals.contains(s) {
                 Final<Gx>(s, output: s, entry: [.entry(s)]).element
             } else if parallels.contains(s) {
                 Parallel<Gx>(s, runs: runs[s], entry: [.entry(s)], exit: [.exit(s)]) { body }.element
@@ -341,6 +383,18 @@ enum Generators {
             .map { states, marks, transitions, policy in
                 GeneratedFlow.withParallels(states: states, marks: marks, transitions: transitions,
                                             failsOnUnhandled: policy == 3, allowEventless: allowEventless)
+            }
+    }
+
+    /// Generated flows with history states (``GeneratedFlow/withHistories(_:marks:retargets:)``) over
+    /// flows without parallel states or, with `parallel`, with them; shrinking towards no history.
+    static func historyFlows(parallel: Bool) -> Generator<GeneratedFlow, some SendableSequenceType> {
+        zip(stateSpecs, Gen.int(in: 0...11).array(of: 11...11), transitionSpecs, Gen.int(in: 0...11).array(of: 30...30))
+            .map { states, marks, transitions, retargets in
+                let flow = parallel
+                    ? GeneratedFlow.withParallels(states: states, marks: marks, transitions: transitions)
+                    : GeneratedFlow(states: states, transitions: transitions)
+                return GeneratedFlow.withHistories(flow, marks: marks.map { $0 / 2 }, retargets: retargets)
             }
     }
 

@@ -1,8 +1,8 @@
 import Flowstate
 
 /// A reference interpreter written from docs/SEMANTICS.md, which follows the W3C SCXML
-/// recommendation's algorithm (its appendix D, with parallel states and the internal queue's
-/// `done.state` events, without history or internal transitions). It reads the flow as a *document* (``GeneratedFlow/document``) and keeps what
+/// recommendation's algorithm (its appendix D, with parallel states, history states and the internal
+/// queue's `done.state` events, without internal transitions). It reads the flow as a *document* (``GeneratedFlow/document``) and keeps what
 /// SCXML keeps: a configuration that is a set of states. Nothing is compiled or cached; nothing of
 /// `FlowCompiler`'s is reused (no per-leaf tables, no shortcuts), so a mistake shared by the two is
 /// a mistake in reading the same document twice, in two different ways.
@@ -49,6 +49,8 @@ struct SCXMLReference {
 
     // The running machine.
     private(set) var configuration = Set<Int>()
+    /// SCXML's `historyValue`: what each history remembers (docs: *History states*).
+    private(set) var historyValue: [Int: [Int]] = [:]
     private var phase = Phase.ready
     private enum Phase { case ready, running, finished, failedToStart }
     /// The states the last step exited and entered, in the order it did (for `configurationChange`).
@@ -91,6 +93,7 @@ struct SCXMLReference {
     // MARK: The document's structure
 
     private func isAtomic(_ s: Int) -> Bool { childStates[s].isEmpty }
+    private func isHistory(_ s: Int) -> Bool { flow.histories[s] != nil }
     private func isParallel(_ s: Int) -> Bool { flow.parallels.contains(s) && !childStates[s].isEmpty }
     private func isCompound(_ s: Int) -> Bool { !childStates[s].isEmpty && !isParallel(s) }
 
@@ -113,7 +116,7 @@ struct SCXMLReference {
     }
 
     /// The initial child: the one named by `initial:`, else the first child in document order.
-    private func initialChild(_ s: Int) -> Int { flow.initialChildren[s] ?? childStates[s][0] }
+    private func initialChild(_ s: Int) -> Int { flow.initialChildren[s] ?? childStates[s].first { !isHistory($0) }! }
 
     private func documentOrder(_ states: some Sequence<Int>) -> [Int] { states.sorted { order[$0] < order[$1] } }
 
@@ -183,11 +186,19 @@ struct SCXMLReference {
 
     // MARK: Taking transitions
 
-    /// SCXML's `getTransitionDomain` for an external transition: `findLCCA([source, target])`, the
-    /// nearest proper ancestor of the source that is compound (not parallel) and has the target as a
-    /// descendant, or the root (`nil`).
+    /// SCXML's `getTransitionDomain` for an external transition: `findLCCA([source] + effective
+    /// targets)`, the nearest proper ancestor of the source that is compound (not parallel) and has
+    /// every effective target as a descendant, or the root (`nil`).
     private func domain(_ t: GeneratedFlow.Transition, target: Int) -> Int? {
-        properAncestors(t.source, upTo: nil).first { isCompound($0) && isDescendant(target, of: $0) }
+        let targets = effectiveTargets(target)
+        return properAncestors(t.source, upTo: nil).first { a in isCompound(a) && targets.allSatisfy { isDescendant($0, of: a) } }
+    }
+
+    /// SCXML's `getEffectiveTargetStates`: the target, or for a history what it remembers, else its
+    /// default (docs: a default is never a history).
+    private func effectiveTargets(_ target: Int) -> [Int] {
+        guard let history = flow.histories[target] else { return [target] }
+        return historyValue[target] ?? [history.default]
     }
 
     /// SCXML's `computeExitSet`: every active state below the domain of a transition with a target.
@@ -205,9 +216,15 @@ struct SCXMLReference {
     /// SCXML's `addDescendantStatesToEnter`: the state, then (compound) its initial child's, or
     /// (parallel) each region's that nothing entered yet is inside of.
     private func addDescendants(_ s: Int, to toEnter: inout Set<Int>) {
+        if isHistory(s) {
+            let targets = effectiveTargets(s)
+            for t in targets { addDescendants(t, to: &toEnter) }
+            for t in targets { addAncestors(t, below: flow.parents[s], to: &toEnter) }
+            return
+        }
         toEnter.insert(s)
         if isParallel(s) {
-            for child in childStates[s] where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+            for child in childStates[s] where !isHistory(child) && !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
                 addDescendants(child, to: &toEnter)
             }
         } else if isCompound(s) {
@@ -221,7 +238,7 @@ struct SCXMLReference {
         for anc in properAncestors(s, upTo: domain) {
             toEnter.insert(anc)
             guard isParallel(anc) else { continue }
-            for child in childStates[anc] where !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
+            for child in childStates[anc] where !isHistory(child) && !toEnter.contains(where: { $0 == child || isDescendant($0, of: child) }) {
                 addDescendants(child, to: &toEnter)
             }
         }
@@ -229,7 +246,7 @@ struct SCXMLReference {
 
     /// SCXML's `isInFinalState`.
     private func isInFinalState(_ s: Int) -> Bool {
-        if isParallel(s) { return childStates[s].allSatisfy(isInFinalState) }
+        if isParallel(s) { return childStates[s].filter { !isHistory($0) }.allSatisfy(isInFinalState) }
         return childStates[s].contains { flow.finals.contains($0) && configuration.contains($0) }
     }
 
@@ -261,7 +278,15 @@ struct SCXMLReference {
     /// SCXML's `microstep`: exit set (reverse document order), each transition's effects, entry set
     /// (document order).
     private mutating func microstep(_ transitions: [Int], effects: inout [Gx.Effect], taken: inout [Int]) {
-        for state in documentOrder(exitSet(transitions)).reversed() {
+        let exiting = exitSet(transitions)
+        // Docs, *History states*: each history of an exited state records, before any exit.
+        for (h, history) in flow.histories where exiting.contains(flow.parents[h]) {
+            let p = flow.parents[h]
+            historyValue[h] = documentOrder(configuration.filter {
+                history.deep ? isAtomic($0) && isDescendant($0, of: p) : flow.parents[$0] == p
+            })
+        }
+        for state in documentOrder(exiting).reversed() {
             if !flow.finals.contains(state) { effects.append(.exit(state)) }  // a final state declares no exit
             configuration.remove(state)
             exited.append(state)
@@ -273,7 +298,9 @@ struct SCXMLReference {
             taken.append(position[t])
             guard let target = transition.target else { continue }
             addDescendants(target, to: &toEnter)
-            addAncestors(target, below: domain(transition, target: target), to: &toEnter)
+            for effective in effectiveTargets(target) {
+                addAncestors(effective, below: domain(transition, target: target), to: &toEnter)
+            }
         }
         enter(toEnter, effects: &effects)
     }
