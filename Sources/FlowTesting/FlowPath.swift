@@ -79,7 +79,8 @@ public struct FlowPath<F: Flow>: Sendable {
     /// Whether the path enters `state` at some point: the states active when the machine starts, and
     /// every state a step enters, including states that a step enters and leaves again by eventless
     /// transitions. In a flow with parallel states the path is replayed and the engine asked: the
-    /// states active after each step, and the targets of the transitions each step took.
+    /// states active after each step, and the targets of the transitions each step took. `false` when
+    /// the path no longer replays on its definition (``replay()`` says why).
     public func visits(_ state: F.State) -> Bool {
         if definition.hierarchy.hasParallel { return replayVisits(state) }
         // A path exists only for a definition that started, so this machine can be made; its state

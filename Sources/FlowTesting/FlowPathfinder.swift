@@ -258,7 +258,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     if let active, let after {
                         var entered = after.entered(since: active, taking: step.transitions, index)
                         // And what the engine reports entering (up to the completions it leaves to a
-                        // driver): states entered and left again within the step.
+                        // driver): states entered and left again within the step. The same step on
+                        // the same machine just succeeded, so the report cannot throw.
                         var probe = machine
                         if let report = try? probe.sendReportingMicrosteps(event) {
                             ActiveSet.addEntries(of: report.microsteps, to: &entered)

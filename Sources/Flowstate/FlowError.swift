@@ -17,7 +17,6 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
             case unknownState
             case stopped
             case reentrantCall
-            case unsupported
             case invalidHistory
         }
 
@@ -48,10 +47,6 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The call cannot be made from inside a handler or observer of the same runtime.
         public static let reentrantCall = Code(.reentrantCall)
-
-        /// The definition declares what this part of the package does not handle yet (parallel states
-        /// given to a supervisor or to the path finder): refused rather than answered wrongly.
-        public static let unsupported = Code(.unsupported)
 
         /// A restored machine was given a history that the flow's history states cannot remember (a
         /// state that is not a history, or remembered states outside the history's state).

@@ -324,32 +324,16 @@ struct ParallelKitTests {
         }
     }
 
-    @Test("The tree tester follows the supervisor: a refusal of a parallel flow is thrown with nothing spawned, a start is stated")
+    @Test("The tree tester states a supervised flow with parallel states like any other")
     func treeTesterFollowsTheSupervisor() throws {
         let supervisor = Supervisor()
         let tester = FlowTreeTester(supervisor)
-        let supported = (try? Supervisor().start(Player.definition) { _, _ in }) != nil
-        if supported {
-            // A supervisor that runs flows with parallel states: the machine is stated like any other.
-            let root = try tester.step {
-                try supervisor.start(Player.definition, handler: tester.recording())
-            } expect: {
-                _ = $0.spawned(Player.definition, in: .idle)
-            }
-            tester.finish(running: [root.id])
-        } else {
-            // Today's supervisor refuses them (`SupervisorError.Code.unsupported`): nothing happened.
-            do throws(SupervisorError) {
-                _ = try tester.step { () throws(SupervisorError) -> MachineHandle<Player> in
-                    try supervisor.start(Player.definition, handler: tester.recording())
-                }
-                Issue.record("the supervisor started a flow it said it refuses")
-            } catch {
-                #expect(error.code == .unsupported, "\(error)")
-            }
-            #expect(supervisor.machines.isEmpty)
-            tester.finish()
+        let root = try tester.step {
+            try supervisor.start(Player.definition, handler: tester.recording())
+        } expect: {
+            _ = $0.spawned(Player.definition, in: .idle)
         }
+        tester.finish(running: [root.id])
     }
 
     @Test("Both regions finishing take the completion transition in the same step")

@@ -14,9 +14,6 @@ public struct SupervisorError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let effectFailed = Code("effect-failed")
         /// The definition cannot run (validation errors).
         public static let invalidDefinition = Code("invalid-definition")
-        /// The definition declares what a supervisor does not run. No definition is refused so today
-        /// (flows with parallel states are supervised); the code stays for what a later version adds.
-        public static let unsupported = Code("unsupported")
         /// A snapshot names a flow, state or child that the definition no longer has.
         public static let snapshotMismatch = Code("snapshot-mismatch")
         /// Asynchronous work needs a supervisor created in an isolation domain (an actor).
