@@ -267,6 +267,13 @@ extension FlowMachine {
                     matched = true
                     if commonAllows(table.eventMoves[i], state: leaf, event: event) {
                         let move = Int32(truncatingIfNeeded: i)
+                        // A targetless transition of a state above several active leaves is selected
+                        // for each of them; SCXML's enabled set holds it once. (A move with a target
+                        // from above two active leaves crosses their parallel state: never common.)
+                        if first >= 0 && table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless
+                            && commonSelects(table.eventMoves[i].declaration, first, second, more) {
+                            break
+                        }
                         if first < 0 {
                             first = move
                         } else if second < 0 {
@@ -308,6 +315,15 @@ extension FlowMachine {
         }
         return parallelStep(kind: .transitioned, from: from, event: event, effects: effects, transitions: transitions,
                             output: nil)
+    }
+
+    /// Whether a selected move (`first`, `second`, then `more` when it is not empty) was compiled from
+    /// transition `declaration`.
+    @inlinable
+    func commonSelects(_ declaration: Int32, _ first: Int32, _ second: Int32, _ more: [Int32]) -> Bool {
+        if !more.isEmpty { return more.contains { table.eventMoves[Int($0)].declaration == declaration } }
+        return table.eventMoves[Int(first)].declaration == declaration
+            || (second >= 0 && table.eventMoves[Int(second)].declaration == declaration)
     }
 
     /// Whether the common step may take `move` from `state`: its guard holds (an ``Guard/in(_:)``

@@ -55,6 +55,38 @@ struct ParallelCommonStepTests {
         #expect(try machine.send(.eject).kind == .ignored)
     }
 
+    @Test("A targetless transition of the parallel state, selected by every region's leaf, is taken once (CI, stop 30)")
+    func sharedTargetlessTakenOnce() throws {
+        // Found by `historyAndParallelAgreeWithReference` on CI: both leaves select the parallel
+        // state's transition; SCXML's enabled set is a set, so it is taken once, its effects run once.
+        let shared = FlowDefinition<Deck>("shared", initial: .deck) {
+            Parallel(.deck) {
+                On(.eject, to: nil, effects: ["eject"])
+                StateNode(.playback, initial: .stopped) {
+                    StateNode(.stopped) { On(.play, to: .playing) }
+                    StateNode(.playing)
+                }
+                StateNode(.volume, initial: .quiet) {
+                    StateNode(.quiet) { On(.louder, to: .loud) }
+                    StateNode(.loud) { On(.eject, to: nil, effects: ["mute"]) }
+                }
+            }
+        }
+        var machine = try FlowMachine(shared)
+        _ = try machine.start()
+        #expect(machine.table.takesCommonParallelSteps)
+        let once = try machine.send(.eject)
+        #expect(Array(once.effects) == ["eject"] && once.transitions.count == 1)
+        // A region's own transition preempts the shared one for its leaf only: both are taken, once each.
+        _ = try machine.send(.louder)
+        let two = try machine.send(.eject)
+        #expect(Array(two.effects) == ["eject", "mute"] && two.transitions.count == 2)
+        _ = try machine.send(.play)
+        let again = try machine.send(.eject)
+        #expect(Array(again.effects) == ["eject", "mute"] && again.transitions.count == 2)
+        #expect(again.leaves == [.playing, .loud])
+    }
+
     @Test("A step held by the caller never changes; the machine reuses its storage only once no step holds it")
     func heldStepsStay() throws {
         var machine = try FlowMachine(Self.deck)

@@ -131,6 +131,14 @@ MUTATIONS = [
         replace="""            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] && k < 0 { return nil }""",
     ),
     Mutation(
+        name="parallel-common-shared-targetless-twice",
+        suite="FlowstateTests",
+        what="the common step takes a targetless transition of a parallel state once per active leaf that selects it",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""                        if first >= 0 && table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless""",
+        replace="""                        if first < -1 && table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless""",
+    ),
+    Mutation(
         name="parallel-exit-order",
         suite="FlowstateTests",
         what="a parallel flow's exit set is exited in document order (earlier regions first)",
