@@ -600,7 +600,8 @@ struct FlowCompiler<F: Flow> {
                                                      local: isLocal(r, from: leaf))
                         if let kind = events[r] {
                             if parallel {
-                                let common = commonParallelMove(move, r, exitCount: exitCount, entries: &parallelEntries)
+                                let common = commonParallelMove(move, r, from: leaf, exitCount: exitCount,
+                                                                entries: &parallelEntries)
                                 if common.domain == FlowTable<F>.ParallelMove.slow { slowLeaf[leaf] = true }
                                 parallelMoves.append(common)
                             }
@@ -686,14 +687,15 @@ struct FlowCompiler<F: Flow> {
     /// `r`, its first `exitCount` effects exits): a local move (``FlowTable/Move/local``) without an
     /// update that does not enter a final state replaces the states below its domain with the ones it
     /// enters (appended to `entries`); any other is left to SCXML's algorithm.
-    private func commonParallelMove(_ move: FlowTable<F>.Move, _ r: Int, exitCount: Int, entries: inout [Int32])
+    private func commonParallelMove(_ move: FlowTable<F>.Move, _ r: Int, from leaf: Int, exitCount: Int,
+                                    entries: inout [Int32])
         -> FlowTable<F>.ParallelMove
     {
         let target = Int(move.target)
         guard move.local, !move.updates, target < 0 || nodes[target].output == nil else { return .slowMove }
         let content = rawEffects[r].count
         guard target >= 0 else {
-            return .init(domain: Int(FlowTable<F>.ParallelMove.targetless), domainEnd: 0, exitCount: 0,
+            return .init(domain: Int(FlowTable<F>.ParallelMove.targetless), domainEnd: 0, exited: 0, exitCount: 0,
                          contentCount: content, entries: 0..<0)
         }
         let domain = shortcuts.domains[r]
@@ -711,7 +713,9 @@ struct FlowCompiler<F: Flow> {
             entries.append(Int32(child))
             child = hierarchy.initialChild(of: child)
         }
-        return .init(domain: domain, domainEnd: hierarchy.subtreeEnd(of: domain), exitCount: exitCount,
+        var exited = 1
+        for _ in hierarchy.properAncestors(of: leaf, upTo: domain) { exited += 1 }
+        return .init(domain: domain, domainEnd: hierarchy.subtreeEnd(of: domain), exited: exited, exitCount: exitCount,
                      contentCount: content, entries: start..<entries.count)
     }
 

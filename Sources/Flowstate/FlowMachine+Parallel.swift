@@ -60,17 +60,17 @@ extension FlowMachine {
 
     /// Whether the sorted `configuration` holds `state` (binary search).
     @inlinable
-    static func contains(_ configuration: [Int32], _ state: Int) -> Bool {
+    static func contains<C: RandomAccessCollection<Int32>>(_ configuration: C, _ state: Int) -> Bool where C.Index == Int {
         let low = lowerBound(configuration, state)
-        return low < configuration.count && configuration[low] == Int32(truncatingIfNeeded: state)
+        return low < configuration.endIndex && configuration[low] == Int32(truncatingIfNeeded: state)
     }
 
     /// The first index of the sorted `configuration` whose state is not below `state` (binary search):
     /// where `state` is, or would be inserted.
     @inlinable
-    static func lowerBound(_ configuration: [Int32], _ state: Int) -> Int {
-        var low = 0
-        var high = configuration.count
+    static func lowerBound<C: RandomAccessCollection<Int32>>(_ configuration: C, _ state: Int) -> Int where C.Index == Int {
+        var low = configuration.startIndex
+        var high = configuration.endIndex
         let s = Int32(truncatingIfNeeded: state)
         while low < high {
             let mid = (low &+ high) >> 1
@@ -252,35 +252,29 @@ extension FlowMachine {
             for k in active.indices where table.parallelSlowLeaf[Int(active[k])] { return nil }
         }
         let kind = event.kind
-        // The selected moves, by index in the table's event moves: the first two in locals, any more
-        // (three regions moving in one step) in an array.
-        var first: Int32 = -1
-        var second: Int32 = -1
-        var more: [Int32] = []
-        var matched = false
+        // The selected moves, by index in the table's event moves (``CommonSelection``). The guard is
+        // asked here, not through a method of the machine: calling one would copy the machine.
+        var selection = CommonSelection()
         for k in active.indices {
             let leaf = Int(active[k])
             var i = table.eventRanges[leaf]
             let end = table.eventRanges[leaf &+ 1]
             while i < end {
                 if table.eventKinds[i] == kind {
-                    matched = true
-                    if commonAllows(table.eventMoves[i], state: leaf, event: event) {
-                        let move = Int32(truncatingIfNeeded: i)
+                    selection.matched = true
+                    let move = table.eventMoves[i]
+                    let g = Int(move.guardIndex)
+                    let allowed = g < 0 ? true
+                        : table.inStates[g] >= 0 ? Self.contains(active, Int(table.inStates[g]))
+                        : table.guards[g](table.states[leaf], event, contextValue)
+                    if allowed {
                         // A targetless transition of a state above several active leaves is selected
                         // for each of them; SCXML's enabled set holds it once. (A move with a target
                         // from above two active leaves crosses their parallel state: never common.)
-                        if first >= 0 && table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless
-                            && commonSelects(table.eventMoves[i].declaration, first, second, more) {
-                            break
-                        }
-                        if first < 0 {
-                            first = move
-                        } else if second < 0 {
-                            second = move
-                        } else {
-                            if more.isEmpty { more = [first, second] }
-                            more.append(move)
+                        if selection.first < 0
+                            || table.parallelMoves[i].domain != FlowTable<F>.ParallelMove.targetless
+                            || !selection.holds(move.declaration, table) {
+                            selection.append(Int32(truncatingIfNeeded: i), at: Int32(truncatingIfNeeded: k))
                         }
                         break
                     }
@@ -288,6 +282,9 @@ extension FlowMachine {
                 i &+= 1
             }
         }
+        let first = selection.first
+        let second = selection.second
+        let matched = selection.matched
         guard first >= 0 else {
             guard matched || table.unhandled == .ignore else { return nil }  // the general step throws
             return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
@@ -296,45 +293,76 @@ extension FlowMachine {
         let from = table.states[current]
         guard second >= 0 else {
             let move = table.eventMoves[Int(first)]
-            applyCommon(table.parallelMoves[Int(first)])
+            applyCommon(table.parallelMoves[Int(first)], at: Int(selection.firstAt))
             return parallelStep(kind: .transitioned, from: from, event: event, effects: table.effects(of: move),
                                 transitions: FlowTransitions(declaration: move.declaration), output: nil)
         }
         let effects: FlowEffects<F.Effect>
         let transitions: FlowTransitions
-        if more.isEmpty {
+        if selection.more == nil {
             effects = commonEffects(CommonMoves(first, second))
             transitions = FlowTransitions(declaration: table.eventMoves[Int(first)].declaration,
                                           table.eventMoves[Int(second)].declaration)
-            applyCommon(table.parallelMoves[Int(first)])
-            applyCommon(table.parallelMoves[Int(second)])
+            // The later region first: the earlier one's states keep their positions.
+            applyCommon(table.parallelMoves[Int(second)], at: Int(selection.secondAt))
+            applyCommon(table.parallelMoves[Int(first)], at: Int(selection.firstAt))
         } else {
+            let more = selection.moves
             effects = commonEffects(more)
             transitions = FlowTransitions(declarations: more.map { table.eventMoves[Int($0)].declaration })
-            for i in more { applyCommon(table.parallelMoves[Int(i)]) }
+            let pairs = selection.more!
+            for j in stride(from: pairs.count - 2, through: 0, by: -2) {
+                applyCommon(table.parallelMoves[Int(pairs[j])], at: Int(pairs[j + 1]))
+            }
         }
         return parallelStep(kind: .transitioned, from: from, event: event, effects: effects, transitions: transitions,
                             output: nil)
     }
 
-    /// Whether a selected move (`first`, `second`, then `more` when it is not empty) was compiled from
-    /// transition `declaration`.
-    @inlinable
-    func commonSelects(_ declaration: Int32, _ first: Int32, _ second: Int32, _ more: [Int32]) -> Bool {
-        if !more.isEmpty { return more.contains { table.eventMoves[Int($0)].declaration == declaration } }
-        return table.eventMoves[Int(first)].declaration == declaration
-            || (second >= 0 && table.eventMoves[Int(second)].declaration == declaration)
-    }
+    /// The moves the common step selects (``sendParallelCommon(_:)``): for each active atomic state in
+    /// document order, the first move of it or its ancestors whose event and guard select it.
+    @usableFromInline
+    struct CommonSelection {
+        /// The first two moves, by index in the table's event moves (-1: none), and the positions in
+        /// the configuration of the atomic states that selected them.
+        @usableFromInline var first: Int32 = -1
+        @usableFromInline var second: Int32 = -1
+        @usableFromInline var firstAt: Int32 = -1
+        @usableFromInline var secondAt: Int32 = -1
+        /// Every move and its position, in pairs, when there are three or more (`nil` otherwise: a
+        /// step of one or two moves releases no array).
+        @usableFromInline var more: [Int32]?
+        /// Whether any transition reacts to the event's kind (guards aside).
+        @usableFromInline var matched = false
 
-    /// Whether the common step may take `move` from `state`: its guard holds (an ``Guard/in(_:)``
-    /// guard asks the configuration before the step).
-    @inlinable
-    func commonAllows(_ move: FlowTable<F>.Move, state: Int, event: F.Event) -> Bool {
-        let g = Int(move.guardIndex)
-        guard g >= 0 else { return true }
-        let asked = table.inStates[g]
-        if asked >= 0 { return Self.contains(active, Int(asked)) }
-        return table.guards[g](table.states[state], event, contextValue)
+        @inlinable init() {}
+
+        @inlinable @inline(__always)
+        mutating func append(_ move: Int32, at position: Int32) {
+            if first < 0 {
+                first = move
+                firstAt = position
+            } else if second < 0 {
+                second = move
+                secondAt = position
+            } else {
+                if more == nil { more = [first, firstAt, second, secondAt] }
+                more!.append(move)
+                more!.append(position)
+            }
+        }
+
+        /// The moves, when there are three or more.
+        @inlinable
+        var moves: [Int32] { more.map { pairs in pairs.indices.lazy.filter { $0 % 2 == 0 }.map { pairs[$0] } } ?? [] }
+
+        /// Whether a selected move was compiled from transition `declaration`.
+        @inlinable
+        func holds(_ declaration: Int32, _ table: FlowTable<F>) -> Bool {
+            if more != nil { return moves.contains { table.eventMoves[Int($0)].declaration == declaration } }
+            return table.eventMoves[Int(first)].declaration == declaration
+                || (second >= 0 && table.eventMoves[Int(second)].declaration == declaration)
+        }
     }
 
     /// The effects of several common moves (selected in document order of their states), in SCXML's
@@ -390,16 +418,20 @@ extension FlowMachine {
         @inlinable subscript(position: Int) -> Int32 { position == 0 ? first : second }
     }
 
-    /// Takes a common move: the active states below its domain become the ones it enters, in place,
-    /// and ``current`` the first active atomic state.
+    /// Takes a common move selected by the atomic state at `position` of the configuration: the active
+    /// states below its domain become the ones it enters, in place, and ``current`` the first active
+    /// atomic state. A common move crosses no parallel state, so the active states below its domain are
+    /// one chain, from the domain's child down to that atomic state: the ``FlowTable/ParallelMove/exited``
+    /// positions ending at `position` (states are numbered in document order, a state before its
+    /// descendants). Moves of one step are taken from the last position to the first, so that each
+    /// finds its chain where the selection saw it.
     @inlinable
-    mutating func applyCommon(_ move: FlowTable<F>.ParallelMove) {
+    mutating func applyCommon(_ move: FlowTable<F>.ParallelMove, at position: Int) {
         guard move.domain >= -1 else { return }  // targetless
         let entries = UnsafeBufferPointer(rebasing: table.parallelEntries[Int(move.entryStart)..<Int(move.entryStart &+ move.entryCount)])
-        let low = move.domain < 0 ? 0 : Self.lowerBound(active, Int(move.domain) &+ 1)
-        var high = low
-        while high < active.count && active[high] < move.domainEnd { high &+= 1 }
-        if high &- low == entries.count {
+        let high = position &+ 1
+        let low = high &- Int(move.exited)
+        if Int(move.exited) == entries.count {
             for k in 0..<entries.count { active[low &+ k] = entries[k] }
         } else {
             active.replaceSubrange(low..<high, with: entries)

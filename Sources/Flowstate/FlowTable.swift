@@ -91,6 +91,9 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         @usableFromInline let domain: Int32
         /// The number just after the domain's last descendant.
         @usableFromInline let domainEnd: Int32
+        /// How many states the move exits: the atomic state that selects it and its ancestors below
+        /// the domain (one chain: a common move crosses no parallel state).
+        @usableFromInline let exited: Int32
         /// How many of the move's laid-out effects are exits, then its own (the rest are entries).
         @usableFromInline let exitCount: Int32
         @usableFromInline let contentCount: Int32
@@ -102,9 +105,10 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         @usableFromInline static var slow: Int32 { -2 }
         @usableFromInline static var targetless: Int32 { -3 }
 
-        init(domain: Int, domainEnd: Int, exitCount: Int, contentCount: Int, entries: Range<Int>) {
+        init(domain: Int, domainEnd: Int, exited: Int, exitCount: Int, contentCount: Int, entries: Range<Int>) {
             self.domain = Int32(domain)
             self.domainEnd = Int32(domainEnd)
+            self.exited = Int32(exited)
             self.exitCount = Int32(exitCount)
             self.contentCount = Int32(contentCount)
             self.entryStart = Int32(entries.lowerBound)
@@ -112,7 +116,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         }
 
         /// A move the common step leaves to the general algorithm.
-        static var slowMove: Self { Self(domain: Int(slow), domainEnd: 0, exitCount: 0, contentCount: 0, entries: 0..<0) }
+        static var slowMove: Self { Self(domain: Int(slow), domainEnd: 0, exited: 0, exitCount: 0, contentCount: 0, entries: 0..<0) }
     }
 
     /// What the compiler works out for the common step of a flow with parallel states.

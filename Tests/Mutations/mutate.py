@@ -135,8 +135,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the common step takes a targetless transition of a parallel state once per active leaf that selects it",
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
-        search="""                        if first >= 0 && table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless""",
-        replace="""                        if first < -1 && table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless""",
+        search="""                        if selection.first < 0\n""",
+        replace="""                        if selection.first < Int32.max\n""",
     ),
     Mutation(
         name="parallel-exit-order",
