@@ -98,9 +98,6 @@ struct Paths: AsyncParsableCommand {
         "[" + events.map { quote($0.description) }.joined(separator: ", ") + "]"
     }
 
-    static func quote(_ text: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
-        let array = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
-        return String(array.dropFirst().dropLast())
-    }
+    /// A JSON string literal: FlowGraph's `jsonStringLiteral`, the one string-literal writer.
+    static func quote(_ text: String) -> String { jsonStringLiteral(text) }
 }

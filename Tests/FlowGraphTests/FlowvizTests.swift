@@ -282,6 +282,16 @@ struct FlowvizTests {
         let nowhere = try Flowviz.run(["paths", door, "--to", "nowhere"])
         #expect(nowhere.status == 1)
         #expect(nowhere.stderr == "\(door): error: no state 'nowhere'\n")
+        // Names that JSON must escape come back as they were written (one string writer: FlowGraph's).
+        let odd = try scratch.file("odd.json", #"""
+        { "flowspec": 1, "name": "say \"hi\" \\ é/\u0001", "initial": "a", "states": [
+          { "name": "a", "transitions": [ { "event": "go\ttab", "target": "b \"quoted\"" } ] },
+          { "name": "b \"quoted\"" } ] }
+        """#)
+        let oddJSON = try Flowviz.run(["paths", odd, "--format", "json"])
+        let oddObject = try JSONSerialization.jsonObject(with: Data(oddJSON.stdout.utf8)) as? [String: Any]
+        #expect(oddObject?["flow"] as? String == "say \"hi\" \\ é/\u{01}", "\(oddJSON.stdout)")
+        #expect((oddObject?["shortest"] as? [String: [String]])?["b \"quoted\""] == ["go\ttab"])
     }
 
     @Test("diff: one line per change, exit 1, and a diagram; identical files are exit 0")
