@@ -175,12 +175,28 @@ public struct FlowGraph: Hashable, Sendable {
         for (position, t) in outline.transitions.enumerated() {
             guard let target = t.targetless ? t.source : t.target else { continue }  // undeclared: not drawn
             // A transition into several regions is drawn as one edge to each target.
+            let drawn = Self.edgeStyle(of: t.type, label: t.label)
             for target in [target] + t.moreTargets {
-                edges.append(Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: t.label,
-                                  events: [t.event], transitions: [position]))
+                edges.append(Edge(from: "\(prefix)s\(t.source)", to: "\(prefix)s\(target)", label: drawn.label,
+                                  events: [t.event], attributes: drawn.attributes, transitions: [position]))
             }
         }
         if mergeParallelEdges { mergeEdges() }
+    }
+
+    /// How the edge of a transition of `type` labelled `label` is drawn: an internal transition
+    /// (``TransitionType/internal``: it does not exit its source) is dotted, with a tooltip that says
+    /// so, and its label marked `(internal)` (Mermaid's state diagrams have no dotted edges: the mark
+    /// is what they show). The one place that decides it, for definitions and flow files alike (DOT,
+    /// SVG through DOT, Mermaid).
+    static func edgeStyle(of type: TransitionType, label: String) -> (label: String, attributes: [String: String]) {
+        switch type {
+        case .external:
+            (label, [:])
+        case .internal:
+            (label.isEmpty ? "(internal)" : label + " (internal)",
+             ["style": "dotted", "tooltip": "internal: does not exit its source"])
+        }
     }
 
     /// Merges edges between the same two nodes into one, keeping the first one's place.

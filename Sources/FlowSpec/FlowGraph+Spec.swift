@@ -28,12 +28,7 @@ extension FlowGraph {
             // History states are drawn by the definition's graph (`H`, `H*`), as typed flows' are.
         }
         // A transition with several targets is drawn by the definition's graph: one edge per target.
-        let transitionList = index.transitions
-        // An internal transition (it does not exit its source) is drawn dotted.
-        for e in edges.indices where edges[e].transitions.contains(where: { transitionList.indices.contains($0) && transitionList[$0].transition.isInternal }) {
-            edges[e].attributes["style"] = "dotted"
-            edges[e].attributes["tooltip"] = "internal: does not exit its source"
-        }
+        // An internal transition is drawn by the definition's graph too (dotted, marked), as typed flows' are.
         // A transition to a state the file does not declare is drawn, marked, to a node that says so:
         // an invalid flow is never drawn as if it were whole.
         var missing: [String: String] = [:]

@@ -59,7 +59,7 @@ public struct FlowPaths: Sendable {
         let transitions = index.transitionList
         var refusal: String?
         index.forEach(state: { _, state in
-            if refusal == nil { refusal = FlowSpec.notRun(state, index: index, verb: "explored") }
+            if refusal == nil { refusal = FlowSpec.notRun(state, verb: "explored") }
         })
         if let refusal { throw FlowSimulation.Problem(description: refusal) }
         // The driver FlowSimulation runs, without child flows (their completion is an event like any

@@ -154,7 +154,7 @@ public final class FlowSimulation {
             for name in index.order {
                 let state = index.states[name]!
                 for block in state.onEntry + state.onExit { try refuseData(block) }
-                if let reason = FlowSpec.notRun(state, index: index, verb: "simulated") { throw Problem(description: reason) }
+                if let reason = FlowSpec.notRun(state, verb: "simulated") { throw Problem(description: reason) }
                 guard let child = state.child else { continue }
                 guard var childSpec = current.documents[child] ?? children(child) else {
                     let at = state.location.map { "\($0): " } ?? ""

@@ -118,13 +118,14 @@ extension FlowSpec {
                 let tl = t.location ?? fallbackLocation
                 let guardCondition = t.guardName.map(condition)
                 let labels = effects ? t.effects : []
+                let type: TransitionType = t.isInternal ? .internal : .external
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
                     if t.targets.count > 1 {
-                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.targets, update: t.update.map(update),
+                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
                                                     effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     } else {
-                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, update: t.update.map(update),
+                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, type: type, update: t.update.map(update),
                                                     effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     }
                     declared.append(firstOwn + k)
@@ -132,11 +133,11 @@ extension FlowSpec {
                 }
                 for kind in kinds(event) {
                     if t.targets.count > 1 {
-                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.targets, update: t.update.map(update),
+                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
                                                  effects: labels, label: event, fileID: tl.file, line: tl.line,
                                                  column: tl.column).element)
                     } else {
-                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, update: t.update.map(update),
+                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, type: type, update: t.update.map(update),
                                                  effects: labels, label: event, fileID: tl.file, line: tl.line,
                                                  column: tl.column).element)
                     }

@@ -31,10 +31,12 @@ extension FlowSpec {
         }
         for t in outline.transitions where made.indices.contains(t.source) {
             let first = t.targetless ? nil : t.target.map { outline.states[$0].label }
-            made[t.source].transitions.append(Transition(
+            var transition = Transition(
                 event: t.event, guardName: t.guardLabel,
                 targets: (first.map { [$0] } ?? []) + (first == nil ? [] : t.moreTargets.map { outline.states[$0].label }),
-                effects: t.effects, update: t.update))
+                effects: t.effects, update: t.update)
+            transition.isInternal = t.type == .internal
+            made[t.source].transitions.append(transition)
         }
         for (i, s) in outline.states.enumerated() {
             if let initial = s.initial, initial != children[i].first { made[i].initial = outline.states[initial].label }

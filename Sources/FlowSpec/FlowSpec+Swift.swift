@@ -156,7 +156,6 @@ struct SwiftFlowWriter {
     mutating func write() throws(FlowSpec.SwiftGenerationError) -> String {
         let scxml = spec.semantics == .scxml
         let states = spec.statesInDocumentOrder
-        let index = SpecIndex(spec)
         var stateNames = Names(), events = Names(), effects = Names(), outputs = Names(), requirements = Names()
         var parent: [String: String] = [:]
         var guardNames: [(name: String, location: FlowSourceLocation?)] = []
@@ -176,9 +175,6 @@ struct SwiftFlowWriter {
             }
             if state.history != nil {
                 problem("state '\(state.name)' is a history state: the Swift generator does not write history states yet", at: state.location)
-            }
-            for t in state.transitions where FlowSpec.internalDiffers(t, of: state, index: index) {
-                problem("the internal transition of '\(state.name)' does not exit its source: typed flows' transitions are external", at: t.location)
             }
             if state.isFinal {
                 if scxml, let enclosing = parent[state.name] {
@@ -348,13 +344,14 @@ struct SwiftFlowWriter {
                 let updatePart = t.update.map { ", update: Update(\(Self.quote($0))) { _, _ in }" } ?? ""
                 let effectPart = t.effects.isEmpty ? "" : ", effects: [" + t.effects.map { "." + effects[$0] }.joined(separator: ", ") + "]"
                 let target = t.target.map { ".\(stateNames[$0])" }
+                let typePart = t.isInternal ? ", type: .internal" : ""
                 if t.event == nil {
                     // The readers refuse an eventless transition without a target.
                     transitions += "\(inner)Always(" + String(guardPart.dropFirst(2)) + (guardPart.isEmpty ? "" : ", ")
-                        + "to: \(target ?? ".\(stateNames[state.name])")\(updatePart)\(effectPart))\n"
+                        + "to: \(target ?? ".\(stateNames[state.name])")\(typePart)\(updatePart)\(effectPart))\n"
                 } else {
                     for event in eventNames(t, scxml: scxml) {
-                        transitions += "\(inner)On(.\(events[event])\(guardPart), to: \(target ?? "nil")\(updatePart)\(effectPart))\n"
+                        transitions += "\(inner)On(.\(events[event])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
                     }
                 }
                 transitions += back(t.location, indent: inner)

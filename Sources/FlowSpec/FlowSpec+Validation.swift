@@ -49,10 +49,13 @@ extension FlowSpec {
             var declarations = [Int](repeating: 0, count: document.index.transitionList.count)  // per spec transition
             for s in map { declarations[s] += 1 }
             var shadowed: [Int: [ValidationIssue]] = [:]
+            var ineffective = Set<Int>()  // spec transitions already warned of (one per descriptor)
             var issues: [ValidationIssue] = []
             for issue in definition.validate() {
                 if issue.kind == .shadowedTransition, let id = issue.transition, id.position < map.count {
                     shadowed[map[id.position], default: []].append(issue)
+                } else if issue.kind == .ineffectiveInternal, let id = issue.transition, id.position < map.count {
+                    if ineffective.insert(map[id.position]).inserted { issues.append(issue) }
                 } else {
                     issues.append(issue)
                 }
@@ -176,11 +179,10 @@ extension FlowSpec {
 
 extension FlowSpec {
     /// Why the driver that simulates and explores files cannot run `state` (one line with its place),
-    /// or `nil`: a history whose default transition runs content, a state naming several initial states, or an internal transition
-    /// that means something else than an external one (from a compound state to one of its
-    /// descendants: the engine's transitions exit and re-enter their source). The one place
-    /// `simulate` and `paths` ask. (Parallel states and transitions with several targets run.)
-    static func notRun(_ state: State, index: SpecIndex, verb: String) -> String? {
+    /// or `nil`: a history whose default transition runs content, or a state naming several initial
+    /// states. The one place `simulate` and `paths` ask. (Parallel states, transitions with several
+    /// targets and internal transitions run.)
+    static func notRun(_ state: State, verb: String) -> String? {
         func at(_ location: FlowSourceLocation?) -> String { location.map { "\($0): " } ?? "" }
         if state.initialStates.count > 1 {
             return "\(at(state.location))error: state '\(state.name)' names several initial states: several initial states are drawn and validated, not \(verb)"
@@ -188,17 +190,6 @@ extension FlowSpec {
         if state.history != nil, state.transitions.contains(where: { !($0.content?.instructions.isEmpty ?? true) }) {
             return "\(at(state.location))error: the default transition of <history> '\(state.name)' has executable content: it is drawn and validated, not \(verb)"
         }
-        for t in state.transitions where internalDiffers(t, of: state, index: index) {
-            return "\(at(t.location))error: the internal transition of '\(state.name)' to '\(t.target ?? "")' does not exit its source: internal transitions are drawn and validated, not \(verb)"
-        }
         return nil
-    }
-
-    /// Whether `t`, declared on `state`, is an internal transition that means something else than an
-    /// external one: from a compound state to one of its proper descendants (SCXML: it exits only the
-    /// active descendants, not the source).
-    static func internalDiffers(_ t: Transition, of state: State, index: SpecIndex) -> Bool {
-        guard t.isInternal, !state.states.isEmpty, let target = t.target, target != state.name else { return false }
-        return index.ancestors(of: target).contains(state.name)
     }
 }

@@ -100,9 +100,11 @@ public struct FlowSpec: Sendable {
         public var targets: [String] = []
         /// Effects, as labels.
         public var effects: [String] = []
-        /// SCXML `type="internal"`: a transition from a compound state to one of its descendants that
-        /// does not exit and re-enter its source. Drawn dotted; a simulation refuses it where it means
-        /// something else than an external transition (the engine's transitions are external).
+        /// SCXML `type="internal"` (JSON `"internal": true`): a transition from a compound state to its
+        /// own descendants that does not exit and re-enter its source (the definition's
+        /// `TransitionType.internal`). Drawn dotted, simulated and explored; where it changes nothing
+        /// (an atomic or parallel source, a target outside the source) validation warns
+        /// (`ineffective-internal`) and it runs as an external transition.
         public var isInternal = false
         /// The name of the context update the transition makes (drawn `{name}`; a Swift `Update`'s
         /// name). A flow file has no code behind it: simulating it changes no context.

@@ -99,6 +99,7 @@ struct FlowCompiler<F: Flow> {
         let table = buildTable(initialIndex: initialIndex)
         checkFinalStates()
         checkDeterminism()
+        checkInternalTransitions()
         if initialIndex >= 0 { checkReachability(table: table) }
         let ordered = issues.filter { $0.severity == .error } + issues.filter { $0.severity == .warning }
         return Compiled(states: stateDeclarations(), transitions: transitionDeclarations(),
@@ -501,10 +502,21 @@ struct FlowCompiler<F: Flow> {
             s.entryDown[i] = !entries[i].isEmpty ? i : (c >= 0 ? s.entryDown[c] : -1)
         }
         s.domains = [Int](repeating: -1, count: raws.count)
+        // An internal transition's domain is decided here, once: a flat flow's moves exit and enter
+        // below it, and pay nothing at run time. (A move with several targets is never local: SCXML's
+        // algorithm computes its domain from them all.)
         for r in raws.indices where rawTarget[r] >= 0 {
-            s.domains[r] = hierarchy.transitionDomain(source: rawSource[r], target: rawTarget[r]) ?? FlowHierarchy.root
+            s.domains[r] = hierarchy.transitionDomain(source: rawSource[r], target: rawTarget[r],
+                                                      isInternal: raws[r].data.type == .internal) ?? FlowHierarchy.root
         }
         shortcuts = s
+    }
+
+    /// Raw transition `r` as the hierarchy sees it: its source, its resolved targets (none when
+    /// targetless or unknown), and whether it is declared internal.
+    private func hierarchyTransition(_ r: Int) -> FlowHierarchy.Transition {
+        FlowHierarchy.Transition(source: rawSource[r], targets: rawTarget[r] >= 0 ? [rawTarget[r]] + raws[r].moreTargets : [],
+                                 isInternal: raws[r].data.type == .internal)
     }
 
     /// The next state strictly above `s` in one of the shortcut arrays that point up.
@@ -741,7 +753,7 @@ struct FlowCompiler<F: Flow> {
                     source: Int32(state), target: Int32(rawTarget[r]),
                     moreTargets: raws[r].moreTargets.map { Int32($0) }, doneOf: Int32(raws[r].doneOf),
                     guardIndex: Int32(guardIndex[r]), declaration: Int32(r), effects: layOut(rawEffects[r]),
-                    updates: raws[r].data.update != nil))
+                    updates: raws[r].data.update != nil, isInternal: raws[r].data.type == .internal))
                 kinds.append(raws[r].data.event)
             }
             ranges.append(transitions.count)
@@ -823,6 +835,32 @@ struct FlowCompiler<F: Flow> {
         }
     }
 
+    /// Warns of each transition declared internal where that changes nothing (SCXML's rule: only a
+    /// compound source whose every target lies strictly inside it is kept); it runs as an external one.
+    private mutating func checkInternalTransitions() {
+        for r in raws.indices where raws[r].data.type == .internal && rawTarget[r] != -2 {
+            let source = rawSource[r]
+            let name = label(nodes[source].state)
+            let why: String
+            if rawTarget[r] < 0 {
+                why = "it has no target, and a targetless transition exits nothing either way"
+            } else if !hierarchy.isCompound(source) {
+                why = "'\(name)' is \(hierarchy.isParallel(source) ? "parallel" : "atomic"): only a compound source stays "
+                    + "active"
+            } else if let outside = ([rawTarget[r]] + raws[r].moreTargets).first(where: { !hierarchy.isDescendant($0, of: source) }) {
+                why = outside == source
+                    ? "it targets '\(name)' itself, which it exits and enters again"
+                    : "its target '\(label(nodes[outside].state))' is not inside '\(name)'"
+            } else {
+                continue
+            }
+            let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
+            report(.ineffectiveInternal, .warning,
+                   "transition from '\(name)' \(on) is declared internal, but runs as an external one: \(why)",
+                   raws[r].data.location, transition: FlowTransitionID(position: r))
+        }
+    }
+
     private mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
         if hierarchy.hasParallel || hierarchy.hasHistory {
@@ -895,8 +933,7 @@ struct FlowCompiler<F: Flow> {
         while let s = work.popLast() {
             for r in shortcuts.bySource[shortcuts.sourceRanges[s]..<shortcuts.sourceRanges[s + 1]]
             where rawTarget[r] >= 0 {
-                enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(
-                    source: s, targets: [rawTarget[r]] + raws[r].moreTargets)]))
+                enter(hierarchy.computeEntrySet([hierarchyTransition(r)]))
             }
         }
         for i in nodes.indices where !reached[i] && nodes[i].history == nil {
@@ -943,7 +980,7 @@ struct FlowCompiler<F: Flow> {
                   guardLabel: raw.data.guardCondition?.name, target: raw.data.target,
                   targets: raw.data.target.map { [$0] + raw.data.moreTargets } ?? [], update: raw.data.update,
                   effects: raw.data.effects, emit: raw.data.emits,
-                  effectLabels: labels(raw.data.effects, raw.data.emits),
+                  effectLabels: labels(raw.data.effects, raw.data.emits), type: raw.data.type,
                   location: raw.data.location)
         }
     }

@@ -279,6 +279,9 @@ extension FlowDefinition {
         public let emit: [Emit<F>]
         /// Labels of the effects, then the names of the emits.
         public let effectLabels: [String]
+        /// External or internal, as declared (``TransitionType``): an internal transition from a
+        /// compound state to its own descendants does not exit its source.
+        public let type: TransitionType
         /// Where the transition was declared.
         public let location: FlowSourceLocation
 

@@ -36,6 +36,9 @@ public struct FlowElement<F: Flow>: Sendable {
         var doneOf: F.State? = nil
         /// The targets after `target`, for a transition into several regions of a parallel state.
         var moreTargets: [F.State] = []
+        /// External (the default) or internal: whether a transition from a compound state to its own
+        /// descendants exits and re-enters its source.
+        var type: TransitionType = .external
         var location: FlowSourceLocation
     }
 
@@ -257,6 +260,35 @@ public struct History<F: Flow> {
     }
 }
 
+/// Whether a transition from a compound state to its own descendants leaves its source (SCXML's
+/// `<transition type="external|internal">`).
+///
+/// An **external** transition (the default) exits every active state below its domain and enters its
+/// targets from there: a transition declared on a compound state that targets one of its own
+/// descendants exits the compound state and enters it again, performing its exit and entry effects.
+/// An **internal** one whose source is a compound state and whose every target is a proper
+/// descendant of the source has the source as its domain: the source is neither exited nor entered
+/// again, only the states inside it change (a sheet moves between its steps without being dismissed
+/// and presented again). Anywhere else (an atomic or parallel source, a target outside the source, the
+/// source itself, no target) an internal transition behaves as an external one, and validation warns
+/// (``ValidationIssue/Kind/ineffectiveInternal``).
+///
+/// ```swift
+/// StateNode(.sheet, initial: .name, entry: [.present], exit: [.dismiss]) {
+///     StateNode(.name) { On(.next, to: .email) }
+///     StateNode(.email) { On(.next, to: .done) }
+///     StateNode(.done)
+///     On(.restart, to: .name, type: .internal)
+///     On(.close, to: .home)
+/// }
+/// ```
+public enum TransitionType: String, Hashable, Sendable, CaseIterable {
+    /// Exits and re-enters the source when it targets the source's descendants (SCXML's default).
+    case external
+    /// Does not exit its compound source when every target lies inside it.
+    case `internal`
+}
+
 /// A final state: entering it finishes the flow with an output.
 public struct Final<F: Flow> {
     /// The element this node contributes to the definition.
@@ -364,6 +396,8 @@ public struct On<F: Flow> {
     ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - target: The state entered. `nil` makes a targetless transition: its effects are performed
     ///     and the machine stays where it is, without exiting or entering anything.
+    ///   - type: ``TransitionType/internal`` keeps a compound source active when every target lies
+    ///     inside it (its exit and entry effects are not performed); ``TransitionType/external`` by default.
     ///   - update: Changes the flow's context when the transition is taken, before any of the
     ///     step's effects is derived.
     ///   - effects: Effects performed between the exits and the entries.
@@ -376,6 +410,7 @@ public struct On<F: Flow> {
         _ event: F.Event.Kind,
         guard guardCondition: Guard<F>? = nil,
         to target: F.State?,
+        type: TransitionType = .external,
         update: Update<F>? = nil,
         effects: [F.Effect] = [],
         emit: [Emit<F>] = [],
@@ -386,7 +421,7 @@ public struct On<F: Flow> {
     ) {
         element = FlowElement(node: .transition(.init(
             event: event, eventLabel: label ?? String(describing: event), guardCondition: guardCondition,
-            target: target, update: update, effects: effects, emits: emit,
+            target: target, update: update, effects: effects, emits: emit, type: type,
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }
@@ -403,6 +438,8 @@ extension On {
     ///   - state: The parallel (or compound) state whose completion the transition reacts to.
     ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - target: The state entered; `nil` for a targetless transition.
+    ///   - type: ``TransitionType/internal`` keeps a compound source active when every target lies
+    ///     inside it (its exit and entry effects are not performed); ``TransitionType/external`` by default.
     ///   - update: Changes the flow's context when the transition is taken.
     ///   - effects: Effects performed between the exits and the entries.
     ///   - emit: Effects derived from the context and the event, after `effects`.
@@ -413,6 +450,7 @@ extension On {
         done state: F.State,
         guard guardCondition: Guard<F>? = nil,
         to target: F.State?,
+        type: TransitionType = .external,
         update: Update<F>? = nil,
         effects: [F.Effect] = [],
         emit: [Emit<F>] = [],
@@ -422,7 +460,7 @@ extension On {
     ) {
         element = FlowElement(node: .transition(.init(
             event: nil, eventLabel: "done.state.\(state)", guardCondition: guardCondition, target: target,
-            update: update, effects: effects, emits: emit, doneOf: state,
+            update: update, effects: effects, emits: emit, doneOf: state, type: type,
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }
@@ -436,6 +474,8 @@ extension On {
     ///   - event: The kind of event the transition reacts to.
     ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - targets: The states entered, at least one (a single target is the same as `to: target`).
+    ///   - type: ``TransitionType/internal`` keeps a compound source active when every target lies
+    ///     inside it (its exit and entry effects are not performed); ``TransitionType/external`` by default.
     ///   - update: Changes the flow's context when the transition is taken.
     ///   - effects: Effects performed between the exits and the entries.
     ///   - emit: Effects derived from the context and the event, after `effects`.
@@ -447,6 +487,7 @@ extension On {
         _ event: F.Event.Kind,
         guard guardCondition: Guard<F>? = nil,
         to targets: [F.State],
+        type: TransitionType = .external,
         update: Update<F>? = nil,
         effects: [F.Effect] = [],
         emit: [Emit<F>] = [],
@@ -458,7 +499,7 @@ extension On {
         element = FlowElement(node: .transition(.init(
             event: event, eventLabel: label ?? String(describing: event), guardCondition: guardCondition,
             target: targets.first, update: update, effects: effects, emits: emit,
-            moreTargets: Array(targets.dropFirst()),
+            moreTargets: Array(targets.dropFirst()), type: type,
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }
@@ -474,6 +515,8 @@ public struct Always<F: Flow> {
     /// - Parameters:
     ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - target: The state entered.
+    ///   - type: ``TransitionType/internal`` keeps a compound source active when every target lies
+    ///     inside it (its exit and entry effects are not performed); ``TransitionType/external`` by default.
     ///   - update: Changes the flow's context when the transition is taken.
     ///   - effects: Effects performed between the exits and the entries.
     ///   - emit: Effects derived from the context and the event, after `effects`.
@@ -483,6 +526,7 @@ public struct Always<F: Flow> {
     public init(
         guard guardCondition: Guard<F>? = nil,
         to target: F.State,
+        type: TransitionType = .external,
         update: Update<F>? = nil,
         effects: [F.Effect] = [],
         emit: [Emit<F>] = [],
@@ -492,7 +536,8 @@ public struct Always<F: Flow> {
     ) {
         element = FlowElement(node: .transition(.init(
             event: nil, eventLabel: nil, guardCondition: guardCondition, target: target, update: update,
-            effects: effects, emits: emit, location: FlowSourceLocation(file: fileID, line: line, column: column)
+            effects: effects, emits: emit, type: type,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }
 }
@@ -503,6 +548,8 @@ extension Always {
     /// - Parameters:
     ///   - guardCondition: A predicate that must hold for the transition to be taken.
     ///   - targets: The states entered, at least one.
+    ///   - type: ``TransitionType/internal`` keeps a compound source active when every target lies
+    ///     inside it (its exit and entry effects are not performed); ``TransitionType/external`` by default.
     ///   - update: Changes the flow's context when the transition is taken.
     ///   - effects: Effects performed between the exits and the entries.
     ///   - emit: Effects derived from the context and the event, after `effects`.
@@ -512,6 +559,7 @@ extension Always {
     public init(
         guard guardCondition: Guard<F>? = nil,
         to targets: [F.State],
+        type: TransitionType = .external,
         update: Update<F>? = nil,
         effects: [F.Effect] = [],
         emit: [Emit<F>] = [],
@@ -521,7 +569,7 @@ extension Always {
     ) {
         element = FlowElement(node: .transition(.init(
             event: nil, eventLabel: nil, guardCondition: guardCondition, target: targets.first, update: update,
-            effects: effects, emits: emit, moreTargets: Array(targets.dropFirst()),
+            effects: effects, emits: emit, moreTargets: Array(targets.dropFirst()), type: type,
             location: FlowSourceLocation(file: fileID, line: line, column: column)
         )))
     }

@@ -561,8 +561,11 @@ extension FlowMachine {
         return transitions.map { t in
             let transition = parallel.transitions[t]
             guard transition.target >= 0 else { return FlowHierarchy.Transition(source: Int(transition.source), targets: []) }
+            // SCXML's getTransitionDomain honours `type="internal"`: the hierarchy decides whether the
+            // source is the domain.
             return FlowHierarchy.Transition(source: Int(transition.source),
-                                            targets: [Int(transition.target)] + transition.moreTargets.map { Int($0) })
+                                            targets: [Int(transition.target)] + transition.moreTargets.map { Int($0) },
+                                            isInternal: transition.isInternal)
         }
     }
 

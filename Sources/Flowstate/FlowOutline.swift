@@ -69,6 +69,8 @@ public struct FlowOutline: Hashable, Sendable {
         /// The indices of its targets after ``target``, for a transition into several regions of a
         /// parallel state (`On(_:to: [State])`); empty otherwise.
         public var moreTargets: [Int] = []
+        /// External or internal, as declared (``TransitionType``).
+        public var type: TransitionType = .external
     }
 
     /// The flow's name.
@@ -118,7 +120,8 @@ extension FlowDefinition {
                              targetless: transition.target == nil, event: transition.eventLabel,
                              label: transition.label, guardLabel: transition.guardLabel,
                              effects: transition.effectLabels, update: transition.updateLabel,
-                             moreTargets: transition.targets.dropFirst().compactMap { index[$0] })
+                             moreTargets: transition.targets.dropFirst().compactMap { index[$0] },
+                             type: transition.type)
             })
     }
 }

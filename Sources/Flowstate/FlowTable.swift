@@ -360,6 +360,9 @@ struct FlowParallelTable<F: Flow>: Sendable {
         let effects: Range<Int>
         /// Whether it has an ``Update``.
         let updates: Bool
+        /// Whether it is declared internal (``TransitionType/internal``): the hierarchy's domain
+        /// (``FlowHierarchy/transitionDomain(of:history:)``) decides whether that keeps its source.
+        let isInternal: Bool
     }
 
     /// The transitions, grouped by source state, each state's in declaration order.

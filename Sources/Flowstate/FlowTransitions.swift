@@ -115,7 +115,9 @@ extension FlowDefinition {
     /// The states a step exited and entered, by SCXML's rules, for transitions the engine reported
     /// (``FlowStep/transitions``) taken from the leaf `state`: for each transition, the active states
     /// below its domain are exited (innermost first), then the states from below the domain down to
-    /// the settled leaf are entered (outermost first). A targetless transition exits and enters nothing.
+    /// the settled leaf are entered (outermost first). A targetless transition exits and enters nothing;
+    /// an internal one (``TransitionType/internal``) from a compound state to its own descendants
+    /// neither exits nor enters its source.
     ///
     /// A transition to a history state is read as a transition to its default target: what a history
     /// remembers is the machine's (``FlowMachine/remembered``), not the definition's.
@@ -135,7 +137,8 @@ extension FlowDefinition {
                   let source = table.index[declaration.source] else { continue }
             // One transition at a time: each one's exit set is computed from the configuration the
             // previous one left (eventless transitions run one microstep each).
-            let taken = [FlowHierarchy.Transition(source: source, target: target)]
+            let taken = [FlowHierarchy.Transition(source: source, target: target,
+                                                  isInternal: declaration.type == .internal)]
             let configuration = hierarchy.ancestorsOrSelf(of: leaf)
             for s in hierarchy.computeExitSet(taken, configuration: configuration) { exited.append(table.states[s]) }
             let entrySet = hierarchy.computeEntrySet(taken)

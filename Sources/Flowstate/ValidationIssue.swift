@@ -71,6 +71,11 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// history, not inside it for a deep one, or a history).
         public static let invalidHistory = Kind("invalid-history")
 
+        /// A transition is declared internal (``TransitionType/internal``) where that changes nothing:
+        /// its source is not a compound state (atomic or parallel), it has no target, or a target is
+        /// not inside its source. It runs as an external transition (SCXML's rule); a warning.
+        public static let ineffectiveInternal = Kind("ineffective-internal")
+
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }
     }
@@ -95,7 +100,7 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The transition the issue is about, for ``Kind/shadowedTransition`` (the transition never
-    /// taken): `definition[transition]` gives its declaration.
+    /// taken) and ``Kind/ineffectiveInternal``: `definition[transition]` gives its declaration.
     public internal(set) var transition: FlowTransitionID?
 
     /// The error for a final state that declares a child flow, for the engine's definitions and for

@@ -36,11 +36,12 @@ extension GeneratedFlow {
             let effects: [Cx.Effect] = [.base(t.fails ? .boom : .transition(i))]
             let record = Update<Cx>("record t\(i)") { context, _ in context.append(i) }
             let saw = [Emit<Cx>("saw t\(i)") { context, _ in .saw(i, context) }]
+            let type: TransitionType = t.isInternal ? .internal : .external
             return if let event = t.event {
-                On<Cx>(event, guard: guardFor(t.guardKind), to: t.target, update: record, effects: effects,
+                On<Cx>(event, guard: guardFor(t.guardKind), to: t.target, type: type, update: record, effects: effects,
                        emit: saw).element
             } else {
-                Always<Cx>(guard: guardFor(t.guardKind), to: t.target!, update: record, effects: effects,
+                Always<Cx>(guard: guardFor(t.guardKind), to: t.target!, type: type, update: record, effects: effects,
                            emit: saw).element
             }
         }, state: { s, body in

@@ -173,6 +173,22 @@ MUTATIONS = [
         replace="""        guard hasHistory && transition.targets.isEmpty else {""",
     ),
     Mutation(
+        name="internal-as-external",
+        suite="FlowstateTests",
+        what="an internal transition from a compound state to its descendants exits and re-enters its source",
+        file="Sources/Flowstate/FlowHierarchy.swift",
+        search="""        if isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
+        replace="""        if false && isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
+    ),
+    Mutation(
+        name="internal-parallel-source-kept",
+        suite="FlowstateTests",
+        what="an internal transition of a parallel state to its descendants keeps the parallel state (SCXML: only a compound source does)",
+        file="Sources/Flowstate/FlowHierarchy.swift",
+        search="""        if isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
+        replace="""        if isInternal && !isAtomic(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
+    ),
+    Mutation(
         name="parallel-every-region",
         suite="FlowstateTests",
         what="entering a parallel state enters only its first region",
@@ -255,6 +271,14 @@ MUTATIONS = [
     ),
     # SCXML transition selection as the flow-file interpreter gets it: FlowGraphTests (SCXML, driver
     # and W3C tests). The interpreter hands selection to the engine, so two of these are in it.
+    Mutation(
+        name="file-internal-dropped",
+        suite="FlowGraphTests",
+        what="a flow file's internal transitions are declared to the engine as external ones",
+        file="Sources/FlowSpec/FlowSpec+Definition.swift",
+        search="""                let type: TransitionType = t.isInternal ? .internal : .external""",
+        replace="""                let type: TransitionType = t.isInternal ? .external : .external""",
+    ),
     Mutation(
         name="scxml-document-order",
         suite="FlowGraphTests",

@@ -46,6 +46,9 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
         var done: Int? = nil
         /// For guard kind 5 (`Guard.in`), the state it asks about.
         var inState = 0
+        /// Declared internal (`type: .internal`): from a compound source to targets inside it, the
+        /// source is not exited (docs: *Internal transitions*); anywhere else it runs as an external one.
+        var isInternal = false
     }
 
     var count: Int
@@ -67,6 +70,7 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
             "t\(i): \(t.source)-\(t.done.map { "done\($0)" } ?? t.event.map { "e\($0)" } ?? "ε")"
                 + "\(t.guardKind == 0 ? "" : t.guardKind == 5 ? "[in\(t.inState)]" : "[g\(t.guardKind)]")->"
                 + (t.target.map(String.init) ?? "·") + (t.slot == 0 ? "" : "@\(t.slot)") + (t.fails ? "!" : "")
+                + (t.isInternal ? "~" : "")
         }
         let hs = histories.keys.sorted().map { "\($0)\(histories[$0]!.deep ? "*" : "")->\(histories[$0]!.default)" }
         return "GeneratedFlow(parents: \(parents), finals: \(finals.sorted()), parallels: \(parallels.sorted()), "
@@ -82,7 +86,9 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
     typealias StateSpec = (parent: Int, final: Int, initial: Int)
     /// A transition as generated: the numbers pick, in turn, the source among the states that are not
     /// final, the event kind (`eventKinds`: eventless), the guard, the target (`count`: targetless)
-    /// and where it is written.
+    /// and where it is written. The event number's quotient by `eventKinds + 1` also picks the type:
+    /// 1 makes it internal with its target picked among the source's descendants when it has any, 3
+    /// internal with its target as picked (often one where `internal` changes nothing), else external.
     typealias TransitionSpec = (source: Int, event: Int, guardKind: Int, target: Int, slot: Int)
 
     /// Any structure: nesting, final states, named initial children, eventless and targetless
@@ -119,9 +125,20 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
             let event: Int? = eventless ? nil : spec.event % eventKinds
             var guardKind = spec.guardKind
             let pick = spec.target % (count + 1)
-            let target: Int? = pick < count ? pick : (eventless ? source : nil)
+            var target: Int? = pick < count ? pick : (eventless ? source : nil)
+            let type = (spec.event / (eventKinds + 1)) % 4
+            if type == 1 {
+                // Internal, into the source: the case where `internal` keeps the source active.
+                let inside = (0..<count).filter { s in
+                    var a = parents[s]
+                    while a >= 0 && a != source { a = parents[a] }
+                    return a == source
+                }
+                if !inside.isEmpty { target = inside[spec.target % inside.count] }
+            }
             if guardKind == 0 && !unguarded.insert([source, event ?? -1]).inserted { guardKind = 1 }
-            return Transition(source: source, event: event, guardKind: guardKind, target: target, slot: spec.slot)
+            return Transition(source: source, event: event, guardKind: guardKind, target: target, slot: spec.slot,
+                              isInternal: type == 1 || type == 3)
         }
     }
 
@@ -299,12 +316,13 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
             let t = transitions[i]
             let effects: [Gx.Effect] = t.fails ? [.boom] : [.transition(i)]
             let condition: Guard<Gx>? = t.guardKind == 5 ? .in(t.inState) : Self.guardFor(t.guardKind)
+            let type: TransitionType = t.isInternal ? .internal : .external
             return if let done = t.done {
-                On<Gx>(done: done, guard: condition, to: t.target, effects: effects).element
+                On<Gx>(done: done, guard: condition, to: t.target, type: type, effects: effects).element
             } else if let event = t.event {
-                On<Gx>(event, guard: condition, to: t.target, effects: effects).element
+                On<Gx>(event, guard: condition, to: t.target, type: type, effects: effects).element
             } else {
-                Always<Gx>(guard: condition, to: t.target!, effects: effects).element
+                Always<Gx>(guard: condition, to: t.target!, type: type, effects: effects).element
             }
         }, state: { s, body in
             if let history = histories[s] {

@@ -1,8 +1,8 @@
 import Flowstate
 
 /// A reference interpreter written from docs/SEMANTICS.md, which follows the W3C SCXML
-/// recommendation's algorithm (its appendix D, with parallel states, history states and the internal
-/// queue's `done.state` events, without internal transitions). It reads the flow as a *document* (``GeneratedFlow/document``) and keeps what
+/// recommendation's algorithm (its appendix D, with parallel states, history states, internal
+/// transitions and the internal queue's `done.state` events). It reads the flow as a *document* (``GeneratedFlow/document``) and keeps what
 /// SCXML keeps: a configuration that is a set of states. Nothing is compiled or cached; nothing of
 /// `FlowCompiler`'s is reused (no per-leaf tables, no shortcuts), so a mistake shared by the two is
 /// a mistake in reading the same document twice, in two different ways.
@@ -186,11 +186,16 @@ struct SCXMLReference {
 
     // MARK: Taking transitions
 
-    /// SCXML's `getTransitionDomain` for an external transition: `findLCCA([source] + effective
-    /// targets)`, the nearest proper ancestor of the source that is compound (not parallel) and has
-    /// every effective target as a descendant, or the root (`nil`).
+    /// SCXML's `getTransitionDomain` (docs: *Internal transitions*): for an internal transition whose
+    /// source is compound (not atomic, not parallel) and whose every effective target is a proper
+    /// descendant of the source, the source; for any other, `findLCCA([source] + effective targets)`,
+    /// the nearest proper ancestor of the source that is compound (not parallel) and has every
+    /// effective target as a descendant, or the root (`nil`).
     private func domain(_ t: GeneratedFlow.Transition, target: Int) -> Int? {
         let targets = effectiveTargets(target)
+        if t.isInternal && isCompound(t.source) && targets.allSatisfy({ isDescendant($0, of: t.source) }) {
+            return t.source
+        }
         return properAncestors(t.source, upTo: nil).first { a in isCompound(a) && targets.allSatisfy { isDescendant($0, of: a) } }
     }
 
