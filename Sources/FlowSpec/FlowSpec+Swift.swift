@@ -264,7 +264,7 @@ struct SwiftFlowWriter {
                 problem("state '\(state.name)' starts in '\(initial)', which is not a declared state", at: state.location)
             }
             for t in state.transitions {
-                if let target = t.target, stateNames.byName[target] == nil {
+                for target in t.targets where stateNames.byName[target] == nil {
                     problem("a transition of '\(state.name)' targets '\(target)', which is not a declared state", at: t.location)
                 }
             }

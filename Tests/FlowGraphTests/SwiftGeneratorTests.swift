@@ -67,9 +67,9 @@ struct SwiftGeneratorTests {
         } catch {
             #expect(error.problems.map(\.description) == [
                 "chart.scxml:3:19: error: event descriptor 'error.*' matches several events: a typed flow matches exact events",
-                "chart.scxml:7:3: error: state 'c' starts in several states (a, b): a typed state names one initial child",
-                "chart.scxml:8:5: error: a transition of 'c' waits for done.state.c: a typed flow raises done.state only for states inside parallel states (a final state elsewhere finishes the flow)",
-                "chart.scxml:9:20: error: final state 'b' is nested: under SCXML it raises done.state.c, but a typed flow finishes at every final state outside parallel states",
+                "chart.scxml:6:3: error: state 'c' starts in several states (a, b): a typed state names one initial child",
+                "chart.scxml:7:5: error: a transition of 'c' waits for done.state.c: a typed flow raises done.state only for states inside parallel states (a final state elsewhere finishes the flow)",
+                "chart.scxml:8:20: error: final state 'b' is nested: under SCXML it raises done.state.c, but a typed flow finishes at every final state outside parallel states",
             ])
         }
     }

@@ -42,8 +42,10 @@ struct HistoryKitTests {
     @Test("The path finder tells configurations apart by what the histories remember, and never passes through a default it did not enter")
     func pathfinderFollowsTheHistory() throws {
         let pathfinder = try FlowPathfinder(Tour.definition, samples: [.next, .leave, .back])
-        // first; second; away remembering first; away remembering second.
-        #expect(pathfinder.configurationCount == 4)
+        // Where the tour rests, and what `resume` remembers: first and second before any `leave`
+        // (nothing); away remembering first, or second; then first and second remembering first,
+        // and second remembering second. Without the history, three.
+        #expect(pathfinder.configurationCount == 7)
         #expect(pathfinder.reachability(of: .second).path?.events == [.next])
         guard case .unreachable = pathfinder.reachability(of: .third) else {
             Issue.record("third is never entered: \(pathfinder.reachability(of: .third))")

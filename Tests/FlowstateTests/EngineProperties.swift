@@ -29,8 +29,10 @@ struct EngineProperties {
                     if let event { try reporting.sendReportingMicrosteps(event) } else { try reporting.startReportingMicrosteps() }
                 }
                 if case .success(let report) = reported {
-                    #expect(report.microsteps.flatMap(\.exited) == reference.exited
-                                && report.microsteps.flatMap(\.entered) == reference.entered,
+                    // The report numbers states by position; the reference by the flow's own numbers.
+                    let states = definition.states.map(\.state)
+                    #expect(report.microsteps.flatMap(\.exited).map { states[$0] } == reference.exited
+                                && report.microsteps.flatMap(\.entered).map { states[$0] } == reference.entered,
                             "reported after \(event.map { "\($0)" } ?? "start"): \(report.microsteps)\n\(flow)\nevents: \(events)")
                 }
                 if machine.isStarted {
@@ -114,7 +116,9 @@ struct EngineProperties {
         _ = try machine.startReportingMicrosteps()
         let (step, microsteps) = try machine.sendReportingMicrosteps(Gx.Event(kind: 0, payload: 0))
         #expect(Array(step.effects) == [.exit(1), .exit(0), .transition(0), .entry(0), .entry(1)])
-        #expect(microsteps.flatMap(\.exited) == [1, 0] && microsteps.flatMap(\.entered) == [0, 1], "\(microsteps)")
+        let states = flow.definition.states.map(\.state)
+        #expect(microsteps.flatMap(\.exited).map { states[$0] } == [1, 0]
+                    && microsteps.flatMap(\.entered).map { states[$0] } == [0, 1], "\(microsteps)")
     }
 
     @Test("A machine resumed where another one rests takes the same steps from there on")
