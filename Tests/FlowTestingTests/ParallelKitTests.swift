@@ -336,28 +336,6 @@ struct ParallelKitTests {
         tester.finish(running: [root.id])
     }
 
-    @Test("The tree tester states every active leaf of a supervised parallel flow (the TestingFlows article's snippet)")
-    func treeTesterStatesSeveralLeaves() throws {
-        let supervisor = Supervisor()
-        let tester = FlowTreeTester(supervisor)
-        let player = try tester.step {
-            try supervisor.start(Player.definition, handler: tester.recording())
-        } expect: {
-            $0.spawned(Player.definition, in: .idle)
-        }
-        try tester.send(.play, to: player) {
-            $0.transition(player, toLeaves: [.muted, .small])
-        }
-        try tester.send(.toggleSound, to: player) {
-            $0.transition(player, toLeaves: [.audible, .small])
-            $0.leaves(player, [.audible, .small])
-        }
-        tester.stop(player) {
-            $0.tornDown(player, .stopped)
-        }
-        tester.finish()
-    }
-
     @Test("Several leaves stated wrongly fail: a transition, where the machine rests, a spawn")
     func treeTesterRefusesWrongLeaves() throws {
         let supervisor = Supervisor()
