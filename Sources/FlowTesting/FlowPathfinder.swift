@@ -59,8 +59,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     public let start: FlowStep<F>
 
     /// A configuration as the exploration tells them apart: the leaf the machine rests in (its
-    /// position), or, in a flow with parallel states, the number of the set of leaves it rests in
-    /// (``FlowPathfinder/leafSets``); and whether the flow has finished.
+    /// position), or, in a flow with parallel or history states, the number of the set of leaves it
+    /// rests in (``FlowPathfinder/leafSets``), told apart by what the histories remember too; and
+    /// whether the flow has finished.
     struct Configuration: Hashable {
         var leaf: Int
         var finished: Bool
