@@ -33,11 +33,19 @@ extension FlowSpec {
     /// comes from the file carries a `#sourceLocation` of its place in the file, so a compiler message
     /// about it (an app's conformance that lacks a guard the file added, say) names the file and line.
     ///
-    /// A typed flow matches exact events and finishes at any final state: an SCXML descriptor with a
-    /// wildcard (`*`, `error.*`), a nested `<final>` under SCXML's semantics (which raises
-    /// `done.state`), and a parallel state are errors. Context updates keep their names (a file has no
-    /// code behind them: the generated flow has no context). SCXML executable content becomes its
-    /// effect labels.
+    /// Parallel states become `Parallel` (their regions inside), history states `History` (their
+    /// default transition its `default:`), a transition with several targets `On(_:to:)` with an
+    /// array, and a transition on `done.state.<id>` of a state inside a parallel state (or of the
+    /// parallel state itself) `On(done:to:)`: the engine raises those completions as SCXML does. In a
+    /// flow with parallel states an `In('s')` guard becomes `.in(.s)` (named `In(s)`), which asks the
+    /// whole configuration.
+    ///
+    /// A typed flow matches exact events, starts in one state, and finishes at a final state outside
+    /// parallel states: an SCXML descriptor with a wildcard (`*`, `error.*`), a nested `<final>` outside
+    /// parallel states under SCXML's semantics (which raises `done.state`), a `done.state` transition
+    /// for a state outside parallel states, several initial states, and a history whose default is not
+    /// one plain target are errors. Context updates keep their names (a file has no code behind them:
+    /// the generated flow has no context). SCXML executable content becomes its effect labels.
     /// - Parameters:
     ///   - typeName: The flow's Swift type name (default: the flow's name, in UpperCamelCase).
     ///   - isPublic: Whether the declarations are `public` (default) or internal.
@@ -106,6 +114,9 @@ struct SwiftFlowWriter {
     let access: String
     let file: String
     var problems: [FlowSpecError] = []
+    /// Whether the flow has parallel states (with regions): an `In()` guard then asks the
+    /// configuration (`Guard.in`), not the one leaf a flat flow rests in.
+    var hasParallel = false
 
     init(spec: FlowSpec, typeName: String?, isPublic: Bool, file: String?) {
         self.spec = spec
@@ -162,23 +173,45 @@ struct SwiftFlowWriter {
         var seenGuards = Set<String>()
         var childNames: [(name: String, location: FlowSourceLocation?)] = []
         var seenChildren = Set<String>()
+        var byName: [String: FlowSpec.State] = [:]
         for state in states {
+            byName[state.name] = byName[state.name] ?? state
             for child in state.states { parent[child.name] = state.name }
+        }
+        /// Whether `name` is a parallel state with regions, or lies inside one: where a typed flow's
+        /// engine raises `done.state` as SCXML does.
+        func inParallel(_ name: String) -> Bool {
+            var current: String? = name
+            while let next = current {
+                if let state = byName[next], state.isParallel, !state.states.isEmpty { return true }
+                current = parent[next]
+            }
+            return false
+        }
+        hasParallel = states.contains { $0.isParallel && !$0.states.isEmpty }
+        if spec.initialStates.count > 1 {
+            problem("the flow starts in several states (\(spec.initialStates.joined(separator: ", "))): a typed flow names one initial state", at: spec.location)
         }
         func note(_ message: String?, at location: FlowSourceLocation?, into writer: inout SwiftFlowWriter) {
             if let message { writer.problem(message, at: location) }
         }
         for state in states {
             note(stateNames.add(state.name, at: state.location, kind: "state"), at: state.location, into: &self)
-            if state.isParallel {
-                problem("state '\(state.name)' is parallel: typed flows have no parallel states yet", at: state.location)
-            }
             if state.history != nil {
-                problem("state '\(state.name)' is a history state: the Swift generator does not write history states yet", at: state.location)
+                // A history's one transition is its default (`History(_:_:default:)`): a target, no more.
+                let defaults = state.transitions
+                if defaults.count != 1 || defaults[0].targets.count != 1 || !defaults[0].effects.isEmpty
+                    || defaults[0].event != nil || defaults[0].guardName != nil || defaults[0].update != nil {
+                    problem("history '\(state.name)' needs exactly one default transition with one target and nothing else: a typed history is `History(_:_:default:)`", at: state.location)
+                }
+                continue
+            }
+            if state.initialStates.count > 1 {
+                problem("state '\(state.name)' starts in several states (\(state.initialStates.joined(separator: ", "))): a typed state names one initial child", at: state.location)
             }
             if state.isFinal {
-                if scxml, let enclosing = parent[state.name] {
-                    problem("final state '\(state.name)' is nested: under SCXML it raises done.state.\(enclosing), but a typed flow finishes at every final state", at: state.location)
+                if scxml, let enclosing = parent[state.name], !inParallel(enclosing) {
+                    problem("final state '\(state.name)' is nested: under SCXML it raises done.state.\(enclosing), but a typed flow finishes at every final state outside parallel states", at: state.location)
                 }
                 let output = state.output ?? state.name
                 note(outputs.add(output, at: state.location, kind: "output"), at: state.location, into: &self)
@@ -188,10 +221,19 @@ struct SwiftFlowWriter {
             }
             if let child = state.child, seenChildren.insert(child).inserted { childNames.append((child, state.location)) }
             for t in state.transitions {
-                for event in eventNames(t, scxml: scxml) {
-                    note(events.add(event, at: t.location, kind: "event"), at: t.location, into: &self)
-                    if event.contains("*") || event.isEmpty {
-                        problem("event descriptor '\(t.event ?? "")' matches several events: a typed flow matches exact events", at: t.location)
+                if let done = completion(t, scxml: scxml, isState: { byName[$0] != nil }) {
+                    if !inParallel(done) {
+                        problem("a transition of '\(state.name)' waits for done.state.\(done): a typed flow raises done.state only for states inside parallel states (a final state elsewhere finishes the flow)", at: t.location)
+                    }
+                    if t.targets.count > 1 {
+                        problem("a transition of '\(state.name)' on done.state.\(done) has several targets: a typed completion transition (`On(done:to:)`) has one", at: t.location)
+                    }
+                } else {
+                    for event in eventNames(t, scxml: scxml) {
+                        note(events.add(event, at: t.location, kind: "event"), at: t.location, into: &self)
+                        if event.contains("*") || event.isEmpty {
+                            problem("event descriptor '\(t.event ?? "")' matches several events: a typed flow matches exact events", at: t.location)
+                        }
                     }
                 }
                 for effect in t.effects {
@@ -218,7 +260,7 @@ struct SwiftFlowWriter {
                 problem("state '\(state.name)' starts in '\(initial)', which is not a declared state", at: state.location)
             }
             for t in state.transitions {
-                if let target = t.target, stateNames.byName[target] == nil {
+                for target in t.targets where stateNames.byName[target] == nil {
                     problem("a transition of '\(state.name)' targets '\(target)', which is not a declared state", at: t.location)
                 }
             }
@@ -288,7 +330,7 @@ struct SwiftFlowWriter {
         }
 
         // In(): the parent of each state.
-        let usesIn = states.contains { state in
+        let usesIn = !hasParallel && states.contains { state in
             state.transitions.contains { t in t.guardName.flatMap { FlowSpec.inPredicate(Substring($0).trimmingSpaces) } != nil }
         }
         if usesIn {
@@ -319,19 +361,26 @@ struct SwiftFlowWriter {
             }
             let pad = String(repeating: "    ", count: depth)
             out += at(state.location, indent: pad)
+            if let history = state.history {
+                let target = state.transitions.first?.target ?? ""
+                out += "\(pad)History(.\(stateNames[state.name]), .\(history == .deep ? "deep" : "shallow"), default: .\(stateNames[target]))\n"
+                out += back(state.location, indent: pad)
+                continue
+            }
             let entry = state.entry.isEmpty ? "" : ", entry: [" + state.entry.map { "." + effects[$0] }.joined(separator: ", ") + "]"
             if state.isFinal {
                 out += "\(pad)Final(.\(stateNames[state.name]), output: .\(outputs[state.output ?? state.name])\(entry))\n"
                 out += back(state.location, indent: pad)
                 continue
             }
+            let parallel = state.isParallel && !state.states.isEmpty
             var arguments = ".\(stateNames[state.name])"
-            if let initial = state.initial { arguments += ", initial: .\(stateNames[initial])" }
+            if !parallel, let initial = state.initial { arguments += ", initial: .\(stateNames[initial])" }
             if let child = state.child { arguments += ", runs: requirements.\(requirements[child])()" }
             arguments += entry
             if !state.exit.isEmpty { arguments += ", exit: [" + state.exit.map { "." + effects[$0] }.joined(separator: ", ") + "]" }
             let hasBody = !state.states.isEmpty || !state.transitions.isEmpty
-            out += "\(pad)StateNode(\(arguments))" + (hasBody ? " {\n" : "\n")
+            out += "\(pad)\(parallel ? "Parallel" : "StateNode")(\(arguments))" + (hasBody ? " {\n" : "\n")
             out += back(state.location, indent: pad)
             guard hasBody else { continue }
             // Children first, then the state's own transitions (the order the spec compiles to), then
@@ -343,9 +392,13 @@ struct SwiftFlowWriter {
                 let guardPart = t.guardName.map { ", guard: " + guardExpression($0, requirements: requirements, stateNames: stateNames) } ?? ""
                 let updatePart = t.update.map { ", update: Update(\(Self.quote($0))) { _, _ in }" } ?? ""
                 let effectPart = t.effects.isEmpty ? "" : ", effects: [" + t.effects.map { "." + effects[$0] }.joined(separator: ", ") + "]"
-                let target = t.target.map { ".\(stateNames[$0])" }
+                let target = t.targets.count > 1
+                    ? "[" + t.targets.map { ".\(stateNames[$0])" }.joined(separator: ", ") + "]"
+                    : t.target.map { ".\(stateNames[$0])" }
                 let typePart = t.isInternal ? ", type: .internal" : ""
-                if t.event == nil {
+                if let done = completion(t, scxml: scxml, isState: { stateNames.byName[$0] != nil }) {
+                    transitions += "\(inner)On(done: .\(stateNames[done])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
+                } else if t.event == nil {
                     // The readers refuse an eventless transition without a target.
                     transitions += "\(inner)Always(" + String(guardPart.dropFirst(2)) + (guardPart.isEmpty ? "" : ", ")
                         + "to: \(target ?? ".\(stateNames[state.name])")\(typePart)\(updatePart)\(effectPart))\n"
@@ -389,6 +442,15 @@ struct SwiftFlowWriter {
         return event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
+    /// The state whose completion (`done.state.<state>`, a declared state) the transition waits for:
+    /// a typed flow's `On(done:)`. Under SCXML its event must be that one descriptor.
+    func completion(_ t: FlowSpec.Transition, scxml: Bool, isState: (String) -> Bool) -> String? {
+        let names = eventNames(t, scxml: scxml)
+        guard names.count == 1, names[0].hasPrefix("done.state.") else { return nil }
+        let state = String(names[0].dropFirst("done.state.".count))
+        return isState(state) ? state : nil
+    }
+
     /// `true`, `false` and `In('s')`: guards the file evaluates itself (`nil` for a named guard).
     static func builtInGuard(_ name: String) -> String? {
         let trimmed = Substring(name).trimmingSpaces
@@ -401,6 +463,8 @@ struct SwiftFlowWriter {
         let trimmed = Substring(name).trimmingSpaces
         if trimmed == "true" || trimmed == "false" { return "Guard(\(label), condition: { \(trimmed) })" }
         if let state = FlowSpec.inPredicate(trimmed) {
+            // With parallel states a state is active when any region is in it: the engine answers.
+            if hasParallel { return ".in(.\(stateNames[state]))" }
             return "Guard(\(label), evaluate: { leaf, _ in isActive(.\(stateNames[state]), whenIn: leaf) })"
         }
         return "Guard(\(label), evaluate: { _, event in requirements.\(requirements[name])(event) })"

@@ -20,8 +20,8 @@ final class SpecDocument: Sendable {
     /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has
     /// none), or parallel states (whose `done.state` events the engine reports for the driver to queue).
     let hasContent: Bool
-    /// Whether the flow has parallel states: the engine reports each step's microsteps
-    /// (`FlowMachine.sendReportingMicrosteps`), which the driver replays.
+    /// Whether the flow has parallel or history states (runs SCXML's algorithm in the engine): its
+    /// notes name every active leaf, and the engine reports the `done.state` events it raises.
     let parallel: Bool
     /// SCXML: the nested final states whose `done.state.<parent>` the driver raises (those outside
     /// every parallel state, which the definition declares as plain states; the engine raises and
@@ -62,15 +62,6 @@ final class SpecDocument: Sendable {
         parallel = hierarchy.hasParallel || hierarchy.hasHistory  // history flows run SCXML's algorithm too
         hasContent = !states.isEmpty || !contents.isEmpty || parallel
         self.index = index
-    }
-
-    /// The states a machine enters when it starts, outermost first, as the definition declares them:
-    /// the entry set of the document's initial transition.
-    var initialEntry: [String] {
-        guard let initial = definition.position(of: definition.initial) else { return [definition.initial] }
-        let states = definition.states
-        let start = FlowHierarchy.Transition(source: FlowHierarchy.root, target: initial)
-        return definition.hierarchy.computeEntrySet(CollectionOfOne(start)).map { states[$0].state }
     }
 }
 
@@ -333,12 +324,14 @@ struct SpecInterpreter: Sendable {
         var classified = event
         classified.matchKind = document.scxml ? classes.kind(of: event.name) : nil
         let from = document.parallel ? Self.leaves(machine) : machine.state
-        let before = document.parallel ? machine.configuration : []
+        let before = document.hasContent ? machine.configuration : []
         let step: FlowStep<SpecFlow>
         var microsteps: [FlowMicrostep] = []
         do {
-            if document.parallel {
-                (step, microsteps) = try machine.sendReportingMicrosteps(classified)
+            // The engine reports what the step exited and entered when the driver has anything to run
+            // for it (`done.state` events of parallel states are left to the driver's queue).
+            if document.hasContent {
+                (step, microsteps) = try machine.sendReportingMicrosteps(classified, completions: .reported)
             } else {
                 step = try machine.send(classified)
             }
@@ -371,46 +364,17 @@ struct SpecInterpreter: Sendable {
                                    transitions: taken))
             }
             if s == 0 { rootState = step.state }
-            if document.parallel {
-                try replay(microsteps, active: Set(before), in: s, event: event)
-            } else {
-                try run(step.transitions, from: from, in: s, event: event)
-            }
+            try replay(microsteps, active: Set(before), in: s, event: event)
             if let output = step.output { try finish(s, output: output, event: event) }
         }
     }
 
-    /// Runs the executable content of transitions the engine took, from `leaf`: exit blocks of each
-    /// state exited (innermost first), the transition's block, entry blocks of each state entered
-    /// (outermost first).
-    private mutating func run(_ taken: FlowTransitions, from leaf: String, in s: Int, event: SpecEvent?) throws(Stop) {
-        var leaf = leaf
-        let document = sessions[s]!.document
-        guard document.hasContent else { return }
-        var active = Set([leaf] + document.index.ancestors(of: leaf))
-        for id in taken {
-            let (exited, entered) = document.definition.configurationChange(from: leaf, taking: FlowTransitions([id]))
-            for state in exited {
-                for block in document.states[state]?.onExit ?? [] { try execute(block, in: s, active: active, event: event) }
-                cancelInvocation(of: state, in: s)
-                active.remove(state)
-            }
-            let specIndex = document.index.specTransitions[id.position]
-            if let block = document.contents[specIndex] {
-                try execute(block, in: s, active: active, event: event)
-            }
-            for state in entered {
-                active.insert(state)
-                try enter(state, in: s, active: active, event: event)
-            }
-            if let last = entered.last { leaf = last }
-        }
-    }
-
-    /// Runs what the engine reports a step of a flow with parallel states did, microstep after
-    /// microstep, from the configuration `active` it started in: exit blocks of each state exited,
-    /// each transition's block, entry blocks of each state entered, and each `done.state.<id>` the
-    /// engine raised, queued where it was raised (after the entry blocks of the final state).
+    /// Runs what the engine reports a step did, microstep after microstep, from the configuration
+    /// `active` it started in: exit blocks of each state exited, each transition's block, entry
+    /// blocks of each state entered, and each `done.state.<id>` the engine raised (parallel states),
+    /// queued where it was raised (after the entry blocks of the final state). The one exit routine,
+    /// and the one path for flows with and without parallel states: the engine is the only one that
+    /// says what a step exited and entered.
     private mutating func replay(_ microsteps: [FlowMicrostep], active: Set<String>, in s: Int,
                                  event: SpecEvent?) throws(Stop) {
         let document = sessions[s]!.document
@@ -485,11 +449,7 @@ struct SpecInterpreter: Sendable {
         let step: FlowStep<SpecFlow>
         var microsteps: [FlowMicrostep] = []
         do {
-            if document.parallel {
-                (step, microsteps) = try machine.startReportingMicrosteps()
-            } else {
-                step = try machine.start()
-            }
+            (step, microsteps) = try machine.startReportingMicrosteps(completions: .reported)
         } catch {
             sessions[s] = nil
             throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
@@ -499,17 +459,7 @@ struct SpecInterpreter: Sendable {
         if s == 0, !recording { rootTransitions += taken }
         note(.started(path: pathOf(s), state: Self.describe(step.leaves), leaf: step.state, effects: Array(step.effects), transitions: taken))
         if s == 0 { rootState = step.state }
-        if document.parallel {
-            try replay(microsteps, active: [], in: s, event: nil)
-        } else {
-            let initial = document.initialEntry
-            var active = Set<String>()
-            for state in initial {
-                active.insert(state)
-                try enter(state, in: s, active: active, event: nil)
-            }
-            if let leaf = initial.last { try run(step.transitions, from: leaf, in: s, event: nil) }
-        }
+        try replay(microsteps, active: [], in: s, event: nil)
         if let output = step.output { try finish(s, output: output, event: nil) }
         try macrostep(s, external: nil)
         return s

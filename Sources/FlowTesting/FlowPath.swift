@@ -78,42 +78,16 @@ public struct FlowPath<F: Flow>: Sendable {
 
     /// Whether the path enters `state` at some point: the states active when the machine starts, and
     /// every state a step enters, including states that a step enters and leaves again by eventless
-    /// transitions. In a flow with parallel states the path is replayed and the engine asked: the
-    /// states active after each step, and the targets of the transitions each step took. `false` when
-    /// the path no longer replays on its definition (``replay()`` says why).
+    /// transitions. The path is replayed on a fresh machine and the engine asked what each step
+    /// entered (what a history state remembers included). `false` when the path no longer replays on
+    /// its definition (``replay()`` says why).
     public func visits(_ state: F.State) -> Bool {
-        if definition.hierarchy.hasParallel { return replayVisits(state) }
-        // A path exists only for a definition that started, so this machine can be made; its state
-        // before start is the initial leaf.
-        guard let initial = try? FlowMachine(definition).state else { return false }
-        if configuration(of: initial).contains(state) { return true }
-        var leaf = initial
-        for step in [start] + steps {
-            if definition.configurationChange(from: leaf, taking: step.transitions).entered.contains(state) {
-                return true
-            }
-            leaf = step.state
-        }
-        return false
-    }
-
-    /// ``visits(_:)`` for a flow with parallel states: the path replayed on a fresh machine, asking
-    /// the engine after each step whether `state` is active, and what the step entered (the states
-    /// it reports entering, up to the completions it leaves to a driver, and its transitions'
-    /// targets).
-    private func replayVisits(_ state: F.State) -> Bool {
-        guard let position = definition.position(of: state), var machine = try? FlowMachine(definition) else { return false }
-        func entered(_ step: FlowStep<F>, _ microsteps: [FlowMicrostep]?) -> Bool {
-            machine.isActive(state) || step.transitions.contains { definition[$0].targets.contains(state) }
-                || (microsteps ?? []).contains { $0.actions.contains(.enter(position)) }
-        }
-        var probe = machine
-        guard let started = try? machine.start() else { return false }
-        if entered(started, try? probe.startReportingMicrosteps().microsteps) { return true }
+        guard let position = definition.position(of: state), var machine = try? FlowMachine(definition),
+              let started = try? machine.startReportingMicrosteps(completions: .taken) else { return false }
+        if started.microsteps.contains(where: { $0.entered.contains(position) }) { return true }
         for event in events {
-            probe = machine
-            guard let step = try? machine.send(event) else { return false }
-            if entered(step, try? probe.sendReportingMicrosteps(event).microsteps) { return true }
+            guard let sent = try? machine.sendReportingMicrosteps(event, completions: .taken) else { return false }
+            if sent.microsteps.contains(where: { $0.entered.contains(position) }) { return true }
         }
         return false
     }

@@ -59,8 +59,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     public let start: FlowStep<F>
 
     /// A configuration as the exploration tells them apart: the leaf the machine rests in (its
-    /// position), or, in a flow with parallel states, the number of the set of leaves it rests in
-    /// (``FlowPathfinder/leafSets``); and whether the flow has finished.
+    /// position), or, in a flow with parallel or history states, the number of the set of leaves it
+    /// rests in (``FlowPathfinder/leafSets``), told apart by what the histories remember too; and
+    /// whether the flow has finished.
     struct Configuration: Hashable {
         var leaf: Int
         var finished: Bool
@@ -147,23 +148,41 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         let index = FlowIndex(definition)
         var machine = try FlowMachine(definition, context: context)
         let initialLeaf = index.position[machine.state] ?? 0
-        let start = try machine.start()
+        // What the start entered, as the engine reports it (a state entered and left again by
+        // eventless transitions included).
+        let (start, startMicrosteps) = try machine.startReportingMicrosteps(completions: .taken)
         let limit = max(1, maxConfigurations)
-        let parallel = index.hierarchy.hasParallel
+        // A flow with history states runs SCXML's algorithm as a parallel one does: where it rests is
+        // not all of where it is (what its histories remember decides where they lead).
+        let scxml = index.hierarchy.hasParallel || index.hierarchy.hasHistory
 
         // Configurations: a flat flow's are its leaves; a parallel flow's, the sets of leaves the
-        // engine rests in (its active atomic states), numbered as found.
-        var leafSets: [[Int]] = parallel ? [] : (0..<index.count).map { [$0] }
+        // engine rests in (its active atomic states), numbered as found; with history states, the
+        // leaves and what each history remembers (``leafSets`` keeps the leaves).
+        var leafSets: [[Int]] = scxml ? [] : (0..<index.count).map { [$0] }
         var leafSetIDs: [[Int]: Int] = [:]
         func configurationLeaf(_ machine: FlowMachine<F>) -> Int {
-            guard parallel else { return index.position[machine.state] ?? 0 }
+            guard scxml else { return index.position[machine.state] ?? 0 }
             var leaves: [Int] = []
             for state in machine.activeStates {
                 if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves.append(s) }
             }
             leaves.sort()
-            if let known = leafSetIDs[leaves] { return known }
-            leafSetIDs[leaves] = leafSets.count
+            var key = leaves
+            if index.hierarchy.hasHistory {
+                // After a -1: each history's position, how many states it remembers, and theirs.
+                key.append(-1)
+                let remembered = machine.remembered.compactMap { h, states in
+                    index.position[h].map { ($0, states.compactMap { index.position[$0] }) }
+                }
+                for (h, states) in remembered.sorted(by: { $0.0 < $1.0 }) {
+                    key.append(h)
+                    key.append(states.count)
+                    key.append(contentsOf: states)
+                }
+            }
+            if let known = leafSetIDs[key] { return known }
+            leafSetIDs[key] = leafSets.count
             leafSets.append(leaves)
             return leafSets.count - 1
         }
@@ -209,28 +228,15 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         // FlowExplorer's, which FlowPaths runs too. A finished configuration is a node the exploration
         // does not expand (no run); its output is kept as it is discovered.
         let first = key(machine)
-        // In a flow with parallel states, the states each step entered, asked of the engine: those
-        // active after it and not before, and the targets of the transitions it took (a state left
-        // and entered again, or entered and left again by eventless transitions).
+        // The states each step entered, as the engine reports them (by edge).
         var enteredByEdge: [[Int]] = []
-        var startEntered: [Int] = []
-        if parallel {
-            startEntered = ActiveSet(machine, index).entered(since: ActiveSet(count: index.count), taking: start.transitions, index)
-            // The initial entry and what followed, as the engine reports it (up to the completions it
-            // leaves to a driver), though eventless transitions may have left some of it.
-            var probe = try FlowMachine(definition, context: context)
-            if let report = try? probe.startReportingMicrosteps() {
-                ActiveSet.addEntries(of: report.microsteps, to: &startEntered)
-            }
-        }
         var outputs = first.configuration.finished ? [machine.output].compactMap { $0 } : []
         var explorer = FlowExplorer<Key, Edge, FlowMachine<F>>(start: first, run: first.configuration.finished ? nil : machine,
                                                                limit: limit)
         while let (_, node, machine) = explorer.next() {
             let leaf = node.configuration.leaf
             var tried = Set<FlowTransitions>()
-            let handled = parallel ? index.handledKinds(inAny: leafSets[leaf]) : index.handledKinds[leaf]
-            let active = parallel ? ActiveSet(machine, index) : nil
+            let handled = scxml ? index.handledKinds(inAny: leafSets[leaf]) : index.handledKinds[leaf]
             var fromChildren: [F.Event.Kind: [F.Event]] = [:]
             if !childFlows.isEmpty {
                 for event in try reported(by: machine.configuration, in: machine)
@@ -241,31 +247,22 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             for kind in handled {
                 for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {
                     var copy = machine
-                    guard let step = try? copy.send(event) else { continue }  // a throw: no edge
+                    // A throw: no edge.
+                    guard let (step, microsteps) = try? copy.sendReportingMicrosteps(event, completions: .taken)
+                    else { continue }
                     switch step.kind {
                     case .ignored, .rejected, .started: continue
                     case .transitioned, .finished: break
                     }
                     guard tried.insert(step.transitions).inserted else { continue }
                     let reached = key(copy)
-                    let after = active.map { _ in ActiveSet(copy, index) }
-                    let edge = Edge(step: step, leaves: after == nil
-                                        ? index.leaves(taking: step.transitions, from: leaf)
-                                        : index.leaves(taking: step.transitions, from: leafSets[leaf],
-                                                       then: leafSets[reached.configuration.leaf]))
+                    let edge = Edge(step: step, leaves: scxml
+                                        ? index.leaves(taking: step.transitions, from: leafSets[leaf],
+                                                       then: leafSets[reached.configuration.leaf])
+                                        : index.leaves(taking: step.transitions, from: leaf))
                     let finished = reached.configuration.finished
                     guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { continue }
-                    if let active, let after {
-                        var entered = after.entered(since: active, taking: step.transitions, index)
-                        // And what the engine reports entering (up to the completions it leaves to a
-                        // driver): states entered and left again within the step. The same step on
-                        // the same machine just succeeded, so the report cannot throw.
-                        var probe = machine
-                        if let report = try? probe.sendReportingMicrosteps(event) {
-                            ActiveSet.addEntries(of: report.microsteps, to: &entered)
-                        }
-                        enteredByEdge.append(entered)
-                    }
+                    enteredByEdge.append(Self.entered(by: microsteps))
                     if found.isNew, finished, let output = copy.output { outputs.append(output) }
                 }
             }
@@ -277,23 +274,9 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         // The first configuration inside each state, and the first step entering each state.
         let firstSettled = tree.firstNodes(inside: index.hierarchy) { leafSets[$0.leaf] }
         var firstEntered = [Int?](repeating: nil, count: index.count)
-        if parallel {
-            for s in startEntered where firstEntered[s] == nil { firstEntered[s] = -1 }
-            for (e, entered) in enteredByEdge.enumerated() {
-                for s in entered where firstEntered[s] == nil { firstEntered[s] = e }
-            }
-        } else {
-            let states = definition.states
-            for s in index.hierarchy.ancestorsOrSelf(of: initialLeaf) { firstEntered[s] = -1 }
-            for state in definition.configurationChange(from: states[initialLeaf].state, taking: start.transitions).entered {
-                if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = -1 }
-            }
-            for (e, edge) in tree.labels.enumerated() {
-                let from = states[tree.keys[tree.source(of: e)].leaf].state
-                for state in definition.configurationChange(from: from, taking: edge.step.transitions).entered {
-                    if let s = index.position[state], firstEntered[s] == nil { firstEntered[s] = e }
-                }
-            }
+        for s in Self.entered(by: startMicrosteps) where firstEntered[s] == nil { firstEntered[s] = -1 }
+        for (e, entered) in enteredByEdge.enumerated() {
+            for s in entered where firstEntered[s] == nil { firstEntered[s] = e }
         }
 
         self.definition = definition
@@ -308,12 +291,21 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         self.tree = tree
         self.outgoing = outgoing
         self.initialLeaf = initialLeaf
-        self.startLeaves = parallel
+        self.startLeaves = scxml
             ? index.leaves(taking: start.transitions, from: [], then: leafSets[tree.keys[0].leaf])
             : index.leaves(taking: start.transitions, from: initialLeaf)
         self.leafSets = leafSets
         self.firstSettled = firstSettled
         self.firstEntered = firstEntered
+    }
+
+    /// The states a step entered, by position, in the order the engine entered them, each once.
+    static func entered(by microsteps: [FlowMicrostep]) -> [Int] {
+        var entered: [Int] = []
+        for microstep in microsteps {
+            for s in microstep.entered where !entered.contains(s) { entered.append(s) }
+        }
+        return entered
     }
 
     // MARK: Reachability
@@ -362,7 +354,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     }
 
     private func reason(for goal: Int) -> FlowUnreachableReason<F> {
-        if index.hierarchy.hasParallel { return parallelReason(for: goal) }
+        if index.hierarchy.hasParallel || index.hierarchy.hasHistory { return parallelReason(for: goal) }
         let structural = index.structurallyReachable(from: [initialLeaf])
         guard structural.indices.contains(where: { structural[$0] && index.isInside($0, goal) }) else {
             return .noPath
@@ -613,44 +605,6 @@ extension FlowPathfinder where F.Event == F.Event.Kind {
                 childSamples: [any Sendable] = []) throws(FlowError) {
         try self.init(definition, samples: FlowIndex(definition).kinds, childSamples: childSamples,
                       maxConfigurations: maxConfigurations)
-    }
-}
-
-/// The states a machine of a flow with parallel states has active, as the engine says
-/// (`FlowMachine.activeStates`), by position.
-struct ActiveSet {
-    /// Whether each state (by position) is active.
-    var active: [Bool]
-
-    /// No state active.
-    init(count: Int) { active = [Bool](repeating: false, count: count) }
-
-    /// The states `machine` has active.
-    init<F: Flow>(_ machine: FlowMachine<F>, _ index: FlowIndex<F>) {
-        active = [Bool](repeating: false, count: index.count)
-        for state in machine.activeStates {
-            if let s = index.position[state] { active[s] = true }
-        }
-    }
-
-    /// The states a step entered, by position, sorted: those active now and not `before`, and the
-    /// targets of the transitions it took (entered even when active before and after: left and
-    /// entered again, or entered and left again by eventless transitions).
-    func entered<F: Flow>(since before: ActiveSet, taking transitions: FlowTransitions, _ index: FlowIndex<F>) -> [Int] {
-        var entered = active.indices.filter { active[$0] && !before.active[$0] }
-        for id in transitions {
-            for target in index.definition.transitions[id.position].targets {
-                if let t = index.position[target], !entered.contains(t) { entered.append(t) }
-            }
-        }
-        return entered.sorted()
-    }
-
-    /// Adds the states `microsteps` entered (the engine's report of a step) to `entered`.
-    static func addEntries(of microsteps: [FlowMicrostep], to entered: inout [Int]) {
-        for microstep in microsteps {
-            for case .enter(let s) in microstep.actions where !entered.contains(s) { entered.append(s) }
-        }
     }
 }
 

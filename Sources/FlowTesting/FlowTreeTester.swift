@@ -301,11 +301,13 @@ final class NavigationReader {
 /// everything that happened but was not stated is reported.
 ///
 /// Tree events are matched to statements by kind: ``spawned(_:in:under:)``, ``transition(_:to:)``
-/// (in order, per machine), ``completed(_:output:)``, ``failed(_:)``, ``restarted(_:)``,
+/// (in order, per machine; a machine of a flow with parallel states resting in several leaves:
+/// ``spawned(_:leaves:under:)``, ``transition(_:toLeaves:)``), ``completed(_:output:)``, ``failed(_:)``, ``restarted(_:)``,
 /// ``tornDown(_:_:)`` (in teardown order: children before their parent, siblings in reverse spawn
 /// order), and ``event(_:)`` for any event stated exactly (a `dropped` or `refused` one, say).
 /// Effects are stated per performing machine (``effects(_:_:)``), navigation as the navigator's
-/// commands (``navigation(_:)``).
+/// commands (``navigation(_:)``). Where a machine rests after the command, every active leaf of it,
+/// is stated with ``leaves(_:_:)``.
 public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
     private let record: TreeStepRecord
     private let supervisor: Supervisor
@@ -319,6 +321,8 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
     private var failures: [MachineID] = []
     private var teardowns: [(id: MachineID, reason: TeardownReason)] = []
     private var navigationStated: [(value: AnyHashable, label: String)]?
+    /// Where machines rest after the command (``leaves(_:_:)``): each returns its problem, if any.
+    private var leafChecks: [() -> String?] = []
 
     init(_ record: TreeStepRecord, supervisor: Supervisor) {
         self.record = record
@@ -348,9 +352,36 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
         spawned(definition, in: state, parent: parent.id)
     }
 
+    /// A root machine of a flow with parallel states started resting in exactly `leaves` (one per
+    /// active region, in declaration order, as the tree event labels them); a restored root is
+    /// spawned alike. One leaf is ``spawned(_:in:)``; ``leaves(_:_:)`` asks where it rests later.
+    /// - Returns: The machine's handle (a handle that names no machine when no such spawn happened:
+    ///   the test then fails).
+    @discardableResult
+    public mutating func spawned<F: Flow>(_ definition: FlowDefinition<F>, leaves: [F.State]) -> MachineHandle<F> {
+        spawned(definition, label: Self.label(leaves), parent: nil)
+    }
+
+    /// A machine of a flow with parallel states started under `parent` resting in exactly `leaves`
+    /// (one per active region, in declaration order).
+    /// - Returns: The machine's handle (a handle that names no machine when no such spawn happened:
+    ///   the test then fails).
+    @discardableResult
+    public mutating func spawned<F: Flow, P: Flow>(_ definition: FlowDefinition<F>, leaves: [F.State],
+                                                   under parent: MachineHandle<P>) -> MachineHandle<F> {
+        spawned(definition, label: Self.label(leaves), parent: parent.id)
+    }
+
+    /// Leaves as tree events label a machine resting in them: each leaf's description, joined by ", ".
+    private static func label<S>(_ leaves: [S]) -> String { leaves.map { "\($0)" }.joined(separator: ", ") }
+
     private mutating func spawned<F: Flow>(_ definition: FlowDefinition<F>, in state: F.State,
                                            parent: MachineID?) -> MachineHandle<F> {
-        let label = "\(state)"
+        spawned(definition, label: "\(state)", parent: parent)
+    }
+
+    private mutating func spawned<F: Flow>(_ definition: FlowDefinition<F>, label: String,
+                                           parent: MachineID?) -> MachineHandle<F> {
         for (i, event) in record.events.enumerated() where !stated[i] {
             guard case .spawned(let id, let flow, let actualParent, let actualState, _) = event,
                   flow == definition.name, actualParent == parent, actualState == label else { continue }
@@ -377,6 +408,35 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
             transitions[i].states.append("\(state)")
         } else {
             transitions.append((machine.id, ["\(state)"]))
+        }
+    }
+
+    /// The machine took a transition after which it rests in exactly `leaves`: in a flow with
+    /// parallel states, one per active region, in declaration order (the tree event labels the
+    /// machine with every active leaf). State each transition of a machine, in order, with this or
+    /// ``transition(_:to:)``; the step of one event is one transition, whatever number of regions it
+    /// changed.
+    public mutating func transition<F: Flow>(_ machine: MachineHandle<F>, toLeaves leaves: [F.State]) {
+        let label = Self.label(leaves)
+        if let i = transitions.firstIndex(where: { $0.id == machine.id }) {
+            transitions[i].states.append(label)
+        } else {
+            transitions.append((machine.id, [label]))
+        }
+    }
+
+    /// After the command, `machine` rests in exactly `leaves`, in declaration order (asked of the
+    /// supervisor: `Supervisor.leaves(of:)`): in a flow with parallel states, one per active region.
+    /// Checks where the machine is, without stating any tree event.
+    public mutating func leaves<F: Flow>(_ machine: MachineHandle<F>, _ leaves: [F.State]) {
+        let expected = Self.label(leaves)
+        let supervisor = supervisor
+        leafChecks.append {
+            guard let actual = supervisor.leaves(of: machine) else {
+                return "expected \(machine.id) to rest in [\(expected)], but it is not running"
+            }
+            let found = Self.label(actual)
+            return found == expected ? nil : "leaves of \(machine.id): expected [\(expected)], actual [\(found)]"
         }
     }
 
@@ -452,6 +512,7 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
         checkTeardowns(&problems)
         checkEffects(&problems)
         checkNavigation(&problems)
+        for check in leafChecks { if let problem = check() { problems.append(problem) } }
         for (i, event) in record.events.enumerated() where !stated[i] {
             problems.append("unstated: \(event) (state it with \(Self.hint(for: event)))")
         }

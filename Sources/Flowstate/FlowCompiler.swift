@@ -650,6 +650,13 @@ struct FlowCompiler<F: Flow> {
             appendEntries(domain: -1, target: initialIndex, to: &effects, scratch: &scratch)
             initialTarget = hierarchy.defaultEntryLeaf(of: initialIndex)
         }
+        // A flow without parallel or history states: what each transition's moves exit and enter,
+        // for the reporting entry points (the moves themselves carry only their laid-out effects).
+        let flatReports: [FlowTable<F>.FlatReport] = parallelTable != nil ? [] : raws.indices.map { r in
+            let declared = rawTarget[r]
+            guard declared >= 0 else { return .init(domain: FlowTable<F>.FlatReport.targetless, leaf: -1) }
+            return .init(domain: Int32(shortcuts.domains[r]), leaf: Int32(hierarchy.defaultEntryLeaf(of: declared)))
+        }
         return FlowTable(
             states: nodes.map { $0.state }, index: index, hierarchy: hierarchy,
             outputs: nodes.map { $0.output }, childFlows: nodes.map { $0.child },
@@ -659,7 +666,8 @@ struct FlowCompiler<F: Flow> {
             recipe: emits.isEmpty ? nil : effects, emits: emits.map { $0.body },
             updates: raws.contains { $0.data.update != nil } ? raws.map { $0.data.update?.body } : [],
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
-            stopEffects: stopEffects, unhandled: unhandled, name: name, parallel: parallelTable, common: common
+            stopEffects: stopEffects, unhandled: unhandled, name: name, parallel: parallelTable, common: common,
+            flatReports: flatReports
         )
     }
 

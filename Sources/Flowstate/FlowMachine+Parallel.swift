@@ -32,10 +32,12 @@ extension FlowMachine {
         var history: [Int: [Int]] = [:]
         /// How many eventless and completion microsteps were taken.
         var microsteps = 0
-        /// For ``FlowMachine/sendReportingMicrosteps(_:)``: the microsteps taken, recorded as they are
-        /// taken; `nil` (the machine's own steps) records nothing. When recording, `done.state`
-        /// events are reported, not processed.
+        /// For ``FlowMachine/sendReportingMicrosteps(_:completions:)``: the microsteps taken, recorded
+        /// as they are taken; `nil` (the machine's own steps) records nothing.
         var log: [FlowMicrostep]?
+        /// Whether the `done.state` events raised are processed here (the machine's own steps) or
+        /// only reported, for a driver to deliver in their turn.
+        var completions = FlowCompletions.taken
 
         /// Records one action in the current microstep's log, when recording.
         @inline(__always)
@@ -97,47 +99,22 @@ extension FlowMachine {
         return try startParallel(log: &log)
     }
 
-    /// ``startParallel()``, recording its microsteps into `log` when it is not `nil`.
-    private mutating func startParallel(log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
+    /// ``startParallel()``, recording its microsteps into `log` when it is not `nil` (then `done.state`
+    /// events are left to the caller unless `completions` is ``FlowCompletions/taken``).
+    mutating func startParallel(log: inout [FlowMicrostep]?, completions: FlowCompletions = .taken)
+        throws(FlowError) -> FlowStep<F>
+    {
         guard let parallel = table.parallel, !parallel.initialStates.isEmpty else { throw alreadyStarted() }
         var step = Macrostep(configuration: [], context: contextValue)
         step.history = historyValue
         step.log = log
+        step.completions = completions
         step.beginMicrostep()
         let start = FlowHierarchy.Transition(source: FlowHierarchy.root, targets: parallel.initialStates.map { Int($0) })
         enterStates([start], &step, event: nil)
         try runToFixedPoint(&step, event: nil)
         log = step.log
         return commit(step, kind: .started, from: nil, event: nil)
-    }
-
-    /// ``start()``, reporting the microsteps it took (see ``sendReportingMicrosteps(_:)``).
-    package mutating func startReportingMicrosteps() throws(FlowError) -> (step: FlowStep<F>, microsteps: [FlowMicrostep]) {
-        guard phase == .ready else { throw alreadyStarted() }
-        guard table.runsParallel else { return (try start(), []) }
-        var log: [FlowMicrostep]? = []
-        let step = try startParallel(log: &log)
-        return (step, log ?? [])
-    }
-
-    /// ``send(_:)`` for a driver that runs content of its own around the engine (the flow files'
-    /// interpreter): the step, and, for a flow with parallel states, each microstep it took, with the
-    /// states exited and entered and the transitions taken, in the order the engine took them.
-    ///
-    /// `done.state.<id>` events are not processed by the engine in this form: each is reported
-    /// (``FlowMicrostep/Action/done(_:)``) right after the entry of the final state that raised it,
-    /// for the caller to queue with the events its own content raises and to deliver as events in
-    /// their turn (SCXML's internal queue holds both, in the order raised). Eventless transitions are
-    /// taken as ``send(_:)`` takes them. For a flow without parallel states, the step alone is
-    /// returned (its ``FlowStep/transitions`` say what it did) and nothing is recorded: flat flows pay
-    /// nothing for this.
-    package mutating func sendReportingMicrosteps(_ event: F.Event) throws(FlowError)
-        -> (step: FlowStep<F>, microsteps: [FlowMicrostep])
-    {
-        guard phase == .runningParallel else { return (try send(event), []) }
-        var log: [FlowMicrostep]? = []
-        let step = try sendParallel(event, log: &log)
-        return (step, log ?? [])
     }
 
     /// ``send(_:)`` for a flow with parallel states: one macrostep; the common step when it applies
@@ -155,11 +132,15 @@ extension FlowMachine {
         return try sendParallel(event, log: &log)
     }
 
-    /// ``sendParallel(_:)``, recording its microsteps into `log` when it is not `nil`.
-    private mutating func sendParallel(_ event: F.Event, log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
+    /// ``sendParallel(_:)``, recording its microsteps into `log` when it is not `nil` (then `done.state`
+    /// events are left to the caller unless `completions` is ``FlowCompletions/taken``).
+    mutating func sendParallel(_ event: F.Event, log: inout [FlowMicrostep]?, completions: FlowCompletions = .taken)
+        throws(FlowError) -> FlowStep<F>
+    {
         var step = Macrostep(configuration: active, context: contextValue)
         step.history = historyValue
         step.log = log
+        step.completions = completions
         let (enabled, matched) = selectTransitions(&step, kind: event.kind, event: event)
         guard !enabled.isEmpty else {
             guard matched || table.unhandled == .ignore else { throw unhandledError(for: event) }
@@ -453,8 +434,8 @@ extension FlowMachine {
         while step.finishedIn < 0 {
             var (enabled, _) = selectTransitions(&step, kind: nil, event: event)
             if enabled.isEmpty {
-                // A recording driver delivers the `done.state` events itself (they were reported).
-                guard step.log == nil, step.queueHead < step.internalQueue.count else { return }
+                // A driver that asked for them delivers the `done.state` events itself (they were reported).
+                guard step.completions == .taken, step.queueHead < step.internalQueue.count else { return }
                 let done = step.internalQueue[step.queueHead]
                 step.queueHead += 1
                 (enabled, _) = selectTransitions(&step, kind: nil, doneOf: done, event: event)
@@ -672,32 +653,4 @@ extension FlowMachine {
             configuration.remove(at: low)
         }
     }
-}
-
-/// One microstep of a step of a flow with parallel states, as the engine took it: what
-/// ``FlowMachine/sendReportingMicrosteps(_:)`` and ``FlowMachine/startReportingMicrosteps()``
-/// report, for a driver that runs content of its own around the engine (the flow files' interpreter
-/// runs each state's `<onexit>` and `<onentry>` and each transition's content from it). States are
-/// numbered as the definition's hierarchy numbers them (``FlowDefinition/position(of:)``).
-package struct FlowMicrostep: Hashable, Sendable {
-    /// One thing the microstep did.
-    package enum Action: Hashable, Sendable {
-        /// A state was exited (in exit order: a state's descendants before it, later regions first).
-        case exit(Int)
-        /// A transition was taken: its own effects ran (after every exit, before any entry).
-        case take(FlowTransitionID)
-        /// A state was entered (in entry order: a state before its descendants, earlier regions first).
-        case enter(Int)
-        /// The final state just entered raised `done.state.<state>` (its parent, or, when that
-        /// completed every region, the parallel state above it too).
-        case done(Int)
-    }
-
-    /// What the microstep did, in order: the exits, the transitions, then the entries, each entry of
-    /// a final state followed by the completions it raised. (A start's first microstep is the initial
-    /// entry: entries only.)
-    package var actions: [Action]
-
-    /// A microstep that did `actions`.
-    package init(actions: [Action]) { self.actions = actions }
 }

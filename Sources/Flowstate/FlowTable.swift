@@ -167,6 +167,23 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
 
     /// What SCXML's algorithm reads for a flow with parallel states; `nil` for a flow without.
     let parallel: FlowParallelTable<F>?
+    /// By declaration, for a flow without parallel or history states: what a move compiled from the
+    /// transition exits and enters (``FlowMachine/sendReportingMicrosteps(_:completions:)``). Empty
+    /// for a flow with them, whose engine reports what it does as it does it.
+    let flatReports: [FlatReport]
+
+    /// What a move of a flow without parallel or history states exits and enters, whatever leaf it
+    /// is taken from: the active states below ``domain`` (the leaf's ancestors-or-self), then the
+    /// states from below the domain down to ``leaf``. Cold: read only by the reporting entry points.
+    struct FlatReport: Sendable {
+        /// The transition's domain (-1: the root), or ``targetless``: it exits and enters nothing.
+        let domain: Int32
+        /// The leaf the move settles in (the target's initial descendants entered), or -1.
+        let leaf: Int32
+
+        /// The domain of a targetless transition.
+        static var targetless: Int32 { -2 }
+    }
 
     // The common step of a flow with parallel states (FlowMachine+Parallel.swift); empty buffers for a
     // flow without.
@@ -197,9 +214,10 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         emits: [@Sendable (F.Context, F.Event?) -> F.Effect], updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?],
         initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
         unhandled: UnhandledEventPolicy, name: String, parallel: FlowParallelTable<F>? = nil,
-        common: CommonParallelSteps? = nil
+        common: CommonParallelSteps? = nil, flatReports: [FlatReport] = []
     ) {
         self.parallel = parallel
+        self.flatReports = flatReports
         self.takesCommonParallelSteps = common?.enabled ?? false
         self.parallelMoves = .make(common?.moves ?? [])
         self.parallelEntries = .make(common?.entries ?? [])

@@ -112,39 +112,4 @@ extension FlowDefinition {
     /// The identity of every transition, in declaration order.
     public var transitionIDs: [FlowTransitionID] { transitions.indices.map { FlowTransitionID(position: $0) } }
 
-    /// The states a step exited and entered, by SCXML's rules, for transitions the engine reported
-    /// (``FlowStep/transitions``) taken from the leaf `state`: for each transition, the active states
-    /// below its domain are exited (innermost first), then the states from below the domain down to
-    /// the settled leaf are entered (outermost first). A targetless transition exits and enters nothing;
-    /// an internal one (``TransitionType/internal``) from a compound state to its own descendants
-    /// neither exits nor enters its source.
-    ///
-    /// A transition to a history state is read as a transition to its default target: what a history
-    /// remembers is the machine's (``FlowMachine/remembered``), not the definition's.
-    ///
-    /// - Returns: The states exited and entered, in the order the engine performed their effects
-    ///   (a self-transition exits and enters its state).
-    public func configurationChange(from state: F.State, taking transitions: FlowTransitions)
-        -> (exited: [F.State], entered: [F.State])
-    {
-        guard var leaf = table.index[state] else { return ([], []) }
-        let hierarchy = table.hierarchy
-        var exited: [F.State] = []
-        var entered: [F.State] = []
-        for id in transitions {
-            let declaration = self.transitions[id.position]
-            guard let targetState = declaration.target, let target = table.index[targetState],
-                  let source = table.index[declaration.source] else { continue }
-            // One transition at a time: each one's exit set is computed from the configuration the
-            // previous one left (eventless transitions run one microstep each).
-            let taken = [FlowHierarchy.Transition(source: source, target: target,
-                                                  isInternal: declaration.type == .internal)]
-            let configuration = hierarchy.ancestorsOrSelf(of: leaf)
-            for s in hierarchy.computeExitSet(taken, configuration: configuration) { exited.append(table.states[s]) }
-            let entrySet = hierarchy.computeEntrySet(taken)
-            for s in entrySet { entered.append(table.states[s]) }
-            leaf = entrySet.last ?? leaf
-        }
-        return (exited, entered)
-    }
 }

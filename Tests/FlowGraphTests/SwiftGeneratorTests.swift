@@ -47,7 +47,7 @@ struct SwiftGeneratorTests {
         }
     }
 
-    @Test("What a typed flow cannot mean is refused, each at its line: parallel states, wildcard descriptors, nested SCXML finals")
+    @Test("What a typed flow cannot mean is refused, each at its line: wildcard descriptors, nested SCXML finals outside parallel states, several initial states, completions outside parallel states")
     func refusals() throws {
         let scxml = try FlowSpec.parseSCXML("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="p">
@@ -55,18 +55,54 @@ struct SwiftGeneratorTests {
             <state id="r"><transition event="error.*" target="r"/></state>
             <state id="s" initial="t"><state id="t"/><final id="f"/></state>
           </parallel>
+          <state id="c" initial="a b">
+            <transition event="done.state.c" target="p"/>
+            <state id="a"/><final id="b"/>
+          </state>
         </scxml>
         """, file: "chart.scxml")
         do {
             _ = try scxml.swiftSource()
-            Issue.record("a parallel chart was generated")
+            Issue.record("a chart with a wildcard was generated")
         } catch {
             #expect(error.problems.map(\.description) == [
-                "chart.scxml:2:3: error: state 'p' is parallel: typed flows have no parallel states yet",
                 "chart.scxml:3:19: error: event descriptor 'error.*' matches several events: a typed flow matches exact events",
-                "chart.scxml:4:46: error: final state 'f' is nested: under SCXML it raises done.state.s, but a typed flow finishes at every final state",
+                "chart.scxml:6:3: error: state 'c' starts in several states (a, b): a typed state names one initial child",
+                "chart.scxml:7:5: error: a transition of 'c' waits for done.state.c: a typed flow raises done.state only for states inside parallel states (a final state elsewhere finishes the flow)",
+                "chart.scxml:8:20: error: final state 'b' is nested: under SCXML it raises done.state.c, but a typed flow finishes at every final state outside parallel states",
             ])
         }
+    }
+
+    @Test("Parallel and history states are written as Parallel and History; several targets as an array; a region's completion as On(done:); In() asks the configuration")
+    func parallelAndHistory() throws {
+        let scxml = try FlowSpec.parseSCXML("""
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" name="player" initial="idle">
+          <state id="idle"><transition event="play" target="playing"/></state>
+          <parallel id="playing">
+            <transition event="reset" target="muted big"/>
+            <transition event="done.state.playing" target="idle"/>
+            <state id="audio">
+              <history id="lastSound" type="deep"><transition target="muted"/></history>
+              <state id="muted"><transition event="toggle" target="loud"/></state>
+              <state id="loud"><transition event="stop" target="audioDone"/></state>
+              <final id="audioDone"/>
+            </state>
+            <state id="video">
+              <state id="small"><transition event="grow" cond="In('loud')" target="big"/></state>
+              <state id="big"><transition event="stop" target="videoDone"/></state>
+              <final id="videoDone"/>
+            </state>
+          </parallel>
+        </scxml>
+        """, file: "player.scxml")
+        let source = try scxml.swiftSource()
+        #expect(source.contains("            Parallel(.playing) {\n"))
+        #expect(source.contains("                    History(.lastSound, .deep, default: .muted)\n"))
+        #expect(source.contains("                On(.reset, to: [.muted, .big])\n"))
+        #expect(source.contains("                On(done: .playing, to: .idle)\n"))
+        #expect(source.contains("On(.grow, guard: .in(.loud), to: .big)"))
+        #expect(!source.contains("doneStatePlaying") && !source.contains("func isActive"))
     }
 
     @Test("The generated source is deterministic, names every name as written, and carries the file's lines")

@@ -308,6 +308,28 @@ struct TestingFlowsArticleTests {
         }
     }
 
+    @Test("The tree tester states every active leaf of a supervised machine with parallel states")
+    func treeTesterLeaves() throws {
+        let supervisor = Supervisor()
+        let tester = FlowTreeTester(supervisor)
+        let player = try tester.step {
+            try supervisor.start(Player.definition, handler: tester.recording())
+        } expect: {
+            $0.spawned(Player.definition, in: .idle)
+        }
+        try tester.send(.play, to: player) {
+            $0.transition(player, toLeaves: [.muted, .small])
+        }
+        try tester.send(.toggleSound, to: player) {
+            $0.transition(player, toLeaves: [.audible, .small])
+            $0.leaves(player, [.audible, .small])
+        }
+        tester.stop(player) {
+            $0.tornDown(player, .stopped)
+        }
+        tester.finish()
+    }
+
     @Test("Every snippet of the article is in this file, verbatim")
     func snippetsAreVerbatim() throws {
         let here = URL(fileURLWithPath: #filePath)
@@ -318,7 +340,7 @@ struct TestingFlowsArticleTests {
             .split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let snippets = Self.snippets(in: article)
-        #expect(snippets.count == 22)
+        #expect(snippets.count == 23)
         for snippet in snippets {
             let found = source.indices.contains { start in
                 start + snippet.count <= source.count && Array(source[start..<start + snippet.count]) == snippet

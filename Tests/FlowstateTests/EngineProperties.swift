@@ -16,7 +16,7 @@ struct EngineProperties {
                         "declaration \(position) is not transition \(t)\n\(flow)")
             }
             var machine = try FlowMachine(definition)
-            var leaf = machine.state
+            var reporting = machine
             for event in [nil] + events.map(Optional.some) {
                 let expected = event.map { reference.send($0) } ?? reference.start()
                 let step = Result { () throws(FlowError) in
@@ -24,16 +24,21 @@ struct EngineProperties {
                 }
                 let actual = SCXMLReference.Outcome(step)
                 #expect(actual == expected, "after \(event.map { "\($0)" } ?? "start")\n\(flow)\nevents: \(events)")
-                if case .success(let step) = step, event != nil {
-                    let change = definition.configurationChange(from: leaf, taking: step.transitions)
-                    #expect(change.exited == reference.exited && change.entered == reference.entered,
-                            "configurationChange after \(event!): \(change)\n\(flow)\nevents: \(events)")
+                // What the engine reports the step exited and entered is SCXML's exit and entry sets.
+                let reported = Result { () throws(FlowError) in
+                    if let event { try reporting.sendReportingMicrosteps(event) } else { try reporting.startReportingMicrosteps() }
+                }
+                if case .success(let report) = reported {
+                    // The report numbers states by position; the reference by the flow's own numbers.
+                    let states = definition.states.map(\.state)
+                    #expect(report.microsteps.flatMap(\.exited).map { states[$0] } == reference.exited
+                                && report.microsteps.flatMap(\.entered).map { states[$0] } == reference.entered,
+                            "reported after \(event.map { "\($0)" } ?? "start"): \(report.microsteps)\n\(flow)\nevents: \(events)")
                 }
                 if machine.isStarted {
                     #expect(machine.configuration == reference.innermostFirst, "configuration\n\(flow)\nevents: \(events)")
                 }
                 guard actual == expected else { return }
-                leaf = machine.state
             }
             #expect(Array(machine.stop()) == reference.stopEffects(), "stop\n\(flow)\nevents: \(events)")
         }
@@ -101,18 +106,19 @@ struct EngineProperties {
         }
     }
 
-    @Test("configurationChange: a transition to an ancestor of its source exits and re-enters that ancestor, as the engine does")
-    func configurationChangeToAncestor() throws {
+    @Test("The report of a step: a transition to an ancestor of its source exits and re-enters that ancestor, as the engine does")
+    func reportToAncestor() throws {
         // 0 { 1 }, with 1 --e0--> 0: SCXML's domain is the root (the target is not a proper descendant
         // of any proper ancestor of 1 below it), so 1 and 0 are exited and 0 and 1 entered.
         let flow = GeneratedFlow(count: 2, parents: [-1, 0], finals: [],
                                  transitions: [.init(source: 1, event: 0, guardKind: 0, target: 0)])
         var machine = try FlowMachine(flow.definition)
-        _ = try machine.start()
-        let step = try machine.send(Gx.Event(kind: 0, payload: 0))
+        _ = try machine.startReportingMicrosteps()
+        let (step, microsteps) = try machine.sendReportingMicrosteps(Gx.Event(kind: 0, payload: 0))
         #expect(Array(step.effects) == [.exit(1), .exit(0), .transition(0), .entry(0), .entry(1)])
-        let change = flow.definition.configurationChange(from: 1, taking: step.transitions)
-        #expect(change.exited == [1, 0] && change.entered == [0, 1], "\(change)")
+        let states = flow.definition.states.map(\.state)
+        #expect(microsteps.flatMap(\.exited).map { states[$0] } == [1, 0]
+                    && microsteps.flatMap(\.entered).map { states[$0] } == [0, 1], "\(microsteps)")
     }
 
     @Test("A machine resumed where another one rests takes the same steps from there on")

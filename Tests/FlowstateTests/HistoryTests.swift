@@ -129,10 +129,18 @@ struct HistoryTests {
         // SCXML enters the states between the history's state and its effective targets (address),
         // although the domain lies below them and they stay active: their entries run again.
         #expect(Array(step.effects) == [.exit(.street), .entry(.address), .entry(.city)])
-        #expect(Self.wizard.configurationChange(from: .street, taking: step.transitions).exited == [.street])
+        var reporting = try FlowMachine(Self.wizard, resumingIn: .street)
+        let (_, microsteps) = try reporting.sendReportingMicrosteps(.backDeep)
+        let states = Self.wizard.states.map(\.state)
+        #expect(microsteps.flatMap(\.exited).map { states[$0] } == [.street])
+        #expect(microsteps.flatMap(\.entered).map { states[$0] } == [.address, .city])
         var remembering = try FlowMachine(Self.wizard, resumingIn: .street, history: [.deep: [.photo]])
         #expect(Array(try remembering.send(.backDeep).effects)
                 == [.exit(.street), .exit(.address), .entry(.profile), .entry(.photo)])
+        // The report says what the history remembered, not its default.
+        var rememberingReport = try FlowMachine(Self.wizard, resumingIn: .street, history: [.deep: [.photo]])
+        let (_, remembered) = try rememberingReport.sendReportingMicrosteps(.backDeep)
+        #expect(remembered.flatMap(\.entered).map { states[$0] } == [.profile, .photo])
     }
 
     @Test("What the histories remember is restored, and a history that could not remember it is refused")

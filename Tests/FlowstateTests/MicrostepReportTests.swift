@@ -1,4 +1,5 @@
 import Flowstate
+import PropertyBased
 import Testing
 
 /// The engine's report of a parallel flow's microsteps (`sendReportingMicrosteps`), which the flow
@@ -51,15 +52,74 @@ struct MicrostepReportTests {
         #expect(own.state == .idle)
     }
 
-    @Test("A flat flow's report is its step alone: nothing is recorded")
+    @Test("A flat flow's report: the initial entry, then one microstep per transition, from the compiler's domains")
     func flat() throws {
         let flow = FlowDefinition<Player>("flat", initial: .idle) {
             StateNode(.idle) { On(.play, to: .muted) }
-            StateNode(.muted)
+            StateNode(.playing) {
+                StateNode(.muted) { On(.toggleSound, to: .audible) }
+                StateNode(.audible) { On(.toggleSize, to: nil) }
+            }
         }
+        func p(_ state: Player.State) -> Int { flow.position(of: state)! }
         var machine = try FlowMachine(flow)
-        #expect(try machine.startReportingMicrosteps().microsteps.isEmpty)
+        let (started, initial) = try machine.startReportingMicrosteps()
+        #expect(started.state == .idle && initial == [FlowMicrostep(actions: [.enter(p(.idle))])])
         let (step, microsteps) = try machine.sendReportingMicrosteps(.play)
-        #expect(step.state == .muted && microsteps.isEmpty)
+        #expect(step.state == .muted)
+        #expect(microsteps == [FlowMicrostep(actions: [.exit(p(.idle)), .take(FlowTransitionID(position: 0)),
+                                                       .enter(p(.playing)), .enter(p(.muted))])])
+        // Inside `playing`: the domain is `playing`, which stays.
+        let (_, inside) = try machine.sendReportingMicrosteps(.toggleSound)
+        #expect(inside == [FlowMicrostep(actions: [.exit(p(.muted)), .take(FlowTransitionID(position: 1)),
+                                                   .enter(p(.audible))])])
+        // A targetless transition takes, and exits and enters nothing.
+        let (_, targetless) = try machine.sendReportingMicrosteps(.toggleSize)
+        #expect(targetless == [FlowMicrostep(actions: [.take(FlowTransitionID(position: 2))])])
+        // An ignored event took nothing.
+        let (ignored, none) = try machine.sendReportingMicrosteps(.play)
+        #expect(ignored.kind == .ignored && none.isEmpty)
+    }
+
+    @Test("On generated flat, parallel and history flows, the report's exits and entries are SCXML's, and the step is send's")
+    func agreesWithSCXML() async {
+        await Self.reportAgrees(Generators.flows(), count: 200)
+        await Self.reportAgrees(Generators.parallelFlows(), count: 200)
+        await Self.reportAgrees(Generators.historyFlows(parallel: false), count: 200)
+        await Self.reportAgrees(Generators.historyFlows(parallel: true), count: 200)
+    }
+
+    /// Every step of `flows` reported with the engine taking its completions: the exits and entries
+    /// of its microsteps, in order, are those the reference interpreter performed (it tracks the
+    /// configuration and what histories remember), and the step is the one `send` returns.
+    static func reportAgrees(_ flows: Generator<GeneratedFlow, some SendableSequenceType>, count: Int) async {
+        await propertyCheck(count: count, input: flows, Generators.events) { flow, events in
+            let definition = flow.definition
+            guard definition.isValid else { return }
+            var reference = SCXMLReference(flow)
+            var reporting = try FlowMachine(definition)
+            var plain = reporting
+            for event in [nil] + events.map(Optional.some) {
+                let expected = event.map { reference.send($0) } ?? reference.start()
+                let reported = Result { () throws(FlowError) in
+                    if let event { try reporting.sendReportingMicrosteps(event, completions: .taken) }
+                    else { try reporting.startReportingMicrosteps(completions: .taken) }
+                }
+                let step = Result { () throws(FlowError) in
+                    if let event { try plain.send(event) } else { try plain.start() }
+                }
+                let context = "after \(event.map { "\($0)" } ?? "start")\n\(flow)\nevents: \(events)"
+                #expect(reported.map(\.step) == step, "\(context)")
+                guard SCXMLReference.Outcome(step) == expected, case .success(let report) = reported else { return }
+                // The report numbers states by position; the reference by the flow's own numbers.
+                let states = definition.states.map(\.state)
+                #expect(report.microsteps.flatMap(\.exited).map { states[$0] } == reference.exited,
+                        "exits \(report.microsteps)\n\(context)")
+                #expect(report.microsteps.flatMap(\.entered).map { states[$0] } == reference.entered,
+                        "entries \(report.microsteps)\n\(context)")
+                let taken = report.microsteps.flatMap(\.actions).compactMap { if case .take(let id) = $0 { id } else { nil } }
+                #expect(taken == Array(report.step.transitions), "transitions\n\(context)")
+            }
+        }
     }
 }

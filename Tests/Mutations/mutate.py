@@ -392,10 +392,18 @@ MUTATIONS = [
     Mutation(
         name="pathfinder-parallel-entries-guessed",
         suite="FlowTestingTests",
-        what="the states a step of a parallel flow passes through are not asked of the engine",
+        what="the states a flow's start passes through are not asked of the engine",
         file="Sources/FlowTesting/FlowPathfinder.swift",
-        search="ActiveSet.addEntries(of: report.microsteps, to: &startEntered)",
-        replace="_ = report",
+        search="for s in Self.entered(by: startMicrosteps) where firstEntered[s] == nil { firstEntered[s] = -1 }",
+        replace="_ = startMicrosteps",
+    ),
+    Mutation(
+        name="flat-report-exits-domain",
+        suite="FlowstateTests",
+        what="the report of a flat flow's step exits the transition's domain too",
+        file="Sources/Flowstate/FlowMachine+Microsteps.swift",
+        search="let domain = Int(report.domain)",
+        replace="let domain = report.domain < 0 ? Int(report.domain) : table.hierarchy.parent(of: Int(report.domain))",
     ),
     Mutation(
         name="pathfinder-children-not-run",
