@@ -32,6 +32,9 @@ extension FlowMachine {
         var history: [Int: [Int]] = [:]
         /// How many eventless and completion microsteps were taken.
         var microsteps = 0
+        /// The armed timers, as the macrostep's exits and entries change them, and what it did to them.
+        var timers = FlowArmedTimers()
+        var timerChanges: [FlowTimerChange] = []
         /// For ``FlowMachine/sendReportingMicrosteps(_:)``: the microsteps taken, recorded as they are
         /// taken; `nil` (the machine's own steps) records nothing. When recording, `done.state`
         /// events are reported, not processed.
@@ -102,6 +105,7 @@ extension FlowMachine {
         guard let parallel = table.parallel, !parallel.initialStates.isEmpty else { throw alreadyStarted() }
         var step = Macrostep(configuration: [], context: contextValue)
         step.history = historyValue
+        step.timers = timers
         step.log = log
         step.beginMicrostep()
         let start = FlowHierarchy.Transition(source: FlowHierarchy.root, targets: parallel.initialStates.map { Int($0) })
@@ -159,12 +163,13 @@ extension FlowMachine {
     private mutating func sendParallel(_ event: F.Event, log: inout [FlowMicrostep]?) throws(FlowError) -> FlowStep<F> {
         var step = Macrostep(configuration: active, context: contextValue)
         step.history = historyValue
+        step.timers = timers
         step.log = log
         let (enabled, matched) = selectTransitions(&step, kind: event.kind, event: event)
         guard !enabled.isEmpty else {
             guard matched || table.unhandled == .ignore else { throw unhandledError(for: event) }
-            return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
-                                transitions: FlowTransitions(), output: nil)
+            return generalStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
+                               transitions: FlowTransitions(), output: nil, timers: [], fired: nil)
         }
         let transitions = removeConflictingTransitions(enabled, step)
         microstep(transitions, &step, event: event)
@@ -175,6 +180,33 @@ extension FlowMachine {
         }
         log = step.log
         return commit(step, kind: .transitioned, from: table.states[current], event: event)
+    }
+
+    /// ``fire(_:)`` by SCXML's algorithm: the armed timer's delayed transition `t` (an index of the
+    /// parallel table's transitions) is the only transition the pseudo-event "timer of its state
+    /// fired" selects; taken when its guard holds (asked of the first active atomic state inside its
+    /// state, with no event), then eventless and completion transitions as after an event.
+    mutating func fireGeneral(_ t: Int, timer: FlowTimer) throws(FlowError) -> FlowStep<F> {
+        guard let parallel = table.parallel else { return ignoredTimerStep(timer) }
+        var step = Macrostep(configuration: active, context: contextValue)
+        step.history = historyValue
+        step.timers = timers
+        step.timers.disarm(timer)
+        let transition = parallel.transitions[t]
+        let hierarchy = table.hierarchy
+        let atomic = step.configuration.first {
+            hierarchy.isAtomic(Int($0)) && hierarchy.isDescendantOrSelf(Int($0), of: Int(transition.source))
+        }.map { Int($0) } ?? Int(transition.source)
+        guard conditionMatch(transition, parallel, atomic, step, event: nil) else {
+            timers = step.timers
+            return generalStep(kind: .rejected, from: nil, event: nil, effects: FlowEffects(),
+                               transitions: FlowTransitions(), output: nil, timers: [], fired: timer)
+        }
+        microstep([t], &step, event: nil)
+        if table.hierarchy.hasParallel || transition.target >= 0 {
+            try runToFixedPoint(&step, event: nil)
+        }
+        return commit(step, kind: .transitioned, from: table.states[current], event: nil, fired: timer)
     }
 
     /// ``stop()`` for a flow with parallel states: the exit effects of every active state, in reverse
@@ -189,25 +221,29 @@ extension FlowMachine {
     }
 
     /// Makes the macrostep the machine's, and the step that reports it.
-    private mutating func commit(_ step: Macrostep, kind: FlowStepKind, from: F.State?, event: F.Event?)
-        -> FlowStep<F>
+    private mutating func commit(_ step: Macrostep, kind: FlowStepKind, from: F.State?, event: F.Event?,
+                                 fired: FlowTimer? = nil) -> FlowStep<F>
     {
         active = step.configuration
         contextValue = step.context
         historyValue = step.history
+        timers = step.timers
+        var timerChanges = step.timerChanges
         let transitions = FlowTransitions(declarations: step.taken)
         let effects = FlowEffects(step.effects)
         if step.finishedIn >= 0 {
             current = step.finishedIn
             phase = .finished
+            timers.disarmAll(into: &timerChanges)
             let output = table.outputs[step.finishedIn]!.compute(contextValue, event)
             finalOutput = output
-            return parallelStep(kind: .finished, from: from, event: event, effects: effects, transitions: transitions,
-                                output: output)
+            return generalStep(kind: .finished, from: from, event: event, effects: effects, transitions: transitions,
+                               output: output, timers: timerChanges, fired: fired)
         }
         current = firstAtomic(of: step.configuration)
         phase = .runningParallel
-        return parallelStep(kind: kind, from: from, event: event, effects: effects, transitions: transitions, output: nil)
+        return generalStep(kind: kind, from: from, event: event, effects: effects, transitions: transitions, output: nil,
+                           timers: timerChanges, fired: fired)
     }
 
     /// The step of a flow with parallel states, in the machine's state after it (``current``,
@@ -465,7 +501,8 @@ extension FlowMachine {
                     } else if doneOf >= 0 {
                         guard transition.doneOf == doneOf else { continue }
                     } else {
-                        guard parallel.kinds[t] == nil && transition.doneOf < 0 && transition.target >= 0 else {
+                        guard parallel.kinds[t] == nil && transition.doneOf < 0 && transition.target >= 0
+                            && transition.delay == nil else {
                             continue
                         }
                     }
@@ -563,6 +600,7 @@ extension FlowMachine {
                                       into: &step.history)
         for s in exitSet {
             step.effects.append(contentsOf: table.effects(in: parallel.exits[s], context: step.context, event: event))
+            if parallel.hasDelays { step.timers.disarm(state: s, into: &step.timerChanges) }
             remove(s, from: &step.configuration)
             step.record(.exit(s))
         }
@@ -589,6 +627,7 @@ extension FlowMachine {
         let hierarchy = table.hierarchy
         for s in hierarchy.computeEntrySet(transitions, history: step.history) {
             insert(s, into: &step.configuration)
+            if parallel.hasDelays { step.timers.arm(state: s, parallel, into: &step.timerChanges) }
             step.record(.enter(s))
             step.effects.append(contentsOf: table.effects(in: parallel.entries[s], context: step.context, event: event))
             guard table.isFinal[s] else { continue }

@@ -69,6 +69,8 @@ public struct FlowOutline: Hashable, Sendable {
         /// The indices of its targets after ``target``, for a transition into several regions of a
         /// parallel state (`On(_:to: [State])`); empty otherwise.
         public var moreTargets: [Int] = []
+        /// For a delayed transition (``After``), its delay (``event`` and ``label`` read `after 30s`).
+        public var delay: Duration? = nil
     }
 
     /// The flow's name.
@@ -118,7 +120,8 @@ extension FlowDefinition {
                              targetless: transition.target == nil, event: transition.eventLabel,
                              label: transition.label, guardLabel: transition.guardLabel,
                              effects: transition.effectLabels, update: transition.updateLabel,
-                             moreTargets: transition.targets.dropFirst().compactMap { index[$0] })
+                             moreTargets: transition.targets.dropFirst().compactMap { index[$0] },
+                             delay: transition.delay)
             })
     }
 }

@@ -71,6 +71,9 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// history, not inside it for a deep one, or a history).
         public static let invalidHistory = Kind("invalid-history")
 
+        /// A delayed transition (``After``) has a delay that is not positive.
+        public static let invalidDelay = Kind("invalid-delay")
+
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }
     }
