@@ -32,8 +32,12 @@ public struct FlowPath<F: Flow>: Sendable {
         self.steps = steps
     }
 
-    /// The events to send after starting, in order.
+    /// The events to send after starting, in order. A step of a delayed transition (`After`) has no
+    /// event and is left out: ``timers`` lists what fired, ``replay()`` fires it again.
     public var events: [F.Event] { steps.compactMap(\.event) }
+
+    /// The timers of delayed transitions the path fires, in order (each step's `FlowStep/timer`).
+    public var timers: [FlowTimer] { steps.compactMap(\.timer) }
 
     /// The leaf state the machine is in at the end of the path (in a flow with parallel states, the
     /// first of ``leaves``).
@@ -110,7 +114,13 @@ public struct FlowPath<F: Flow>: Sendable {
         var probe = machine
         guard let started = try? machine.start() else { return false }
         if entered(started, try? probe.startReportingMicrosteps().microsteps) { return true }
-        for event in events {
+        for expected in steps {
+            if let timer = expected.timer {
+                guard let step = try? machine.fire(timer) else { return false }
+                if entered(step, nil) { return true }
+                continue
+            }
+            guard let event = expected.event else { return false }
             probe = machine
             guard let step = try? machine.send(event) else { return false }
             if entered(step, try? probe.sendReportingMicrosteps(event).microsteps) { return true }
@@ -142,6 +152,20 @@ public struct FlowPath<F: Flow>: Sendable {
             throw FlowReplayError(step: 0, message: "the start differs: \(difference)")
         }
         for (i, expected) in steps.enumerated() {
+            if let timer = expected.timer {
+                // A delayed transition's step: the same timer (same state, transition and generation,
+                // as the replay arms the same timers in the same order) is fired again.
+                let actual: FlowStep<F>
+                do throws(FlowError) {
+                    actual = try machine.fire(timer)
+                } catch {
+                    throw FlowReplayError(step: i + 1, message: "timer \(i + 1) (\(timer)) threw: \(error)")
+                }
+                if let difference = Self.difference(expected: expected, actual: actual) {
+                    throw FlowReplayError(step: i + 1, message: "timer \(i + 1) (\(timer)): \(difference)")
+                }
+                continue
+            }
             guard let event = expected.event else {
                 throw FlowReplayError(step: i + 1, message: "step \(i + 1) has no event: \(expected)")
             }

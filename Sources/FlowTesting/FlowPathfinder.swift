@@ -26,6 +26,10 @@ import Flowstate
 /// events carry no payload is explored with every event kind; give samples of a child's payload events
 /// in `childSamples`.
 ///
+/// A delayed transition (`After`) is an edge the path finder takes by itself: from every configuration
+/// it fires each armed timer ("the timer of state s fired") as it sends each sample event. Its step has
+/// no event (``FlowPath/events`` leaves it out); ``FlowPath/replay()`` fires the timer again.
+///
 /// Payload events need sample values: give one or more per event kind. A guard is exercised only by
 /// the samples you give: a target that only a valid email reaches is reported unreachable when every
 /// sample email is invalid, with the transitions that blocked it (``FlowUnreachableReason/blocked(transitions:)``).
@@ -238,36 +242,48 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     fromChildren[event.kind, default: []].append(event)
                 }
             }
+            /// Records the step `copy` took from this configuration as an edge; `event`: its event
+            /// (`nil` for a timer's step, whose microsteps are not reported).
+            func explore(_ step: FlowStep<F>, _ copy: FlowMachine<F>, event: F.Event?) {
+                switch step.kind {
+                case .ignored, .rejected, .started: return
+                case .transitioned, .finished: break
+                }
+                guard tried.insert(step.transitions).inserted else { return }
+                let reached = key(copy)
+                let after = active.map { _ in ActiveSet(copy, index) }
+                let edge = Edge(step: step, leaves: after == nil
+                                    ? index.leaves(taking: step.transitions, from: leaf)
+                                    : index.leaves(taking: step.transitions, from: leafSets[leaf],
+                                                   then: leafSets[reached.configuration.leaf]))
+                let finished = reached.configuration.finished
+                guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { return }
+                if let active, let after {
+                    var entered = after.entered(since: active, taking: step.transitions, index)
+                    // And what the engine reports entering (up to the completions it leaves to a
+                    // driver): states entered and left again within the step. The same step on
+                    // the same machine just succeeded, so the report cannot throw.
+                    var probe = machine
+                    if let event, let report = try? probe.sendReportingMicrosteps(event) {
+                        ActiveSet.addEntries(of: report.microsteps, to: &entered)
+                    }
+                    enteredByEdge.append(entered)
+                }
+                if found.isNew, finished, let output = copy.output { outputs.append(output) }
+            }
             for kind in handled {
                 for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {
                     var copy = machine
                     guard let step = try? copy.send(event) else { continue }  // a throw: no edge
-                    switch step.kind {
-                    case .ignored, .rejected, .started: continue
-                    case .transitioned, .finished: break
-                    }
-                    guard tried.insert(step.transitions).inserted else { continue }
-                    let reached = key(copy)
-                    let after = active.map { _ in ActiveSet(copy, index) }
-                    let edge = Edge(step: step, leaves: after == nil
-                                        ? index.leaves(taking: step.transitions, from: leaf)
-                                        : index.leaves(taking: step.transitions, from: leafSets[leaf],
-                                                       then: leafSets[reached.configuration.leaf]))
-                    let finished = reached.configuration.finished
-                    guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { continue }
-                    if let active, let after {
-                        var entered = after.entered(since: active, taking: step.transitions, index)
-                        // And what the engine reports entering (up to the completions it leaves to a
-                        // driver): states entered and left again within the step. The same step on
-                        // the same machine just succeeded, so the report cannot throw.
-                        var probe = machine
-                        if let report = try? probe.sendReportingMicrosteps(event) {
-                            ActiveSet.addEntries(of: report.microsteps, to: &entered)
-                        }
-                        enteredByEdge.append(entered)
-                    }
-                    if found.isNew, finished, let output = copy.output { outputs.append(output) }
+                    explore(step, copy, event: event)
                 }
+            }
+            // Delayed transitions: the firing of each armed timer ("the timer of state s fired") is
+            // an edge too; its step has no event, and a path replays it by firing its timer.
+            for timer in machine.armedTimers {
+                var copy = machine
+                guard let step = try? copy.fire(timer) else { continue }
+                explore(step, copy, event: nil)
             }
         }
         let tree = explorer.exploration.mapKeys(\.configuration)

@@ -184,8 +184,9 @@ extension FlowMachine {
 
     /// ``fire(_:)`` by SCXML's algorithm: the armed timer's delayed transition `t` (an index of the
     /// parallel table's transitions) is the only transition the pseudo-event "timer of its state
-    /// fired" selects; taken when its guard holds (asked of the first active atomic state inside its
-    /// state, with no event), then eventless and completion transitions as after an event.
+    /// fired" selects. SCXML's selection offers it for each active atomic state inside its state, in
+    /// document order: it is taken when its guard holds for one of them (with no event), then eventless
+    /// and completion transitions follow as after an event.
     mutating func fireGeneral(_ t: Int, timer: FlowTimer) throws(FlowError) -> FlowStep<F> {
         guard let parallel = table.parallel else { return ignoredTimerStep(timer) }
         var step = Macrostep(configuration: active, context: contextValue)
@@ -194,10 +195,12 @@ extension FlowMachine {
         step.timers.disarm(timer)
         let transition = parallel.transitions[t]
         let hierarchy = table.hierarchy
-        let atomic = step.configuration.first {
-            hierarchy.isAtomic(Int($0)) && hierarchy.isDescendantOrSelf(Int($0), of: Int(transition.source))
-        }.map { Int($0) } ?? Int(transition.source)
-        guard conditionMatch(transition, parallel, atomic, step, event: nil) else {
+        let source = Int(transition.source)
+        let holds = step.configuration.contains {
+            hierarchy.isAtomic(Int($0)) && hierarchy.isDescendantOrSelf(Int($0), of: source)
+                && conditionMatch(transition, parallel, Int($0), step, event: nil)
+        }
+        guard holds else {
             timers = step.timers
             return generalStep(kind: .rejected, from: nil, event: nil, effects: FlowEffects(),
                                transitions: FlowTransitions(), output: nil, timers: [], fired: timer)
