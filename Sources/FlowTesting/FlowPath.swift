@@ -32,8 +32,12 @@ public struct FlowPath<F: Flow>: Sendable {
         self.steps = steps
     }
 
-    /// The events to send after starting, in order.
+    /// The events to send after starting, in order. A step of a delayed transition (`After`) has no
+    /// event and is left out: ``timers`` lists what fired, ``replay()`` fires it again.
     public var events: [F.Event] { steps.compactMap(\.event) }
+
+    /// The timers of delayed transitions the path fires, in order (each step's `FlowStep/timer`).
+    public var timers: [FlowTimer] { steps.compactMap(\.timer) }
 
     /// The leaf state the machine is in at the end of the path (in a flow with parallel states, the
     /// first of ``leaves``).
@@ -85,9 +89,17 @@ public struct FlowPath<F: Flow>: Sendable {
         guard let position = definition.position(of: state), var machine = try? FlowMachine(definition),
               let started = try? machine.startReportingMicrosteps(completions: .taken) else { return false }
         if started.microsteps.contains(where: { $0.entered.contains(position) }) { return true }
-        for event in events {
-            guard let sent = try? machine.sendReportingMicrosteps(event, completions: .taken) else { return false }
-            if sent.microsteps.contains(where: { $0.entered.contains(position) }) { return true }
+        for step in steps {
+            let taken: (step: FlowStep<F>, microsteps: [FlowMicrostep])?
+            if let timer = step.timer {
+                taken = try? machine.fireReportingMicrosteps(timer, completions: .taken)
+            } else if let event = step.event {
+                taken = try? machine.sendReportingMicrosteps(event, completions: .taken)
+            } else {
+                return false
+            }
+            guard let taken else { return false }
+            if taken.microsteps.contains(where: { $0.entered.contains(position) }) { return true }
         }
         return false
     }
@@ -116,6 +128,20 @@ public struct FlowPath<F: Flow>: Sendable {
             throw FlowReplayError(step: 0, message: "the start differs: \(difference)")
         }
         for (i, expected) in steps.enumerated() {
+            if let timer = expected.timer {
+                // A delayed transition's step: the same timer (same state, transition and generation,
+                // as the replay arms the same timers in the same order) is fired again.
+                let actual: FlowStep<F>
+                do throws(FlowError) {
+                    actual = try machine.fire(timer)
+                } catch {
+                    throw FlowReplayError(step: i + 1, message: "timer \(i + 1) (\(timer)) threw: \(error)")
+                }
+                if let difference = Self.difference(expected: expected, actual: actual) {
+                    throw FlowReplayError(step: i + 1, message: "timer \(i + 1) (\(timer)): \(difference)")
+                }
+                continue
+            }
             guard let event = expected.event else {
                 throw FlowReplayError(step: i + 1, message: "step \(i + 1) has no event: \(expected)")
             }

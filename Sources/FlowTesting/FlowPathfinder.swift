@@ -26,6 +26,10 @@ import Flowstate
 /// events carry no payload is explored with every event kind; give samples of a child's payload events
 /// in `childSamples`.
 ///
+/// A delayed transition (`After`) is an edge the path finder takes by itself: from every configuration
+/// it fires each armed timer ("the timer of state s fired") as it sends each sample event. Its step has
+/// no event (``FlowPath/events`` leaves it out); ``FlowPath/replay()`` fires the timer again.
+///
 /// Payload events need sample values: give one or more per event kind. A guard is exercised only by
 /// the samples you give: a target that only a valid email reaches is reported unreachable when every
 /// sample email is invalid, with the transitions that blocked it (``FlowUnreachableReason/blocked(transitions:)``).
@@ -244,27 +248,39 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     fromChildren[event.kind, default: []].append(event)
                 }
             }
+            /// Records the step `copy` took from this configuration as an edge, with the microsteps the
+            /// engine reports it took.
+            func explore(_ taken: (step: FlowStep<F>, microsteps: [FlowMicrostep]), _ copy: FlowMachine<F>) {
+                let step = taken.step
+                switch step.kind {
+                case .ignored, .rejected, .started: return
+                case .transitioned, .finished: break
+                }
+                guard tried.insert(step.transitions).inserted else { return }
+                let reached = key(copy)
+                let edge = Edge(step: step, leaves: scxml
+                                    ? index.leaves(taking: step.transitions, from: leafSets[leaf],
+                                                   then: leafSets[reached.configuration.leaf])
+                                    : index.leaves(taking: step.transitions, from: leaf))
+                let finished = reached.configuration.finished
+                guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { return }
+                enteredByEdge.append(Self.entered(by: taken.microsteps))
+                if found.isNew, finished, let output = copy.output { outputs.append(output) }
+            }
             for kind in handled {
                 for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {
                     var copy = machine
                     // A throw: no edge.
-                    guard let (step, microsteps) = try? copy.sendReportingMicrosteps(event, completions: .taken)
-                    else { continue }
-                    switch step.kind {
-                    case .ignored, .rejected, .started: continue
-                    case .transitioned, .finished: break
-                    }
-                    guard tried.insert(step.transitions).inserted else { continue }
-                    let reached = key(copy)
-                    let edge = Edge(step: step, leaves: scxml
-                                        ? index.leaves(taking: step.transitions, from: leafSets[leaf],
-                                                       then: leafSets[reached.configuration.leaf])
-                                        : index.leaves(taking: step.transitions, from: leaf))
-                    let finished = reached.configuration.finished
-                    guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { continue }
-                    enteredByEdge.append(Self.entered(by: microsteps))
-                    if found.isNew, finished, let output = copy.output { outputs.append(output) }
+                    guard let taken = try? copy.sendReportingMicrosteps(event, completions: .taken) else { continue }
+                    explore(taken, copy)
                 }
+            }
+            // Delayed transitions: the firing of each armed timer ("the timer of state s fired") is
+            // an edge too; its step has no event, and a path replays it by firing its timer.
+            for timer in machine.armedTimers {
+                var copy = machine
+                guard let taken = try? copy.fireReportingMicrosteps(timer, completions: .taken) else { continue }
+                explore(taken, copy)
             }
         }
         let tree = explorer.exploration.mapKeys(\.configuration)

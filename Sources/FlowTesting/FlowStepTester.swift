@@ -40,6 +40,17 @@ import Testing
 /// own: state each with ``receive(sourceLocation:_:)`` before the next ``send(_:sourceLocation:_:)``.
 /// ``finish(sourceLocation:)`` (or, failing that, the tester's deinitialization) reports steps that
 /// were never stated.
+///
+/// A tester that drives a machine drives its time too: ``advance(by:sourceLocation:_:)`` moves its
+/// clock and fires the delayed transitions' timers (`After`) that come due, each a step to state (an
+/// un-stated firing fails the test, as an un-stated effect does):
+///
+/// ```swift
+/// try tester.advance(by: .seconds(30)) {
+///     $0.transition(to: .canResend)
+///     $0.effects([.showResend])
+/// }
+/// ```
 public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: Equatable {
     private enum Driver {
         case machine(FlowMachine<F>)
@@ -55,6 +66,10 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     private let location: SourceLocation
     /// The context when it was last checked.
     private var checkedContext: F.Context
+    /// The tester's clock, for a machine's timers: how much time ``advance(by:sourceLocation:_:)``
+    /// has moved it by, and the armed timers with the time each comes due.
+    private var now: Duration = .zero
+    private var due: [(timer: FlowTimer, at: Duration)] = []
 
     /// A tester that drives a fresh machine of `definition`.
     /// - Parameters:
@@ -208,7 +223,9 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         switch driver {
         case .machine(var machine):
             defer { driver = .machine(machine) }
-            return try onMachine(&machine)
+            let step = try onMachine(&machine)
+            track(step)
+            return step
         case .runtime(let runtime):
             recording = true
             defer { recording = false }
@@ -221,6 +238,64 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         }
     }
 
+    /// Schedules the timers a machine's step armed on the tester's clock, and drops those it cancelled.
+    private func track(_ step: FlowStep<F>) {
+        for change in step.timers {
+            switch change {
+            case .arm(let timer, let delay): due.append((timer, now + delay))
+            case .cancel(let timer): due.removeAll { $0.timer == timer }
+            }
+        }
+    }
+
+    /// Moves the tester's clock on by `duration` and fires the timers of delayed transitions (`After`)
+    /// that come due meanwhile, earliest first (those due together, in the order they were armed),
+    /// timers armed by those steps included. The first firing's step is checked against what `expect`
+    /// states; state each further one with ``receive(sourceLocation:_:)``. Stating something when no
+    /// timer fires fails the test. Only a tester that drives a machine drives time (a runtime's timers
+    /// run on the runtime's clock).
+    /// - Parameters:
+    ///   - duration: How far to move the clock.
+    ///   - sourceLocation: Where failures are reported: the caller's line by default.
+    ///   - expect: States what the first timer's step did.
+    /// - Returns: The timers' steps, in order.
+    /// - Throws: What the machine throws (an eventless loop after a timer's transition).
+    @discardableResult
+    public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+                        _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) throws(FlowError) -> [FlowStep<F>] {
+        reportPending(at: sourceLocation)
+        guard case .machine(var machine) = driver else {
+            Issue.record(Comment(rawValue: "advance(by:) drives the timers of a tester that drives a machine: "
+                                     + "a runtime's timers run on the runtime's clock"), sourceLocation: sourceLocation)
+            return []
+        }
+        let before = checkedLeaves ?? [state]
+        let end = now + duration
+        var steps: [FlowStep<F>] = []
+        defer { driver = .machine(machine) }
+        while let next = due.indices.filter({ due[$0].at <= end })
+            .min(by: { (due[$0].at, due[$0].timer.generation) < (due[$1].at, due[$1].timer.generation) }) {
+            let (timer, at) = due.remove(at: next)
+            now = at
+            let step = try machine.fire(timer)
+            track(step)
+            steps.append(step)
+        }
+        now = end
+        guard let first = steps.first else {
+            var expectation = FlowStepExpectation<F>()
+            expect(&expectation)
+            if expectation.statesAnything {
+                Issue.record("no timer fired within \(duration): nothing happened to state", sourceLocation: sourceLocation)
+            }
+            return []
+        }
+        pending = Array(steps.dropFirst())
+        driver = .machine(machine)
+        check(first, from: before, isStart: false, settled: pending.isEmpty, at: sourceLocation, expect)
+        return steps
+    }
+
     private func reportPending(at sourceLocation: SourceLocation) {
         guard !pending.isEmpty else { return }
         if let moved = pending.last(where: { $0.kind != .ignored && $0.kind != .rejected }) { checkedLeaves = moved.leaves }
@@ -230,6 +305,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
 
     private static func unstated(_ steps: [FlowStep<F>]) -> String {
         "\(steps.count) step\(steps.count == 1 ? "" : "s") caused by events the effect handler sent "
+            + "(or by timers after the first that advance(by:) fired) "
             + "\(steps.count == 1 ? "was" : "were") not stated with receive():\n"
             + steps.map { "  \($0)" }.joined(separator: "\n")
     }
@@ -281,6 +357,12 @@ public struct FlowStepExpectation<F: Flow>: Sendable where F.Effect: Equatable, 
     init() {}
 
     var statesContext: Bool { contextCheck != nil }
+
+    /// Whether the test stated anything at all.
+    var statesAnything: Bool {
+        state != nil || leaves != nil || !active.isEmpty || outcome != nil || effects != nil || output != nil
+            || transitions != nil || contextCheck != nil
+    }
 
     /// The machine is in `state` after the step (a leaf state).
     public mutating func state(_ state: F.State) { self.state = state }

@@ -98,6 +98,7 @@ struct FlowCompiler<F: Flow> {
         if initialIndex >= 0 { resolveMoreInitial(initialIndex) }
         let table = buildTable(initialIndex: initialIndex)
         checkFinalStates()
+        checkDelays()
         checkDeterminism()
         checkInternalTransitions()
         if initialIndex >= 0 { checkReachability(table: table) }
@@ -618,7 +619,7 @@ struct FlowCompiler<F: Flow> {
                                 parallelMoves.append(common)
                             }
                             eventMoves.append((kind, move))
-                        } else if target >= 0 && raws[r].doneOf == -1 {
+                        } else if target >= 0 && raws[r].doneOf == -1 && raws[r].data.delay == nil {
                             eventlessMoves.append(move)
                         }
                     }
@@ -635,11 +636,13 @@ struct FlowCompiler<F: Flow> {
         for s in slowLeaf.indices where nodes[s].output != nil { slowLeaf[s] = true }
         // A flow with history states runs SCXML's algorithm too: a transition to a history enters what
         // it remembers, which no precompiled move knows. A flow without pays nothing for them.
-        let parallelTable = parallel || hierarchy.hasHistory
+        // So does a flow with delayed transitions: a timer is armed and cancelled as SCXML's entry and
+        // exit sets enter and exit its state.
+        let parallelTable = parallel || hierarchy.hasHistory || hasDelays
             ? layOutParallel(in: &effects, guardIndex: guardIndex, guardStates: guardStates) : nil
         let common = parallel ? FlowTable<F>.CommonParallelSteps(
             // What a history remembers is recorded as its state is exited: the general algorithm's work.
-            enabled: eventlessMoves.isEmpty && emits.isEmpty && !hierarchy.hasHistory,
+            enabled: eventlessMoves.isEmpty && emits.isEmpty && !hierarchy.hasHistory && !hasDelays,
             moves: parallelMoves, entries: parallelEntries,
             slowLeaf: slowLeaf.contains(true) ? slowLeaf : [],
             inStates: guardStates) : nil
@@ -761,7 +764,8 @@ struct FlowCompiler<F: Flow> {
                     source: Int32(state), target: Int32(rawTarget[r]),
                     moreTargets: raws[r].moreTargets.map { Int32($0) }, doneOf: Int32(raws[r].doneOf),
                     guardIndex: Int32(guardIndex[r]), declaration: Int32(r), effects: layOut(rawEffects[r]),
-                    updates: raws[r].data.update != nil, isInternal: raws[r].data.type == .internal))
+                    updates: raws[r].data.update != nil, isInternal: raws[r].data.type == .internal,
+                    delay: raws[r].data.delay))
                 kinds.append(raws[r].data.event)
             }
             ranges.append(transitions.count)
@@ -773,7 +777,8 @@ struct FlowCompiler<F: Flow> {
         let initialIndex = index[initial] ?? -1
         return FlowParallelTable(transitions: transitions, kinds: kinds, ranges: ranges, entries: entryRanges,
                                  exits: exitRanges, guardStates: guardStates, finishes: finishes,
-                                 initialStates: initialIndex < 0 ? [] : ([initialIndex] + moreInitialIndices).map { Int32($0) })
+                                 initialStates: initialIndex < 0 ? [] : ([initialIndex] + moreInitialIndices).map { Int32($0) },
+                                 hasDelays: hasDelays)
     }
 
     /// For every state, the range of the exit effects of the state and of its ancestors, innermost
@@ -826,9 +831,33 @@ struct FlowCompiler<F: Flow> {
         }
     }
 
+    /// Whether some transition is delayed (``After``).
+    private var hasDelays: Bool { raws.contains { $0.data.delay != nil } }
+
+    /// Reports a delay that is not positive, and a delayed transition of a final state or a history
+    /// (which is never active long enough for a timer).
+    private mutating func checkDelays() {
+        for raw in raws {
+            guard let delay = raw.data.delay else { continue }
+            let source = label(nodes[raw.source].state)
+            if delay <= .zero {
+                report(.invalidDelay, .error,
+                       "delayed transition from '\(source)' has delay \(FlowTimer.label(of: delay)): a delay must be positive",
+                       raw.data.location)
+            }
+            if nodes[raw.source].output != nil || nodes[raw.source].history != nil {
+                let what = nodes[raw.source].output != nil ? "final state" : "history"
+                report(.invalidDelay, .error,
+                       "delayed transition declared on \(what) '\(source)', which never waits: declare it on a state "
+                           + "the flow rests in", raw.data.location)
+            }
+        }
+    }
+
     private mutating func checkDeterminism() {
         var seen: [SourceEvent: Int] = [:]  // (source, event) -> first unguarded raw
-        for (r, raw) in raws.enumerated() where raw.data.guardCondition == nil {
+        // Delayed transitions each have their own timer: two of one state are both taken in turn.
+        for (r, raw) in raws.enumerated() where raw.data.guardCondition == nil && raw.data.delay == nil {
             let key = SourceEvent(source: raw.source, event: raw.data.event)
             if let first = seen[key] {
                 let on = raw.data.eventLabel.map { "on '\($0)'" } ?? "without an event"
@@ -871,7 +900,7 @@ struct FlowCompiler<F: Flow> {
 
     private mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
-        if hierarchy.hasParallel || hierarchy.hasHistory {
+        if hierarchy.hasParallel || hierarchy.hasHistory || hasDelays {
             return checkParallelReachability(initial: index[initial] ?? -1)
         }
         let n = nodes.count
@@ -989,7 +1018,7 @@ struct FlowCompiler<F: Flow> {
                   targets: raw.data.target.map { [$0] + raw.data.moreTargets } ?? [], update: raw.data.update,
                   effects: raw.data.effects, emit: raw.data.emits,
                   effectLabels: labels(raw.data.effects, raw.data.emits), type: raw.data.type,
-                  location: raw.data.location)
+                  location: raw.data.location, delay: raw.data.delay)
         }
     }
 

@@ -261,7 +261,7 @@ extension FlowDefinition {
         public let source: F.State
         /// The kind of event it reacts to; `nil` for an eventless transition.
         public let event: F.Event.Kind?
-        /// The event's label; `nil` for an eventless transition.
+        /// The event's label; `nil` for an eventless transition; `after 30s` for a delayed one.
         public let eventLabel: String?
         /// The guard's name, if the transition has a guard.
         public let guardLabel: String?
@@ -284,6 +284,9 @@ extension FlowDefinition {
         public let type: TransitionType
         /// Where the transition was declared.
         public let location: FlowSourceLocation
+        /// For a delayed transition (``After``), its delay (its ``eventLabel`` reads `after 30s`);
+        /// `nil` otherwise.
+        public var delay: Duration? = nil
 
         /// The update's name, if the transition has one.
         public var updateLabel: String? { update?.name }

@@ -39,6 +39,8 @@ public struct FlowElement<F: Flow>: Sendable {
         /// External (the default) or internal: whether a transition from a compound state to its own
         /// descendants exits and re-enters its source.
         var type: TransitionType = .external
+        /// For a delayed transition (``After``), how long its state must stay active before it is taken.
+        var delay: Duration? = nil
         var location: FlowSourceLocation
     }
 
@@ -575,6 +577,56 @@ extension Always {
     }
 }
 
+/// A delayed transition: taken when its state has stayed active for `delay` (SCXML's
+/// `<send delay>` of an event only this transition takes, cancelled when the state is left).
+///
+/// Declared on a state (``StateNode`` or ``Parallel``), it applies while that state is active,
+/// whatever is active inside it. Entering the state arms a timer (a step reports it in
+/// ``FlowStep/timers`` as ``FlowTimerChange/arm(_:after:)``); leaving it, or stopping or finishing the
+/// flow, cancels it. When the timer fires (``FlowMachine/fire(_:)``, which ``FlowRuntime`` calls on
+/// its clock), the transition is taken if its guard holds, run to completion like an event's.
+///
+/// ```swift
+/// StateNode(.codeSent) {
+///     After(.seconds(30), to: .canResend)
+///     On(.submitCode, to: .verifying)
+/// }
+/// ```
+public struct After<F: Flow> {
+    /// The element this node contributes to the definition.
+    public let element: FlowElement<F>
+
+    /// Declares a delayed transition.
+    /// - Parameters:
+    ///   - delay: How long the state must stay active; positive (validation reports any other).
+    ///   - guardCondition: A predicate that must hold when the timer fires for the transition to be
+    ///     taken (it sees no event: `nil`).
+    ///   - target: The state entered; `nil` for a targetless transition (its effects only).
+    ///   - update: Changes the flow's context when the transition is taken.
+    ///   - effects: Effects performed between the exits and the entries.
+    ///   - emit: Effects derived from the context, after `effects`.
+    ///   - fileID: The file the declaration is written in (the call site's, by default), for validation messages.
+    ///   - line: Its line.
+    ///   - column: Its column.
+    public init(
+        _ delay: Duration,
+        guard guardCondition: Guard<F>? = nil,
+        to target: F.State?,
+        update: Update<F>? = nil,
+        effects: [F.Effect] = [],
+        emit: [Emit<F>] = [],
+        fileID: String = #fileID,
+        line: Int = #line,
+        column: Int = #column
+    ) {
+        element = FlowElement(node: .transition(.init(
+            event: nil, eventLabel: "after \(FlowTimer.label(of: delay))", guardCondition: guardCondition,
+            target: target, update: update, effects: effects, emits: emit, delay: delay,
+            location: FlowSourceLocation(file: fileID, line: line, column: column)
+        )))
+    }
+}
+
 /// The result builder that reads a flow definition like the diagram it becomes.
 @resultBuilder
 public enum FlowBuilder<F: Flow> {
@@ -590,6 +642,8 @@ public enum FlowBuilder<F: Flow> {
     public static func buildExpression(_ node: On<F>) -> [FlowElement<F>] { [node.element] }
     /// An eventless transition.
     public static func buildExpression(_ node: Always<F>) -> [FlowElement<F>] { [node.element] }
+    /// A delayed transition.
+    public static func buildExpression(_ node: After<F>) -> [FlowElement<F>] { [node.element] }
     /// Elements made elsewhere.
     public static func buildExpression(_ elements: [FlowElement<F>]) -> [FlowElement<F>] { elements }
     /// A sequence of elements.

@@ -18,6 +18,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
             case stopped
             case reentrantCall
             case invalidHistory
+            case noIsolation
         }
 
         private let backing: Backing
@@ -51,6 +52,11 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A restored machine was given a history that the flow's history states cannot remember (a
         /// state that is not a history, or remembered states outside the history's state).
         public static let invalidHistory = Code(.invalidHistory)
+
+        /// A runtime of a flow with delayed transitions (``After``) was created outside any actor: its
+        /// timers would have no isolation to fire in. Create it on the actor that owns it (the main
+        /// actor, for a coordinator).
+        public static let noIsolation = Code(.noIsolation)
 
         /// The code's name.
         public var description: String { "\(backing)" }

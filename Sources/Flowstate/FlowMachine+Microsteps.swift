@@ -57,6 +57,17 @@ extension FlowMachine {
         return (step, flatMicrosteps(from: leaf, taking: step.transitions))
     }
 
+    /// ``fire(_:)``, reporting each microstep the timer's step took (see
+    /// ``sendReportingMicrosteps(_:completions:)``); none for a stale timer or a rejected one.
+    package mutating func fireReportingMicrosteps(_ timer: FlowTimer, completions: FlowCompletions = .reported)
+        throws(FlowError) -> (step: FlowStep<F>, microsteps: [FlowMicrostep])
+    {
+        guard let t = armedTransition(of: timer) else { return (ignoredTimerStep(timer), []) }
+        var log: [FlowMicrostep]? = []
+        let step = try fireGeneral(t, timer: timer, log: &log, completions: completions)
+        return (step, log ?? [])
+    }
+
     /// The microsteps of a flow without parallel or history states that took `transitions` from
     /// `leaf`: one per transition (an event's, then each eventless one), each exiting the active
     /// states below the transition's domain (innermost first), taking it, and entering the states

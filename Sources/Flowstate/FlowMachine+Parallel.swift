@@ -32,8 +32,11 @@ extension FlowMachine {
         var history: [Int: [Int]] = [:]
         /// How many eventless and completion microsteps were taken.
         var microsteps = 0
-        /// For ``FlowMachine/sendReportingMicrosteps(_:completions:)``: the microsteps taken, recorded
-        /// as they are taken; `nil` (the machine's own steps) records nothing.
+        /// The armed timers, as the macrostep's exits and entries change them, and what it did to them.
+        var timers = FlowArmedTimers()
+        var timerChanges: [FlowTimerChange] = []
+        /// For ``FlowMachine/sendReportingMicrosteps(_:completions:)``: the microsteps taken, recorded as they are
+        /// taken; `nil` (the machine's own steps) records nothing.
         var log: [FlowMicrostep]?
         /// Whether the `done.state` events raised are processed here (the machine's own steps) or
         /// only reported, for a driver to deliver in their turn.
@@ -107,6 +110,7 @@ extension FlowMachine {
         guard let parallel = table.parallel, !parallel.initialStates.isEmpty else { throw alreadyStarted() }
         var step = Macrostep(configuration: [], context: contextValue)
         step.history = historyValue
+        step.timers = timers
         step.log = log
         step.completions = completions
         step.beginMicrostep()
@@ -139,13 +143,14 @@ extension FlowMachine {
     {
         var step = Macrostep(configuration: active, context: contextValue)
         step.history = historyValue
+        step.timers = timers
         step.log = log
         step.completions = completions
         let (enabled, matched) = selectTransitions(&step, kind: event.kind, event: event)
         guard !enabled.isEmpty else {
             guard matched || table.unhandled == .ignore else { throw unhandledError(for: event) }
-            return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
-                                transitions: FlowTransitions(), output: nil)
+            return generalStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
+                               transitions: FlowTransitions(), output: nil, timers: [], fired: nil)
         }
         let transitions = removeConflictingTransitions(enabled, step)
         microstep(transitions, &step, event: event)
@@ -156,6 +161,42 @@ extension FlowMachine {
         }
         log = step.log
         return commit(step, kind: .transitioned, from: table.states[current], event: event)
+    }
+
+    /// ``fire(_:)`` by SCXML's algorithm: the armed timer's delayed transition `t` (an index of the
+    /// parallel table's transitions) is the only transition the pseudo-event "timer of its state
+    /// fired" selects. SCXML's selection offers it for each active atomic state inside its state, in
+    /// document order: it is taken when its guard holds for one of them (with no event), then eventless
+    /// and completion transitions follow as after an event. Records its microsteps into `log` when it
+    /// is not `nil`, as ``sendParallel(_:log:completions:)`` does.
+    mutating func fireGeneral(_ t: Int, timer: FlowTimer, log: inout [FlowMicrostep]?,
+                              completions: FlowCompletions = .taken) throws(FlowError) -> FlowStep<F>
+    {
+        guard let parallel = table.parallel else { return ignoredTimerStep(timer) }
+        var step = Macrostep(configuration: active, context: contextValue)
+        step.history = historyValue
+        step.timers = timers
+        step.log = log
+        step.completions = completions
+        step.timers.disarm(timer)
+        let transition = parallel.transitions[t]
+        let hierarchy = table.hierarchy
+        let source = Int(transition.source)
+        let holds = step.configuration.contains {
+            hierarchy.isAtomic(Int($0)) && hierarchy.isDescendantOrSelf(Int($0), of: source)
+                && conditionMatch(transition, parallel, Int($0), step, event: nil)
+        }
+        guard holds else {
+            timers = step.timers
+            return generalStep(kind: .rejected, from: nil, event: nil, effects: FlowEffects(),
+                               transitions: FlowTransitions(), output: nil, timers: [], fired: timer)
+        }
+        microstep([t], &step, event: nil)
+        if table.hierarchy.hasParallel || transition.target >= 0 {
+            try runToFixedPoint(&step, event: nil)
+        }
+        log = step.log
+        return commit(step, kind: .transitioned, from: table.states[current], event: nil, fired: timer)
     }
 
     /// ``stop()`` for a flow with parallel states: the exit effects of every active state, in reverse
@@ -170,25 +211,29 @@ extension FlowMachine {
     }
 
     /// Makes the macrostep the machine's, and the step that reports it.
-    private mutating func commit(_ step: Macrostep, kind: FlowStepKind, from: F.State?, event: F.Event?)
-        -> FlowStep<F>
+    private mutating func commit(_ step: Macrostep, kind: FlowStepKind, from: F.State?, event: F.Event?,
+                                 fired: FlowTimer? = nil) -> FlowStep<F>
     {
         active = step.configuration
         contextValue = step.context
         historyValue = step.history
+        timers = step.timers
+        var timerChanges = step.timerChanges
         let transitions = FlowTransitions(declarations: step.taken)
         let effects = FlowEffects(step.effects)
         if step.finishedIn >= 0 {
             current = step.finishedIn
             phase = .finished
+            timers.disarmAll(into: &timerChanges)
             let output = table.outputs[step.finishedIn]!.compute(contextValue, event)
             finalOutput = output
-            return parallelStep(kind: .finished, from: from, event: event, effects: effects, transitions: transitions,
-                                output: output)
+            return generalStep(kind: .finished, from: from, event: event, effects: effects, transitions: transitions,
+                               output: output, timers: timerChanges, fired: fired)
         }
         current = firstAtomic(of: step.configuration)
         phase = .runningParallel
-        return parallelStep(kind: kind, from: from, event: event, effects: effects, transitions: transitions, output: nil)
+        return generalStep(kind: kind, from: from, event: event, effects: effects, transitions: transitions, output: nil,
+                           timers: timerChanges, fired: fired)
     }
 
     /// The step of a flow with parallel states, in the machine's state after it (``current``,
@@ -478,7 +523,8 @@ extension FlowMachine {
                     } else if doneOf >= 0 {
                         guard transition.doneOf == doneOf else { continue }
                     } else {
-                        guard parallel.kinds[t] == nil && transition.doneOf < 0 && transition.target >= 0 else {
+                        guard parallel.kinds[t] == nil && transition.doneOf < 0 && transition.target >= 0
+                            && transition.delay == nil else {
                             continue
                         }
                     }
@@ -579,6 +625,7 @@ extension FlowMachine {
                                       into: &step.history)
         for s in exitSet {
             step.effects.append(contentsOf: table.effects(in: parallel.exits[s], context: step.context, event: event))
+            if parallel.hasDelays { step.timers.disarm(state: s, into: &step.timerChanges) }
             remove(s, from: &step.configuration)
             step.record(.exit(s))
         }
@@ -605,6 +652,7 @@ extension FlowMachine {
         let hierarchy = table.hierarchy
         for s in hierarchy.computeEntrySet(transitions, history: step.history) {
             insert(s, into: &step.configuration)
+            if parallel.hasDelays { step.timers.arm(state: s, parallel, into: &step.timerChanges) }
             step.record(.enter(s))
             step.effects.append(contentsOf: table.effects(in: parallel.entries[s], context: step.context, event: event))
             guard table.isFinal[s] else { continue }

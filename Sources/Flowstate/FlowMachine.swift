@@ -35,6 +35,8 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// What each history state remembers, by state number (SCXML's `historyValue`); empty for a flow
     /// without history states, and for one whose histories have recorded nothing yet.
     @usableFromInline var historyValue: [Int: [Int]]
+    /// The timers armed for delayed transitions (``After``); empty for a flow without.
+    @usableFromInline var timers: FlowArmedTimers
 
     /// Creates a machine that has not started yet, with the definition's
     /// ``FlowDefinition/initialContext``.
@@ -60,6 +62,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.active = []
         self.stepStorage = nil
         self.historyValue = [:]
+        self.timers = FlowArmedTimers()
     }
 
     @usableFromInline
@@ -96,6 +99,8 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// had got there by itself: nothing is entered and no effect is performed. The active states are
     /// the leaves and their ancestors. This is how a snapshot of a flow with parallel states is
     /// restored. `history` gives back what the flow's history states remembered (``remembered``).
+    /// A flow with delayed transitions (``After``) arms a timer for each delayed transition of the
+    /// active states, as entering them would (``armedTimers``): whoever restores schedules them.
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when a
     ///   leaf is not a declared atomic state that is not final, or when the leaves do not make a
     ///   configuration the flow can be in (two children of one compound state, a region of an active
@@ -136,6 +141,11 @@ public struct FlowMachine<F: Flow>: Sendable {
             active = configuration
             current = firstAtomic(of: configuration)
             phase = .runningParallel
+            if let parallel = table.parallel, parallel.hasDelays {
+                // As if the active states had just been entered: a timer for each delayed transition.
+                var changes: [FlowTimerChange] = []
+                for s in configuration { timers.arm(state: Int(s), parallel, into: &changes) }
+            }
         } else {
             current = indices[0]
             phase = .running
@@ -218,12 +228,14 @@ public struct FlowMachine<F: Flow>: Sendable {
     }
 
     /// Stops a running machine: returns the exit effects of every active state, innermost first,
-    /// for the host to perform. Further events are refused with ``FlowError/Code/stopped``.
+    /// for the host to perform. Further events are refused with ``FlowError/Code/stopped``. Every
+    /// armed timer (``armedTimers``) is cancelled: a host drops whatever it scheduled.
     /// Stopping a machine that is not running returns no effects: exits happen exactly once.
     public mutating func stop() -> FlowEffects<F.Effect> {
         if phase == .runningParallel {
             let effects = stopEffectsParallel()
             phase = .stopped
+            timers.armed.removeAll()
             return effects
         }
         guard phase == .running else {

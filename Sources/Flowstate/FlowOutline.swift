@@ -71,6 +71,8 @@ public struct FlowOutline: Hashable, Sendable {
         public var moreTargets: [Int] = []
         /// External or internal, as declared (``TransitionType``).
         public var type: TransitionType = .external
+        /// For a delayed transition (``After``), its delay (``event`` and ``label`` read `after 30s`).
+        public var delay: Duration? = nil
     }
 
     /// The flow's name.
@@ -121,7 +123,7 @@ extension FlowDefinition {
                              label: transition.label, guardLabel: transition.guardLabel,
                              effects: transition.effectLabels, update: transition.updateLabel,
                              moreTargets: transition.targets.dropFirst().compactMap { index[$0] },
-                             type: transition.type)
+                             type: transition.type, delay: transition.delay)
             })
     }
 }

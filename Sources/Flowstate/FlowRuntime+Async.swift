@@ -1,6 +1,7 @@
 extension FlowRuntime {
     /// Stops the flow: performs the exit effects of every active state, innermost first, through the
-    /// handler, exactly once; events sent afterwards are refused (``FlowError/Code/stopped``).
+    /// handler, exactly once; events sent afterwards are refused (``FlowError/Code/stopped``). Every
+    /// scheduled timer is cancelled: none fires afterwards.
     /// Stopping a flow that finished or was stopped does nothing.
     ///
     /// **Re-entrancy.** From inside the handler or an observer it is refused
@@ -14,6 +15,7 @@ extension FlowRuntime {
         }
         let exits = machine.stop()
         queue.removeAll()
+        timers?.cancelAll()
         defer { finishStreams() }  // no step will follow
         isProcessing = true
         defer { isProcessing = false }

@@ -13,6 +13,13 @@ import Logging
 /// A runtime is not `Sendable`: it lives in one isolation domain (for a coordinator, the main
 /// actor) and the compiler keeps it there.
 ///
+/// **Delayed transitions.** The runtime schedules the timers a step arms (``After``) on its clock
+/// (`ContinuousClock` unless another is given) and cancels those a step cancels, and all of them when
+/// it stops or fails. A due timer fires as a job of its own on the actor the runtime was created on,
+/// never inside a step: a step, with the events its handler queued, completes before any timer's step
+/// (a timer that comes due meanwhile waits for it), and a timer whose state was left before it fired
+/// is never delivered. A timer's step goes to observers like any other.
+///
 /// ```swift
 /// let runtime = try FlowRuntime(signUp) { effect, runtime in
 ///     navigator.perform(effect)
@@ -34,6 +41,8 @@ public final class FlowRuntime<F: Flow> {
     @usableFromInline @exclusivity(unchecked) var failure: FlowError?
     /// Whether anyone observes steps (observers, streams or a logger): the direct path is taken otherwise.
     @usableFromInline @exclusivity(unchecked) var isObserved: Bool
+    /// For a flow with delayed transitions, its timers (nil for a flow without: it pays nothing).
+    var timers: FlowRuntimeTimers<F>?
     private var observers: [Int: (FlowStep<F>) -> Void] = [:]
     private var continuations: [Int: AsyncStream<FlowStep<F>>.Continuation] = [:]
     private var nextToken = 0
@@ -43,18 +52,33 @@ public final class FlowRuntime<F: Flow> {
     ///   - definition: The flow to run; it must be valid.
     ///   - context: The flow's context; `nil` for the definition's ``FlowDefinition/initialContext``.
     ///   - logger: Where steps are logged at debug level; `nil` logs nothing.
+    ///   - clock: The clock delayed transitions (``After``) wait on; `ContinuousClock` by default. A
+    ///     test passes a clock it advances itself.
+    ///   - isolation: The actor the runtime lives on (the caller's, by default): timers fire there.
     ///   - handler: Performs effects, in order.
-    /// - Throws: ``FlowError/Code/invalidDefinition``.
+    /// - Throws: ``FlowError/Code/invalidDefinition``; ``FlowError/Code/noIsolation`` for a flow with
+    ///   delayed transitions created outside any actor.
     public init(_ definition: FlowDefinition<F>, context: F.Context? = nil, logger: Logger? = nil,
+                clock: any Clock<Duration> = ContinuousClock(), isolation: isolated (any Actor)? = #isolation,
                 handler: @escaping EffectHandler) throws(FlowError) {
         self.machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         self.handler = handler
         self.logger = logger
-        self.isObserved = logger != nil
+        if definition.table.hasDelays {
+            guard let isolation else {
+                throw FlowError(code: .noIsolation,
+                                message: "flow '\(definition.name)' has delayed transitions: create its runtime on an "
+                                    + "actor (the main actor, for a coordinator), where its timers can fire")
+            }
+            self.timers = FlowRuntimeTimers(clock: clock, isolation: isolation)
+        }
+        // A flow with delayed transitions takes the observed path: its steps' timers are scheduled there.
+        self.isObserved = logger != nil || timers != nil
     }
 
     deinit {
         for continuation in continuations.values { continuation.finish() }
+        timers?.cancelAll()
     }
 
     /// The current state.
@@ -151,6 +175,7 @@ public final class FlowRuntime<F: Flow> {
                 + "'\(machine.state)': \(error)")
         self.failure = failure
         queue.removeAll()
+        timers?.cancelAll()
         finishStreams()  // the runtime refuses every event from now on: no step will follow
         return failure
     }
@@ -174,13 +199,22 @@ public final class FlowRuntime<F: Flow> {
             if failure != nil { throw error }
             firstError = error
         }
-        while let event = queue.popFirst() {
+        while true {
+            let event = queue.popFirst()
+            // A timer delivered while the step was under way fires once its queued events are done.
+            let timer = event == nil ? timers?.takeDue() : nil
+            guard event != nil || timer != nil else { break }
             do throws(FlowError) {
-                _ = try perform(machine.send(event))
+                if let event {
+                    _ = try perform(machine.send(event))
+                } else if let timer {
+                    _ = try perform(machine.fire(timer))
+                }
             } catch {
                 if failure != nil { throw error }
                 logger?.debug("flow event failed", metadata: ["flow": "\(machine.definition.name)",
-                                                              "event": "\(event)", "error": "\(error)"])
+                                                              "event": "\(event.map { "\($0)" } ?? "\(timer!)")",
+                                                              "error": "\(error)"])
                 if firstError == nil { firstError = error }
             }
         }
@@ -189,6 +223,9 @@ public final class FlowRuntime<F: Flow> {
     }
 
     private func perform(_ step: FlowStep<F>) throws(FlowError) -> FlowStep<F> {
+        if let timers {
+            for change in step.timers { timers.apply(change, for: self) }
+        }
         if isObserved {
             logger?.debug("flow step", metadata: ["flow": "\(machine.definition.name)", "step": "\(step)"])
             for observer in observers.values { observer(step) }
@@ -210,8 +247,25 @@ public final class FlowRuntime<F: Flow> {
     }
 
     private func updateObserved() {
-        isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty
+        isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty || timers != nil
     }
+
+    /// Delivers a timer that came due on the runtime's clock (on the runtime's actor): fires it,
+    /// unless it was cancelled meanwhile; while a step is under way, once the step is done.
+    func deliver(_ timer: FlowTimer) {
+        guard let timers, timers.isScheduled(timer) else { return }
+        timers.markDue(timer)
+        guard !isProcessing, failure == nil, let due = timers.takeDue() else { return }
+        do throws(FlowError) {
+            _ = try run { machine throws(FlowError) in try machine.fire(due) }
+        } catch {
+            logger?.debug("flow timer failed", metadata: ["flow": "\(machine.definition.name)",
+                                                          "timer": "\(due)", "error": "\(error)"])
+        }
+    }
+
+    /// The timers scheduled on the runtime's clock and not yet fired or cancelled (for tests).
+    package var scheduledTimers: [FlowTimer] { timers?.scheduledTimers ?? [] }
 
     /// Calls `observer` with every step from now on, before the step's effects are performed.
     /// - Returns: A token; the observation lasts until ``FlowObservation/cancel()`` or the runtime ends.

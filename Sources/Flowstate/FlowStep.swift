@@ -212,6 +212,25 @@ public struct FlowStep<F: Flow>: Sendable {
         return [state]
     }
 
+    /// What the step did to the machine's timers (delayed transitions, ``After``), in SCXML's order:
+    /// a timer cancelled for each state with delayed transitions it exited, then one armed for each
+    /// such state it entered (a start arms its initial states'; a step that finishes the flow cancels
+    /// every timer left). Schedule each ``FlowTimerChange/arm(_:after:)`` and call
+    /// ``FlowMachine/fire(_:)`` when it is due; drop each ``FlowTimerChange/cancel(_:)`` (firing it
+    /// would be ignored anyway). Always empty for a flow without delayed transitions.
+    public var timers: [FlowTimerChange] {
+        if case .parallel(let storage) = payload { return storage.header.pointee.timers }
+        return []
+    }
+
+    /// The timer whose firing caused the step (``FlowMachine/fire(_:)``), whose ``event`` is then
+    /// `nil`; `nil` for a start and for an event's step.
+    public var timer: FlowTimer? {
+        if case .parallel(let storage) = payload { return storage.header.pointee.fired }
+        if case .extras(let extras) = payload { return extras.fired }
+        return nil
+    }
+
     /// The flow's output, for a step that finished it (``FlowStepKind/finished``); `nil` otherwise.
     @inlinable @inline(__always)
     public var output: F.Output? {
@@ -228,12 +247,15 @@ final class FlowStepExtras<F: Flow>: Sendable {
     @usableFromInline let effects: FlowEffects<F.Effect>
     @usableFromInline let transitions: FlowTransitions
     @usableFromInline let output: F.Output?
+    /// For a timer's step that changed nothing (``FlowStepKind/ignored``), the timer.
+    let fired: FlowTimer?
 
     @usableFromInline
-    init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?) {
+    init(effects: FlowEffects<F.Effect>, transitions: FlowTransitions, output: F.Output?, fired: FlowTimer? = nil) {
         self.effects = effects
         self.transitions = transitions
         self.output = output
+        self.fired = fired
     }
 }
 
@@ -248,6 +270,10 @@ struct FlowParallelStepHeader<F: Flow> {
     @usableFromInline var count: Int
     /// The table, to name the configuration's states.
     @usableFromInline let table: FlowTable<F>
+    /// For a flow with delayed transitions, the timers the step armed and cancelled, and the timer
+    /// that caused it (always empty and `nil` for a flow without: nothing writes them).
+    var timers: [FlowTimerChange] = []
+    var fired: FlowTimer? = nil
 
     @usableFromInline
     init(table: FlowTable<F>) {
@@ -314,11 +340,11 @@ final class FlowParallelStepStorage<F: Flow>: @unchecked Sendable {
 
 extension FlowStep: Equatable where F.Event: Equatable, F.Effect: Equatable, F.Output: Equatable {
     /// Equal when they are the same kind of step, with the same states (active leaves included),
-    /// event, effects, transitions and output.
+    /// event, effects, transitions, output, timers and fired timer.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.state == rhs.state && lhs.from == rhs.from && lhs.event == rhs.event
             && lhs.effects == rhs.effects && lhs.transitions == rhs.transitions && lhs.output == rhs.output
-            && lhs.leaves == rhs.leaves
+            && lhs.leaves == rhs.leaves && lhs.timers == rhs.timers && lhs.timer == rhs.timer
     }
 }
 
@@ -331,15 +357,15 @@ extension FlowStep: CustomStringConvertible {
         case .started:
             return "start --> \(d(state))\(effectsText)"
         case .transitioned:
-            return "\(from.map(d) ?? d(state)) --\(event.map(d) ?? "")--> \(d(state))\(effectsText)"
+            return "\(from.map(d) ?? d(state)) --\(event.map(d) ?? timer.map(d) ?? "")--> \(d(state))\(effectsText)"
         case .finished:
             let source = from.map(d) ?? "start"
-            let arrow = event.map { "--\(d($0))-->" } ?? "-->"
+            let arrow = (event.map(d) ?? timer.map(d)).map { "--\($0)-->" } ?? "-->"
             return "\(source) \(arrow) \(d(state))\(effectsText) => finished(\(output.map(d) ?? ""))"
         case .ignored:
-            return "\(d(state)) ignores \(event.map(d) ?? "")"
+            return "\(d(state)) ignores \(event.map(d) ?? timer.map(d) ?? "")"
         case .rejected:
-            return "\(d(state)) rejects \(event.map(d) ?? "") (every guard false)"
+            return "\(d(state)) rejects \(event.map(d) ?? timer.map(d) ?? "") (every guard false)"
         }
     }
 }

@@ -201,6 +201,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline let inStates: UnsafeMutableBufferPointer<Int32>
     /// Whether the flow has parallel states (``parallel`` is set).
     @usableFromInline var runsParallel: Bool { parallel != nil }
+    /// Whether some transition is delayed (``After``): its steps then report timers.
+    var hasDelays: Bool { parallel?.hasDelays ?? false }
 
     /// How many eventless transitions one step may take before the engine reports a loop.
     @usableFromInline static var eventlessLimit: Int { 1_000 }
@@ -381,6 +383,8 @@ struct FlowParallelTable<F: Flow>: Sendable {
         /// Whether it is declared internal (``TransitionType/internal``): the hierarchy's domain
         /// (``FlowHierarchy/transitionDomain(of:history:)``) decides whether that keeps its source.
         let isInternal: Bool
+        /// For a delayed transition (``After``), its delay: it is taken only when its timer fires.
+        var delay: Duration? = nil
     }
 
     /// The transitions, grouped by source state, each state's in declaration order.
@@ -400,4 +404,6 @@ struct FlowParallelTable<F: Flow>: Sendable {
     /// The states the flow starts in: its initial state, then any more it declares (one in each of
     /// several regions of a parallel state).
     let initialStates: [Int32]
+    /// Whether some transition is delayed: entering and exiting states then arms and cancels timers.
+    var hasDelays: Bool = false
 }

@@ -5,7 +5,7 @@
 /// it from the step instead of guessing from labels. Two transitions with the same source, event and
 /// target are still told apart. Look the declaration up with
 /// ``FlowDefinition/subscript(_:)``: it holds the source, event kind, guard and target.
-public struct FlowTransitionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct FlowTransitionID: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     /// The transition's position among the definition's transitions, in declaration order.
     public let position: Int
 

@@ -75,6 +75,8 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         /// its source is not a compound state (atomic or parallel), it has no target, or a target is
         /// not inside its source. It runs as an external transition (SCXML's rule); a warning.
         public static let ineffectiveInternal = Kind("ineffective-internal")
+        /// A delayed transition (``After``) has a delay that is not positive.
+        public static let invalidDelay = Kind("invalid-delay")
 
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { name }

@@ -147,6 +147,22 @@ MUTATIONS = [
         replace="""        for s in exitSet.reversed() {""",
     ),
     Mutation(
+        name="delay-not-cancelled",
+        suite="FlowstateTests",
+        what="exiting a state leaves its delayed transitions' timers armed (a stale timer would fire)",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""            if parallel.hasDelays { step.timers.disarm(state: s, into: &step.timerChanges) }""",
+        replace="""            if parallel.hasDelays && false { step.timers.disarm(state: s, into: &step.timerChanges) }""",
+    ),
+    Mutation(
+        name="delay-guard-first-leaf",
+        suite="FlowstateTests",
+        what="a fired timer's guard is asked of its state itself, not of the active atomic states inside it",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""                && conditionMatch(transition, parallel, Int($0), step, event: nil)""",
+        replace="""                && conditionMatch(transition, parallel, source, step, event: nil)""",
+    ),
+    Mutation(
         name="history-deep-as-shallow",
         suite="FlowstateTests",
         what="a deep history remembers its state's active child, as a shallow one does",

@@ -49,6 +49,8 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
         /// Declared internal (`type: .internal`): from a compound source to targets inside it, the
         /// source is not exited (docs: *Internal transitions*); anywhere else it runs as an external one.
         var isInternal = false
+        /// A delayed transition (`After`): its delay in seconds (`event` and `done` are then `nil`).
+        var delay: Int? = nil
     }
 
     var count: Int
@@ -66,10 +68,13 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
     var histories: [Int: (deep: Bool, default: Int)] = [:]
 
     var description: String {
-        let ts = transitions.enumerated().map { i, t in
-            "t\(i): \(t.source)-\(t.done.map { "done\($0)" } ?? t.event.map { "e\($0)" } ?? "ε")"
-                + "\(t.guardKind == 0 ? "" : t.guardKind == 5 ? "[in\(t.inState)]" : "[g\(t.guardKind)]")->"
-                + (t.target.map(String.init) ?? "·") + (t.slot == 0 ? "" : "@\(t.slot)") + (t.fails ? "!" : "")
+        let ts = transitions.enumerated().map { i, t -> String in
+            let trigger: String = if let delay = t.delay { "after\(delay)s" } else if let done = t.done { "done\(done)" }
+                else if let event = t.event { "e\(event)" } else { "ε" }
+            let guardText: String = t.guardKind == 0 ? "" : t.guardKind == 5 ? "[in\(t.inState)]" : "[g\(t.guardKind)]"
+            let target: String = t.target.map(String.init) ?? "·"
+            let slot: String = t.slot == 0 ? "" : "@\(t.slot)"
+            return "t\(i): \(t.source)-\(trigger)\(guardText)->\(target)\(slot)\(t.fails ? "!" : "")"
                 + (t.isInternal ? "~" : "")
         }
         let hs = histories.keys.sorted().map { "\($0)\(histories[$0]!.deep ? "*" : "")->\(histories[$0]!.default)" }
@@ -217,6 +222,20 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
         return flow
     }
 
+    /// `flow` with delayed transitions: each transition whose `marks` number is 2 modulo 3 made an
+    /// `After` of 1 to 4 seconds (picked by the number), keeping its source, guard and target (an
+    /// `After` is external: SCXML's delayed send names no transition type).
+    static func withDelays(_ flow: GeneratedFlow, marks: [Int]) -> GeneratedFlow {
+        var flow = flow
+        for i in flow.transitions.indices where i < marks.count && marks[i] % 3 == 2 {
+            flow.transitions[i].isInternal = false
+            flow.transitions[i].event = nil
+            flow.transitions[i].done = nil
+            flow.transitions[i].delay = 1 + (marks[i] / 3) % 4
+        }
+        return flow
+    }
+
     /// Whether `s` is strictly inside `ancestor`.
     func isBelow(_ s: Int, _ ancestor: Int) -> Bool {
         var a = parents[s]
@@ -317,7 +336,9 @@ struct GeneratedFlow: Sendable, CustomStringConvertible {
             let effects: [Gx.Effect] = t.fails ? [.boom] : [.transition(i)]
             let condition: Guard<Gx>? = t.guardKind == 5 ? .in(t.inState) : Self.guardFor(t.guardKind)
             let type: TransitionType = t.isInternal ? .internal : .external
-            return if let done = t.done {
+            return if let delay = t.delay {
+                After<Gx>(.seconds(delay), guard: condition, to: t.target, effects: effects).element
+            } else if let done = t.done {
                 On<Gx>(done: done, guard: condition, to: t.target, type: type, effects: effects).element
             } else if let event = t.event {
                 On<Gx>(event, guard: condition, to: t.target, type: type, effects: effects).element
@@ -415,6 +436,26 @@ enum Generators {
                 return GeneratedFlow.withHistories(flow, marks: marks.map { $0 / 2 }, retargets: retargets)
             }
     }
+
+    /// Generated flows with delayed transitions (``GeneratedFlow/withDelays(_:marks:)``), over flows
+    /// with parallel and history states when `parallel`, else over flat ones; shrinking towards no delay.
+    static func delayFlows(parallel: Bool) -> Generator<GeneratedFlow, some SendableSequenceType> {
+        zip(stateSpecs, Gen.int(in: 0...11).array(of: 11...11), transitionSpecs, Gen.int(in: 0...11).array(of: 30...30))
+            .map { states, marks, transitions, delays in
+                let flow = parallel
+                    ? GeneratedFlow.withHistories(
+                        GeneratedFlow.withParallels(states: states, marks: marks, transitions: transitions),
+                        marks: marks.map { $0 / 2 }, retargets: delays.map { $0 / 3 })
+                    : GeneratedFlow(states: states, transitions: transitions)
+                return GeneratedFlow.withDelays(flow, marks: delays)
+            }
+    }
+
+    /// Inputs for flows with delayed transitions: an event, or (choice 0) the firing of the armed timer
+    /// the payload picks, or (choice 1) of any timer armed so far, stale or not.
+    static let timedInputs = zip(Gen.int(in: 0...3), Gen.int(in: 0...3), Gen.int(in: 0...5))
+        .map { (choice: $0, event: Gx.Event(kind: $1, payload: $2)) }
+        .array(of: 0...40)
 
     /// A sequence of events over kinds 0..<4 with small payloads.
     static let events = zip(Gen.int(in: 0...3), Gen.int(in: 0...5)).map { Gx.Event(kind: $0, payload: $1) }

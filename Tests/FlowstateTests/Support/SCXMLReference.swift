@@ -57,6 +57,21 @@ struct SCXMLReference {
     private(set) var exited: [Int] = []
     private(set) var entered: [Int] = []
 
+    /// A timer of a delayed transition (docs: *Delayed transitions*): the pseudo-event "the timer of
+    /// transition `transition`, armed by `state` as the `generation`th, fired".
+    struct Timer: Hashable, CustomStringConvertible {
+        var state: Int
+        var transition: Int
+        var generation: Int
+        var description: String { "timer(t\(transition) of \(state) #\(generation))" }
+    }
+    enum TimerChange: Hashable { case arm(Timer), cancel(Timer) }
+    /// The armed timers, in the order they were armed; how many were ever armed; what the last step
+    /// did to them.
+    private(set) var armed: [Timer] = []
+    private var generation = 0
+    private(set) var timerChanges: [TimerChange] = []
+
     init(_ flow: GeneratedFlow) {
         self.flow = flow
         var order = [Int](repeating: 0, count: flow.count)
@@ -129,7 +144,7 @@ struct SCXMLReference {
     // MARK: Selecting transitions
 
     /// What a selection matches: an event, eventless transitions, or a `done.state` event.
-    private enum Trigger { case event(Gx.Event), eventless, done(Int) }
+    private enum Trigger { case event(Gx.Event), eventless, done(Int), timer(Int) }
 
     /// SCXML's `selectTransitions` / `selectEventlessTransitions`: for each active atomic state in
     /// document order, the state itself then its proper ancestors; for each, its transitions in
@@ -145,8 +160,10 @@ struct SCXMLReference {
                     let transition = flow.transitions[t]
                     switch trigger {
                     case .event(let e): guard transition.done == nil && transition.event == e.kind else { continue }
-                    case .eventless: guard transition.done == nil && transition.event == nil else { continue }
+                    case .eventless:
+                        guard transition.done == nil && transition.event == nil && transition.delay == nil else { continue }
                     case .done(let d): guard transition.done == d else { continue }
+                    case .timer(let fired): guard t == fired else { continue }
                     }
                     matched = true
                     let holds = transition.guardKind == 5
@@ -266,6 +283,13 @@ struct SCXMLReference {
             configuration.insert(state)
             effects.append(.entry(state))
             entered.append(state)
+            // Docs: entering a state arms a timer for each of its delayed transitions, in document order.
+            for t in transitionsOf[state] where flow.transitions[t].delay != nil {
+                generation += 1
+                let timer = Timer(state: state, transition: t, generation: generation)
+                armed.append(timer)
+                timerChanges.append(.arm(timer))
+            }
             guard flow.finals.contains(state) else { continue }
             if !flow.hasParallelAncestor(state) {
                 finishedIn = state
@@ -293,6 +317,9 @@ struct SCXMLReference {
         }
         for state in documentOrder(exiting).reversed() {
             if !flow.finals.contains(state) { effects.append(.exit(state)) }  // a final state declares no exit
+            // Docs: exiting a state cancels its armed timers.
+            for timer in armed where timer.state == state { timerChanges.append(.cancel(timer)) }
+            armed.removeAll { $0.state == state }
             configuration.remove(state)
             exited.append(state)
         }
@@ -328,8 +355,13 @@ struct SCXMLReference {
         return true
     }
 
-    private func settled(_ effects: [Gx.Effect], _ taken: [Int]) -> Outcome {
-        if let finishedIn { return .finished(to: finishedIn, effects: effects, output: finishedIn, taken: taken) }
+    private mutating func settled(_ effects: [Gx.Effect], _ taken: [Int]) -> Outcome {
+        if let finishedIn {
+            // Docs: finishing cancels every timer left.
+            timerChanges += armed.map { .cancel($0) }
+            armed = []
+            return .finished(to: finishedIn, effects: effects, output: finishedIn, taken: taken)
+        }
         return .moved(to: atomicStates[0], effects: effects, taken: taken)
     }
 
@@ -338,6 +370,7 @@ struct SCXMLReference {
     mutating func start() -> Outcome {
         exited = []
         entered = []
+        timerChanges = []
         guard phase == .ready else { return .failed(.alreadyStarted) }
         var effects: [Gx.Effect] = []
         var toEnter = Set<Int>()
@@ -347,6 +380,7 @@ struct SCXMLReference {
         var taken: [Int] = []
         guard macrostep(&effects, &taken, event: nil) else {
             configuration = []
+            (armed, generation, timerChanges) = ([], 0, [])
             phase = .failedToStart  // the machine was never started
             return .failed(.eventlessLoop)
         }
@@ -357,6 +391,7 @@ struct SCXMLReference {
     mutating func send(_ event: Gx.Event) -> Outcome {
         exited = []
         entered = []
+        timerChanges = []
         switch phase {
         case .ready, .failedToStart: return .failed(.notStarted)
         case .finished: return .failed(.finished)
@@ -382,6 +417,38 @@ struct SCXMLReference {
         }
         if finishedIn != nil { phase = .finished }
         return settled(effects, taken)
+    }
+
+    /// Fires `timer` (docs: *Delayed transitions*): ignored unless it is armed; else it is spent, and
+    /// its transition, the only one its pseudo-event selects, is taken as an event's would be when its
+    /// guard holds (for some active atomic state inside its state, with no event).
+    mutating func fire(_ timer: Timer) -> Outcome {
+        exited = []
+        entered = []
+        timerChanges = []
+        guard phase == .running, armed.contains(timer) else { return .ignored }
+        let saved = self
+        armed.removeAll { $0 == timer }
+        let enabled = select(.timer(timer.transition), event: nil).enabled
+        guard !enabled.isEmpty else { return .rejected }
+        var effects: [Gx.Effect] = []
+        var taken: [Int] = []
+        microstep(enabled, effects: &effects, taken: &taken)
+        if !flow.parallels.isEmpty || flow.transitions[timer.transition].target != nil {
+            guard macrostep(&effects, &taken, event: nil) else {
+                self = saved
+                timerChanges = []
+                return .failed(.eventlessLoop)
+            }
+        }
+        if finishedIn != nil { phase = .finished }
+        return settled(effects, taken)
+    }
+
+    /// Stops the machine: its timers are cancelled.
+    mutating func stop() {
+        armed = []
+        phase = .finished
     }
 
     /// What stopping the machine performs: the exits of its active states, innermost first (nothing
