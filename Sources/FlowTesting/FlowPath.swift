@@ -128,31 +128,26 @@ public struct FlowPath<F: Flow>: Sendable {
             throw FlowReplayError(step: 0, message: "the start differs: \(difference)")
         }
         for (i, expected) in steps.enumerated() {
+            // A delayed transition's step fires the same timer again (the same state, transition and
+            // generation: the replay arms the same timers in the same order); any other sends its event.
+            let what: String
+            let result: Result<FlowStep<F>, FlowError>
             if let timer = expected.timer {
-                // A delayed transition's step: the same timer (same state, transition and generation,
-                // as the replay arms the same timers in the same order) is fired again.
-                let actual: FlowStep<F>
-                do throws(FlowError) {
-                    actual = try machine.fire(timer)
-                } catch {
-                    throw FlowReplayError(step: i + 1, message: "timer \(i + 1) (\(timer)) threw: \(error)")
-                }
-                if let difference = Self.difference(expected: expected, actual: actual) {
-                    throw FlowReplayError(step: i + 1, message: "timer \(i + 1) (\(timer)): \(difference)")
-                }
-                continue
-            }
-            guard let event = expected.event else {
+                what = "timer \(i + 1) (\(timer))"
+                result = Result { () throws(FlowError) in try machine.fire(timer) }
+            } else if let event = expected.event {
+                what = "event \(i + 1) (\(event))"
+                result = Result { () throws(FlowError) in try machine.send(event) }
+            } else {
                 throw FlowReplayError(step: i + 1, message: "step \(i + 1) has no event: \(expected)")
             }
             let actual: FlowStep<F>
-            do throws(FlowError) {
-                actual = try machine.send(event)
-            } catch {
-                throw FlowReplayError(step: i + 1, message: "event \(i + 1) (\(event)) threw: \(error)")
+            switch result {
+            case .success(let step): actual = step
+            case .failure(let error): throw FlowReplayError(step: i + 1, message: "\(what) threw: \(error)")
             }
             if let difference = Self.difference(expected: expected, actual: actual) {
-                throw FlowReplayError(step: i + 1, message: "event \(i + 1) (\(event)): \(difference)")
+                throw FlowReplayError(step: i + 1, message: "\(what): \(difference)")
             }
         }
         return machine

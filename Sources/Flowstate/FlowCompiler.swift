@@ -503,12 +503,10 @@ struct FlowCompiler<F: Flow> {
             s.entryDown[i] = !entries[i].isEmpty ? i : (c >= 0 ? s.entryDown[c] : -1)
         }
         s.domains = [Int](repeating: -1, count: raws.count)
-        // An internal transition's domain is decided here, once: a flat flow's moves exit and enter
-        // below it, and pay nothing at run time. (A move with several targets is never local: SCXML's
-        // algorithm computes its domain from them all.)
+        // Each transition's domain is decided here, once, from all its targets (an internal one's
+        // included): a flat flow's moves exit and enter below it, and pay nothing at run time.
         for r in raws.indices where rawTarget[r] >= 0 {
-            s.domains[r] = hierarchy.transitionDomain(source: rawSource[r], target: rawTarget[r],
-                                                      isInternal: raws[r].data.type == .internal) ?? FlowHierarchy.root
+            s.domains[r] = hierarchy.transitionDomain(of: hierarchyTransition(r)) ?? FlowHierarchy.root
         }
         shortcuts = s
     }
