@@ -92,7 +92,7 @@ public struct FlowPath<F: Flow>: Sendable {
         for step in steps {
             let taken: (step: FlowStep<F>, microsteps: [FlowMicrostep])?
             if let timer = step.timer {
-                taken = try? machine.fireReportingMicrosteps(timer, completions: .taken)
+                taken = try? machine.fireReportingMicrosteps(Self.armedTimer(like: timer, in: machine), completions: .taken)
             } else if let event = step.event {
                 taken = try? machine.sendReportingMicrosteps(event, completions: .taken)
             } else {
@@ -128,12 +128,14 @@ public struct FlowPath<F: Flow>: Sendable {
             throw FlowReplayError(step: 0, message: "the start differs: \(difference)")
         }
         for (i, expected) in steps.enumerated() {
-            // A delayed transition's step fires the same timer again (the same state, transition and
-            // generation: the replay arms the same timers in the same order); any other sends its event.
+            // A delayed transition's step fires its state's timer for the same transition again (its
+            // generation may differ: a path finder's path may reach the state by another route than
+            // the one that recorded the step); any other sends its event.
             let what: String
             let result: Result<FlowStep<F>, FlowError>
-            if let timer = expected.timer {
-                what = "timer \(i + 1) (\(timer))"
+            if let recorded = expected.timer {
+                what = "timer \(i + 1) (\(recorded))"
+                let timer = Self.armedTimer(like: recorded, in: machine)
                 result = Result { () throws(FlowError) in try machine.fire(timer) }
             } else if let event = expected.event {
                 what = "event \(i + 1) (\(event))"
@@ -151,6 +153,12 @@ public struct FlowPath<F: Flow>: Sendable {
             }
         }
         return machine
+    }
+
+    /// The timer `machine` has armed for the state and transition of `timer` (a recorded step's),
+    /// whatever its generation; `timer` itself when there is none (firing it is then ignored).
+    static func armedTimer(like timer: FlowTimer, in machine: FlowMachine<F>) -> FlowTimer {
+        machine.armedTimers.first { $0.state == timer.state && $0.transition == timer.transition } ?? timer
     }
 
     /// What differs between two steps, in words, or `nil` when they take the same transitions to the

@@ -28,7 +28,11 @@ import Flowstate
 ///
 /// A delayed transition (`After`) is an edge the path finder takes by itself: from every configuration
 /// it fires each armed timer ("the timer of state s fired") as it sends each sample event. Its step has
-/// no event (``FlowPath/events`` leaves it out); ``FlowPath/replay()`` fires the timer again.
+/// no event (``FlowPath/events`` leaves it out); ``FlowPath/replay()`` fires the state's timer for
+/// that transition again. The path finder does not keep time: any armed timer may fire next, whatever
+/// its delay, so a path may fire a longer timer before a shorter one that a clock would fire first
+/// (validation warns of the one case where a state's own delays make that impossible:
+/// `shadowedTransition`); `FlowStepTester.advance(by:)` drives a machine by the clock.
 ///
 /// Payload events need sample values: give one or more per event kind. A guard is exercised only by
 /// the samples you give: a target that only a valid email reaches is reported unreachable when every
@@ -158,11 +162,15 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         let limit = max(1, maxConfigurations)
         // A flow with history states runs SCXML's algorithm as a parallel one does: where it rests is
         // not all of where it is (what its histories remember decides where they lead).
-        let scxml = index.hierarchy.hasParallel || index.hierarchy.hasHistory
+        // With delayed transitions, which timers are armed is part of where it is too (a state whose
+        // targetless timer fired is not the same configuration as that state with its timer armed).
+        let hasDelays = definition.transitions.contains { $0.delay != nil }
+        let scxml = index.hierarchy.hasParallel || index.hierarchy.hasHistory || hasDelays
 
         // Configurations: a flat flow's are its leaves; a parallel flow's, the sets of leaves the
         // engine rests in (its active atomic states), numbered as found; with history states, the
-        // leaves and what each history remembers (``leafSets`` keeps the leaves).
+        // leaves and what each history remembers; with delayed transitions, the leaves and the armed
+        // timers (``leafSets`` keeps the leaves).
         var leafSets: [[Int]] = scxml ? [] : (0..<index.count).map { [$0] }
         var leafSetIDs: [[Int]: Int] = [:]
         func configurationLeaf(_ machine: FlowMachine<F>) -> Int {
@@ -183,6 +191,14 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                     key.append(h)
                     key.append(states.count)
                     key.append(contentsOf: states)
+                }
+            }
+            if hasDelays {
+                // After a -2: the armed timers, as (state, transition) pairs, sorted.
+                key.append(-2)
+                for timer in machine.armedTimers.sorted(by: { ($0.state, $0.transition.position) < ($1.state, $1.transition.position) }) {
+                    key.append(timer.state)
+                    key.append(timer.transition.position)
                 }
             }
             if let known = leafSetIDs[key] { return known }

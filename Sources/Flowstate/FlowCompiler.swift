@@ -843,18 +843,43 @@ struct FlowCompiler<F: Flow> {
                        "delayed transition from '\(source)' has delay \(FlowTimer.label(of: delay)): a delay must be positive",
                        raw.data.location)
             }
-            if nodes[raw.source].output != nil || nodes[raw.source].history != nil {
-                let what = nodes[raw.source].output != nil ? "final state" : "history"
+            // (An `After` inside a `History` is refused with the history: a history declares nothing.)
+            if nodes[raw.source].output != nil {
                 report(.invalidDelay, .error,
-                       "delayed transition declared on \(what) '\(source)', which never waits: declare it on a state "
-                           + "the flow rests in", raw.data.location)
+                       "delayed transition declared on final state '\(source)', which never waits: declare it on a "
+                           + "state the flow rests in", raw.data.location)
             }
+        }
+    }
+
+    /// Delayed transitions each have their own timer. An unguarded one with a target leaves its
+    /// state when its timer fires (external: its state is exited, and every timer of the state
+    /// cancelled), so a delayed transition of the same state whose timer cannot fire first is never
+    /// taken: a longer delay, or an equal one declared after it (timers due together fire in the
+    /// order they were armed, the declaration order). A warning, as for events.
+    private mutating func checkDelayShadowing() {
+        // Per source, its first shortest unguarded delayed transition with a target: (raw, delay).
+        var shortest: [Int: (raw: Int, delay: Duration)] = [:]
+        for (r, raw) in raws.enumerated() where raw.data.guardCondition == nil && rawTarget[r] >= 0 {
+            guard let delay = raw.data.delay else { continue }
+            if let known = shortest[raw.source], known.delay <= delay { continue }
+            shortest[raw.source] = (r, delay)
+        }
+        for (r, raw) in raws.enumerated() {
+            guard let delay = raw.data.delay, let (first, firstDelay) = shortest[raw.source], first != r,
+                  firstDelay < delay || (firstDelay == delay && first < r)
+            else { continue }
+            report(.shadowedTransition, .warning,
+                   "state '\(label(nodes[raw.source].state))' has a transition \(raw.data.eventLabel ?? "") that is "
+                       + "never taken: the unguarded \(raws[first].data.eventLabel ?? "") at "
+                       + "\(raws[first].data.location) leaves the state first",
+                   raw.data.location, transition: FlowTransitionID(position: r))
         }
     }
 
     private mutating func checkDeterminism() {
         var seen: [SourceEvent: Int] = [:]  // (source, event) -> first unguarded raw
-        // Delayed transitions each have their own timer: two of one state are both taken in turn.
+        checkDelayShadowing()
         for (r, raw) in raws.enumerated() where raw.data.guardCondition == nil && raw.data.delay == nil {
             let key = SourceEvent(source: raw.source, event: raw.data.event)
             if let first = seen[key] {

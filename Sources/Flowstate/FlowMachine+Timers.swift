@@ -55,6 +55,12 @@ extension FlowMachine {
     /// them at once if the time already waited has passed.
     public var armedTimers: [FlowTimer] { timers.armed }
 
+    /// The generation of the last timer this machine armed (0: none yet). Saved with a machine's
+    /// state and given back to `FlowMachine(_:resumingIn:history:context:lastTimerGeneration:)`, it
+    /// makes the restored machine number its timers after it, so that no timer of the saved machine
+    /// (spent, cancelled or still armed) is taken for one of the restored machine's.
+    public var lastTimerGeneration: UInt64 { timers.generation }
+
     /// Fires a timer: takes its delayed transition if the timer is still armed (its state is active
     /// and was not left since it armed it) and the transition's guard holds, run to completion like
     /// an event's step (eventless and completion transitions follow).
@@ -79,12 +85,18 @@ extension FlowMachine {
         return range.first(where: { Int(parallel.transitions[$0].declaration) == timer.transition.position })
     }
 
-    /// The step of a timer that is not armed: nothing changes.
-    func ignoredTimerStep(_ timer: FlowTimer) -> FlowStep<F> {
-        let extras = FlowStepExtras<F>(effects: FlowEffects(), transitions: FlowTransitions(), output: nil,
-                                       fired: timer)
-        return FlowStep(payload: .extras(extras), state: table.states[current], from: nil, event: nil,
-                        bits: Int32(FlowStepKind.ignored.rawValue))
+    /// The step of a timer that is not armed: nothing changes. A running machine reports it as any
+    /// ignored step of its flow (every active leaf); one that has not started, finished or stopped
+    /// reports its state.
+    mutating func ignoredTimerStep(_ timer: FlowTimer) -> FlowStep<F> {
+        guard phase == .runningParallel else {
+            let extras = FlowStepExtras<F>(effects: FlowEffects(), transitions: FlowTransitions(), output: nil,
+                                           fired: timer)
+            return FlowStep(payload: .extras(extras), state: table.states[current], from: nil, event: nil,
+                            bits: Int32(FlowStepKind.ignored.rawValue))
+        }
+        return generalStep(kind: .ignored, from: nil, event: nil, effects: FlowEffects(), transitions: FlowTransitions(),
+                           output: nil, timers: [], fired: timer)
     }
 
     /// A step of SCXML's algorithm (``parallelStep(kind:from:event:effects:transitions:output:)``), with

@@ -87,11 +87,14 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   `state` is not a declared leaf state that is not final (for a flow with parallel states,
     ///   when one leaf is not a whole configuration: pass every active leaf instead), or
     ///   ``FlowError/Code/invalidHistory`` when `history` remembers what its history cannot.
+    ///   - lastTimerGeneration: The saved machine's ``lastTimerGeneration``: the restored machine
+    ///     numbers the timers it arms after it (0, the default, numbers them from 1).
     public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, history: [F.State: [F.State]] = [:],
-                context: F.Context? = nil)
+                context: F.Context? = nil, lastTimerGeneration: UInt64 = 0)
         throws(FlowError)
     {
-        try self.init(definition, resumingIn: [state], history: history, context: context)
+        try self.init(definition, resumingIn: [state], history: history, context: context,
+                      lastTimerGeneration: lastTimerGeneration)
     }
 
     /// Creates a machine that is already running with the atomic states `leaves` active (one per
@@ -100,7 +103,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// the leaves and their ancestors. This is how a snapshot of a flow with parallel states is
     /// restored. `history` gives back what the flow's history states remembered (``remembered``).
     /// A flow with delayed transitions (``After``) arms a timer for each delayed transition of the
-    /// active states, as entering them would (``armedTimers``): whoever restores schedules them.
+    /// active states, as entering them would (``armedTimers``): whoever restores schedules them. Pass
+    /// the saved machine's ``lastTimerGeneration`` as `lastTimerGeneration` so that they are numbered
+    /// after every timer the saved machine armed (0, the default, numbers them from 1).
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when a
     ///   leaf is not a declared atomic state that is not final, or when the leaves do not make a
     ///   configuration the flow can be in (two children of one compound state, a region of an active
@@ -109,11 +114,12 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   cannot (a shallow history remembers one child of its state, a deep history atomic states
     ///   inside its state, at least one).
     public init(_ definition: FlowDefinition<F>, resumingIn leaves: [F.State], history: [F.State: [F.State]] = [:],
-                context: F.Context? = nil)
+                context: F.Context? = nil, lastTimerGeneration: UInt64 = 0)
         throws(FlowError)
     {
         try self.init(definition, context: context ?? definition.initialContext)
         historyValue = try Self.checkedHistory(history, definition)
+        timers.generation = lastTimerGeneration
         let hierarchy = table.hierarchy
         var indices: [Int] = []
         for state in leaves {

@@ -33,8 +33,9 @@ public struct FlowTimer: Hashable, Codable, Sendable, CustomStringConvertible {
             return "\(seconds)s"
         }
         let perMillisecond: Int64 = 1_000_000_000_000_000
-        if attoseconds % perMillisecond == 0 {
-            let total = seconds * 1000 + attoseconds / perMillisecond
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if attoseconds % perMillisecond == 0, !overflow {
+            let total = milliseconds &+ attoseconds / perMillisecond
             return total % 1000 == 0 ? "\(total / 1000)s" : (seconds == 0 ? "\(total)ms" : "\(Double(total) / 1000)s")
         }
         return "\(Double(seconds) + Double(attoseconds) / 1e18)s"

@@ -1,0 +1,145 @@
+import Flowstate
+import FlowTesting
+import Testing
+
+/// Regressions found by reviewing delayed transitions: each test failed before its fix.
+@Suite("Delayed transitions: regressions")
+struct DelayRegressionTests {
+    enum Chain: Flow {
+        enum State: Hashable, Sendable { case a, b, c, d, both, left, l1, l2, right, r1 }
+        enum Event: FlowEvent, Hashable { typealias Kind = Self; case x, y, z }
+        typealias Effect = Never
+        typealias Output = Void
+    }
+
+    /// `a` reaches `c` directly (x) or through `b` (y, z); `b` goes back to `a` after 5 s; `c` goes to
+    /// `d` after 1 s. `c`'s timer has one generation on the first route and another on the second.
+    static let chain = FlowDefinition<Chain>("chain", initial: .a) {
+        StateNode(.a) {
+            On(.x, to: .c)
+            On(.y, to: .b)
+        }
+        StateNode(.b) {
+            After(.seconds(5), to: .a)
+            On(.z, to: .c)
+        }
+        StateNode(.c) { After(.seconds(1), to: .d) }
+        Final(.d)
+    }
+
+    @Test("Every simple path with a timer replays and visits its target, whatever generation its route arms")
+    func simplePathsWithTimersReplay() throws {
+        let finder = try FlowPathfinder(Self.chain)
+        let paths = finder.simplePaths(to: .d)
+        #expect(paths.count >= 2, "\(paths)")
+        for path in paths {
+            #expect(throws: Never.self) { try path.replay() }
+            #expect(path.visits(.d), "\(path)")
+        }
+    }
+
+    @Test("A restored machine numbers its timers after the saved machine's: an old timer stays stale")
+    func restoredGenerationsDoNotCollide() throws {
+        var saved = try FlowMachine(Self.chain)
+        _ = try saved.start()
+        _ = try saved.send(.y)
+        let first = try #require(saved.armedTimers.first)  // b's timer
+        _ = try saved.fire(first)  // back in a: spent
+        _ = try saved.send(.y)     // b again, a new generation
+        #expect(saved.lastTimerGeneration == 2)
+        var restored = try FlowMachine(Self.chain, resumingIn: [.b], lastTimerGeneration: saved.lastTimerGeneration)
+        #expect(restored.armedTimers.map(\.generation) == [3])
+        #expect(try restored.fire(first).kind == .ignored)
+        // Without the saved generation the restored machine numbers from 1, as documented.
+        let fresh = try FlowMachine(Self.chain, resumingIn: [.b])
+        #expect(fresh.armedTimers.map(\.generation) == [1])
+    }
+
+    @Test("A stale timer's step in a flow with parallel states reports every active leaf")
+    func staleTimerStepLeaves() throws {
+        let definition = FlowDefinition<Chain>("regions", initial: .both) {
+            Parallel(.both) {
+                StateNode(.left, initial: .l1) {
+                    StateNode(.l1) { After(.seconds(1), to: .l2) }
+                    StateNode(.l2)
+                }
+                StateNode(.right, initial: .r1) { StateNode(.r1) }
+            }
+        }
+        var machine = try FlowMachine(definition)
+        let timer = try #require(try machine.start().timers.first?.timer)
+        _ = try machine.fire(timer)
+        let stale = try machine.fire(timer)
+        #expect(stale.kind == .ignored)
+        #expect(stale.leaves == [.l2, .r1])
+    }
+
+    @Test("A delay too long for milliseconds is labelled, not trapped on")
+    func hugeDelayLabel() {
+        let delay = Duration.seconds(10_000_000_000_000_000) + .milliseconds(1)
+        #expect(FlowTimer.label(of: delay).hasSuffix("s"))
+        let after = After<Chain>(delay, to: .b)
+        #expect(FlowDefinition<Chain>("huge", initial: .a) { StateNode(.a) { after }; StateNode(.b) }
+            .validate().filter { $0.severity == .error }.isEmpty)
+    }
+
+    @Test("An unguarded delayed transition with a target shadows the longer ones of its state (and later equal ones)")
+    func shadowedDelays() throws {
+        let line = #line + 3
+        let definition = FlowDefinition<Chain>("shadow", initial: .a) {
+            StateNode(.a) {
+                After(.seconds(2), to: .c)
+                After(.seconds(1), to: .b)
+                After(.seconds(1), to: .d)
+                After(.seconds(1), guard: nil, to: nil)
+            }
+            StateNode(.b)
+            StateNode(.c)
+            Final(.d)
+        }
+        let shadowed = definition.validate().filter { $0.kind == .shadowedTransition }
+        #expect(shadowed.map { $0.location?.line ?? 0 }.sorted() == [line, line + 2, line + 3], "\(shadowed)")
+        #expect(shadowed.allSatisfy { $0.severity == .warning })
+        #expect(shadowed.contains { $0.message.contains("after 2s") && $0.message.contains("after 1s") })
+        // Guarded or targetless ones do not shadow.
+        let fine = FlowDefinition<Chain>("fine", initial: .a) {
+            StateNode(.a) {
+                After(.seconds(1), guard: Guard("never", condition: { false }), to: .b)
+                After(.seconds(1), to: nil)
+                After(.seconds(2), to: .c)
+            }
+            StateNode(.b)
+            StateNode(.c)
+        }
+        #expect(fine.validate().filter { $0.kind == .shadowedTransition }.isEmpty)
+    }
+
+    enum Counter: Flow {
+        enum State: Hashable, Sendable { case p, q, r }
+        enum Event: FlowEvent, Hashable { typealias Kind = Self; case a, b }
+        typealias Effect = Never
+        typealias Output = Void
+        typealias Context = Int
+    }
+
+    @Test("The path finder tells a state with its timer armed from the same state with it spent")
+    func spentTimersAreTold() throws {
+        // p's targetless timer counts once per entry of p; q leads on to r once the count is 2: only by
+        // firing, leaving, coming back (count 1, the timer armed again) and firing again.
+        let definition = FlowDefinition<Counter>("counter", initial: .p, context: 0) {
+            StateNode(.p) {
+                After(.seconds(1), to: nil, update: Update("count") { count, _ in count += 1 })
+                On(.a, to: .q)
+            }
+            StateNode(.q) {
+                On(.b, to: .p, update: Update("one") { count, _ in count = 1 })
+                Always(guard: Guard("twice") { count, _ in count >= 2 }, to: .r)
+            }
+            StateNode(.r)
+        }
+        let finder = try FlowPathfinder(definition)
+        let path = try #require(finder.shortestPath(to: .r))
+        try path.replay()
+        #expect(path.events == [.a, .b, .a])
+    }
+}
