@@ -149,17 +149,71 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // One test target per module (issue 22). Helpers and fixtures they share have one home each:
+        // FlowTestSupport (Flowstate and FlowGraph level: fixture paths in the source tree, golden files,
+        // scratch folders, sample flows, SVG readers, the headless browser) and FlowSpecTestSupport (the
+        // flow files, SCXML corpora and W3C suite kept in Tests/FlowSpecTests, the SCXML round trip).
+        // Neither needs Graphviz.
+        .target(
+            name: "FlowTestSupport",
+            dependencies: ["Flowstate", "FlowGraph", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/FlowTestSupport"
+        ),
+        .target(
+            name: "FlowSpecTestSupport",
+            dependencies: ["FlowSpec", "FlowTestSupport"],
+            path: "Tests/FlowSpecTestSupport"
+        ),
+        // FlowGraph's DOT is checked by Graphviz's own parser and renderer, hence FlowGraphviz here.
         .testTarget(
             name: "FlowGraphTests",
+            dependencies: [
+                "FlowGraph",
+                "FlowGraphviz",
+                "Flowstate",
+                "FlowstateExamples",
+                "FlowTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Golden"]
+        ),
+        // The flow-file reader, writer, interpreter and explorer: no Graphviz, no flowviz.
+        .testTarget(
+            name: "FlowSpecTests",
+            dependencies: [
+                "FlowSpec",
+                "FlowGraph",
+                "Flowstate",
+                "FlowstateExamples",
+                "FlowSpecTestSupport",
+                "FlowTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Corpus", "Flows", "Golden", "W3C"]
+        ),
+        .testTarget(
+            name: "FlowGraphvizTests",
+            dependencies: [
+                "FlowGraphviz",
+                "FlowGraph",
+                "FlowSpec",
+                "Flowstate",
+                "FlowstateExamples",
+                "FlowSpecTestSupport",
+                "FlowTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "FlowvizTests",
             dependencies: [
                 "flowviz",
                 "FlowGraph",
                 "FlowSpec",
-                "FlowGraphviz",
+                "Flowstate",
                 "FlowstateExamples",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
-            resources: [.copy("Golden"), .copy("Flows"), .copy("W3C"), .copy("Corpus")]
+                "FlowSpecTestSupport",
+                "FlowTestSupport",
+            ]
         ),
         .testTarget(
             name: "FlowTestingTests",

@@ -68,7 +68,7 @@ public enum LayoutPolicy {
     /// A graph with clusters (compound states) never has Graphviz edge labels: Graphviz 2.43's dot
     /// layout (Debian 12) frees a block twice in `gvFreeLayout` for some clustered graphs with
     /// labelled edges that form cycles (found by AddressSanitizer on
-    /// `Tests/FlowGraphTests/Flows/door.scxml`, reproduced in plain C against libgvc). In-process, that
+    /// `Tests/FlowSpecTests/Flows/door.scxml`, reproduced in plain C against libgvc). In-process, that
     /// double free could abort the host process. Its labels are marked external
     /// (`FlowGraph.externalEdgeLabels`), which `DOTWriter` writes for a clustered graph as label
     /// nodes (`EdgeLabelPlacement.labelNodes`): `dot` places them as it places states, so they

@@ -115,11 +115,11 @@ public struct LegibilityProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What is wrong.
-    public var kind: Kind
+    public let kind: Kind
     /// The item at fault (for an overlap, a label when one of the two is).
-    public var item: LegibilityItem
+    public let item: LegibilityItem
     /// For an overlap, the other item.
-    public var other: LegibilityItem?
+    public let other: LegibilityItem?
 
     /// Creates a problem.
     public init(kind: Kind, item: LegibilityItem, other: LegibilityItem? = nil) {

@@ -82,7 +82,7 @@ public final class FlowSimulation {
     /// Why a simulation cannot run.
     public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
         /// One line, `file:line:column: error: ...` where a place is known.
-        public var description: String
+        public let description: String
     }
 
     /// The most internal events one macrostep may process before the run stops as a loop.
@@ -217,15 +217,15 @@ public final class FlowSimulation {
     /// A child flow's output that reached its parent as an event no transition of the parent took.
     public struct UnhandledOutput: Hashable, Sendable, CustomStringConvertible {
         /// The parent machine (its path of child flow names from the root; empty for the root).
-        public var machine: [String]
+        public let machine: [String]
         /// The parent's state when the event arrived.
-        public var state: String
+        public let state: String
         /// The event the output became (a JSON spec state's `outputs`, else the output's name).
-        public var event: String
+        public let event: String
         /// The child flow whose output it was.
-        public var child: String
+        public let child: String
         /// Whether transitions matched the event but every guard said no.
-        public var rejected: Bool
+        public let rejected: Bool
 
         /// One line, for example `the output of child flow 'twoFactor' reaches 'login' as event 'ok',
         /// which state 'verifying' ignores`.

@@ -104,9 +104,9 @@ public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringLiter
     /// A step of a list that could not be read.
     public struct ListError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The step's position in the list, from 1.
-        public var position: Int
+        public let position: Int
         /// The text of the step.
-        public var token: String
+        public let token: String
         /// One sentence.
         public var description: String {
             "event \(position) '\(token)' is not an event name optionally followed by [guard, !guard]"

@@ -194,9 +194,9 @@ extension FlowPath: CustomStringConvertible {
 /// A path whose replay on a fresh machine did not do what the path recorded.
 public struct FlowReplayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The step that differed: 0 for the start, then 1 for the first event.
-    public var step: Int
+    public let step: Int
     /// What differed.
-    public var message: String
+    public let message: String
 
     /// Creates an error.
     public init(step: Int, message: String) {

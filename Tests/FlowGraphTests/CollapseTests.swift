@@ -1,5 +1,6 @@
 import FlowGraph
 import FlowGraphviz
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -28,28 +29,6 @@ enum DeepFlows {
         }
         return FlowGraph(name: "deep-\(depth)", initial: "l0", nodes: nodes, edges: edges)
     }
-}
-
-/// A nested flow as a JSON flow spec, for `flowviz`: compound states hold their children, each
-/// transition is declared on its source with its event as the label's first word.
-func nestedSpec(_ graph: FlowGraph) -> String {
-    var children: [String?: [FlowGraph.Node]] = [:]
-    for node in graph.nodes { children[node.parent, default: []].append(node) }
-    var outgoing: [String: [FlowGraph.Edge]] = [:]
-    for edge in graph.edges { outgoing[edge.from, default: []].append(edge) }
-    func label(_ id: String) -> String { graph.node(id)?.label ?? id }
-    func state(_ node: FlowGraph.Node) -> String {  // three levels deep at most: recursion is fine here
-        var fields = ["\"name\": \"\(node.label)\""]
-        if node.kind == .final { fields.append("\"final\": true") }
-        let transitions = (outgoing[node.id] ?? []).map { edge in
-            "{ \"event\": \"\(edge.events[0] ?? "go")\", \"target\": \"\(label(edge.to))\" }"
-        }
-        if !transitions.isEmpty { fields.append("\"transitions\": [\(transitions.joined(separator: ", "))]") }
-        if let inner = children[node.id] { fields.append("\"states\": [\(inner.map(state).joined(separator: ",\n"))]") }
-        return "{ " + fields.joined(separator: ", ") + " }"
-    }
-    let top = (children[nil] ?? []).map(state).joined(separator: ",\n")
-    return "{ \"flowspec\": 1, \"name\": \"\(graph.name)\", \"initial\": \"\(label(graph.initial ?? ""))\", \"states\": [\n\(top)\n] }\n"
 }
 
 /// Checks what every set of pages must hold: each state drawn as itself in exactly one page, each
@@ -269,75 +248,6 @@ struct CollapseTests {
         let empty = FlowGraph(name: "empty", initial: nil, nodes: [], edges: [])
         #expect(empty.collapsed(toDepth: 0) == empty && empty.pages(depth: 0).count == 1 && empty.collapsedSizes().isEmpty)
         #expect(LayoutPolicy.collapseDepth(for: empty) == nil)
-    }
-
-    @Test("The automatic choice switches at the documented limit, and never collapses a flat flow")
-    func automaticThreshold() {
-        let limit = LayoutPolicy.pictureLimit
-        func holder(_ leaves: Int, edges: Int = 0) -> FlowGraph {
-            var nodes = [FlowGraph.Node(id: "g", label: "g", kind: .compound)]
-            nodes += (0..<leaves).map { FlowGraph.Node(id: "l\($0)", label: "l\($0)", kind: .state, parent: "g") }
-            let loops = (0..<edges).map { FlowGraph.Edge(from: "l\($0 % leaves)", to: "l\(($0 + 1) % leaves)", label: "e\($0)", events: ["e\($0)"]) }
-            return FlowGraph(name: "h", initial: "l0", nodes: nodes, edges: loops)
-        }
-        #expect(LayoutPolicy.collapseDepth(for: holder(limit.states - 1)) == nil, "exactly the limit: drawn whole")
-        #expect(LayoutPolicy.collapseDepth(for: holder(limit.states)) == 0, "one state more: collapsed")
-        #expect(LayoutPolicy.collapseDepth(for: holder(10, edges: limit.transitions)) == nil)
-        #expect(LayoutPolicy.collapseDepth(for: holder(10, edges: limit.transitions + 1)) == 0, "one transition more")
-        #expect(LayoutPolicy.collapseDepth(for: LegibilityFlows.generated(200, nested: false)) == nil)
-        #expect(LayoutPolicy.collapseDepth(for: LegibilityFlows.generated(2_000, nested: false)) == nil, "flat: nothing to collapse")
-        #expect(LayoutPolicy.collapseDepth(for: LegibilityFlows.generated(100, nested: true)) == nil)
-        // 800 states nested three deep: 50 groups, 100 parts, 200 steps; 150 nodes fit, 350 do not.
-        let nested = LegibilityFlows.generated(800, nested: true)
-        #expect(LayoutPolicy.collapseDepth(for: nested) == 1)
-        #expect(LayoutPolicy.collapseDepth(for: LegibilityFlows.generated(200, nested: true)) == nil, "288 states, 410 transitions")
-        #expect(LayoutPolicy.collapseDepth(for: LegibilityFlows.generated(300, nested: true)) == 2, "432 states: steps collapsed")
-        #expect(LayoutPolicy.collapseDepth(for: nested, .none) == nil && LayoutPolicy.collapseDepth(for: nested, .depth(2)) == 2)
-        #expect(LayoutPolicy.collapseDepth(for: nested, under: "c0") == nil, "one group's page fits")
-        #expect(LayoutPolicy.Collapse("auto") == .automatic && LayoutPolicy.Collapse("NONE") == LayoutPolicy.Collapse.none)
-        #expect(LayoutPolicy.Collapse("3") == .depth(3) && LayoutPolicy.Collapse("-1") == nil && LayoutPolicy.Collapse("x") == nil)
-    }
-
-    @Test("flowviz render collapses a big nested flow by itself, and --collapse, --cluster and --pages choose")
-    func flowvizOptions() throws {
-        let scratch = try Scratch()
-        defer { try? FileManager.default.removeItem(at: scratch.folder) }
-        let generated = LegibilityFlows.generated(400, nested: true)
-        let spec = try scratch.file("big.json", nestedSpec(generated))
-        let auto = try Flowviz.run(["render", spec, "-o", scratch.path("auto.dot")])
-        #expect(auto.status == 0, "\(auto.stderr)")
-        #expect(auto.stderr.contains("note: \(generated.nodes.count) states are too many for one picture"), "\(auto.stderr)")
-        let autoDOT = try String(contentsOfFile: scratch.path("auto.dot"), encoding: .utf8)
-        #expect(autoDOT.contains(FlowGraph.collapsedStatesAttribute))
-
-        let whole = try Flowviz.run(["render", spec, "-o", scratch.path("whole.dot"), "--collapse", "none"])
-        #expect(whole.status == 0 && whole.stderr.isEmpty)
-        #expect(try !String(contentsOfFile: scratch.path("whole.dot"), encoding: .utf8).contains(FlowGraph.collapsedStatesAttribute))
-
-        let top = try Flowviz.run(["render", spec, "-o", scratch.path("top.mmd"), "--collapse", "0"])
-        #expect(top.status == 0 && top.stderr.isEmpty, "a depth asked for is no surprise")
-        #expect(try String(contentsOfFile: scratch.path("top.mmd"), encoding: .utf8).contains("group 0<br/>22 states"))
-
-        let cluster = try Flowviz.run(["render", spec, "-o", scratch.path("group.svg"), "--cluster", "group 7",
-                                       "--highlight", "state 17"])
-        #expect(cluster.status == 0, "\(cluster.stderr)")
-        let svg = try String(contentsOfFile: scratch.path("group.svg"), encoding: .utf8)
-        #expect(svg.contains("↗ state") && svg.contains("#ffe08a"), "stubs, and the highlighted state")
-
-        let paged = try Flowviz.run(["render", spec, "-o", scratch.path("pages.svg"), "--pages", "--collapse", "1"])
-        #expect(paged.status == 0, "\(paged.stderr)")
-        let written = paged.stdout.split(separator: "\n").map(String.init)
-        #expect(written.first == scratch.path("pages.svg") && written.count == 1 + 50, "the overview, then 50 parts")
-        #expect(written.allSatisfy { FileManager.default.fileExists(atPath: $0) })
-
-        let huge = try Flowviz.run(["render", spec, "-o", scratch.path("huge.dot"), "--collapse", "\(Int.max)"])
-        #expect(huge.status == 0, "deeper than the flow: nothing collapsed \(huge.stderr)")
-        #expect(try String(contentsOfFile: scratch.path("huge.dot"), encoding: .utf8) == String(contentsOfFile: scratch.path("whole.dot"), encoding: .utf8))
-        for bad in [["--collapse", "deep"], ["--collapse", "-1"], ["--pages", "--cluster", "group 0"]] {
-            #expect(try Flowviz.run(["render", spec, "-o", scratch.path("x.svg")] + bad).status == 64, "\(bad)")
-        }
-        let unknown = try Flowviz.run(["render", spec, "-o", scratch.path("x.svg"), "--cluster", "state 3"])
-        #expect(unknown.status == 2 && unknown.stderr.contains("no compound state 'state 3'"))
     }
 
     @Test("Measured: whole pictures against collapsed pages (FLOWSTATE_MEASURE=1)",

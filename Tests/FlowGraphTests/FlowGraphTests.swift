@@ -1,5 +1,6 @@
 import FlowGraph
 import FlowGraphviz
+import FlowTestSupport
 import Flowstate
 import FlowstateExamples
 import Foundation
@@ -9,41 +10,6 @@ import Testing
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-
-/// Compares text with a golden file; `FLOWSTATE_UPDATE_GOLDEN=1 swift test` rewrites the files.
-func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let url = Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil)
-    if ProcessInfo.processInfo.environment["FLOWSTATE_UPDATE_GOLDEN"] == "1" {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
-        try text.write(to: source, atomically: true, encoding: .utf8)
-        return
-    }
-    let expected = try String(contentsOf: try #require(url, "missing golden file \(name)"), encoding: .utf8)
-    #expect(text == expected, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
-}
-
-/// Counts the nodes of an SVG that Graphviz drew, and proves the SVG is well-formed XML.
-final class SVGNodeCounter: NSObject, XMLParserDelegate {
-    var nodes = 0
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        if name == "g" && attributes["class"] == "node" { nodes += 1 }
-    }
-    static func count(_ svg: [UInt8]) -> Int? {
-        let parser = XMLParser(data: Data(svg))
-        let counter = SVGNodeCounter()
-        parser.delegate = counter
-        return parser.parse() ? counter.nodes : nil
-    }
-}
-
-/// String-typed flows, as files make them, with names chosen to break writers.
-enum Named: Flow {
-    typealias State = String
-    typealias Event = String
-    typealias Effect = String
-    typealias Output = String
-}
 
 @Suite("FlowGraph: DOT and Mermaid")
 struct FlowGraphTests {
@@ -102,7 +68,7 @@ struct FlowGraphTests {
     func entityAndCommentRegression() throws {
         // Found by the rendering property: Graphviz copies `&...;` from labels into SVG unescaped
         // (`&;` is not XML), and puts the graph's name into an XML comment (where `--` is illegal).
-        let definition = Self.hostileFlow(["&;", "a--b"])
+        let definition = Named.hostileFlow(["&;", "a--b"])
         let renamed = FlowDefinition<Named>("x -- y --> z", initial: "only &; --",
                                             elements: [Final<Named>("only &; --", output: "&amp;").element])
         for graph in [FlowGraph(definition), FlowGraph(renamed)] {
@@ -118,27 +84,12 @@ struct FlowGraphTests {
         #expect(MermaidWriter.escape("a:b;c#\"<{|}>[]") == "a#58;b#59;c#35;#quot;#lt;#123;#124;#125;#gt;#91;#93;")
     }
 
-    static let hostile = Gen.element(of: ["\"", "\\", "\n", "<", ">", "{", "}", "|", "é", "中", " ", "a", ";", "#",
-                                          "->", "--", "[", "]", ":", "\\n", "\u{1F600}", "\t", "\r", "%", "&", "'"])
-        .map { $0 ?? "a" }.array(of: 0...6).map { $0.joined() }
-
     /// A flow whose every name is hostile: one state per name, in a chain, the last one final.
-    static func hostileFlow(_ names: [String]) -> FlowDefinition<Named> {
-        let states = names.enumerated().map { "\($1)#\($0)" }
-        var elements: [FlowElement<Named>] = []
-        for (i, state) in states.enumerated().dropLast() {
-            let next = states[i + 1]
-            let on = On<Named>(state + "→", guard: Guard(names[i]) { _ in true }, to: next, effects: [names[i], "\"x\""])
-            elements.append(StateNode<Named>(state, entry: [names[i]]) { [on.element] }.element)
-        }
-        elements.append(Final<Named>(states.last!, output: names.last!).element)
-        return FlowDefinition("flow \"\(names.first ?? "")\"", initial: states[0], elements: elements)
-    }
 
     @Test("Any names yield DOT that libcgraph parses, with exactly the flow's nodes and edges")
     func hostileNamesParse() async {
-        await propertyCheck(count: 150, input: Self.hostile.array(of: 1...8)) { names in
-            let definition = Self.hostileFlow(names)
+        await propertyCheck(count: 150, input: Named.hostile.array(of: 1...8)) { names in
+            let definition = Named.hostileFlow(names)
             let graph = FlowGraph(definition)
             let parsed = try GraphvizRenderer.shared.parse(dot: DOTWriter.dot(graph))
             #expect(parsed.nodes == definition.states.count + 1, "the states and the start point")
@@ -153,110 +104,11 @@ struct FlowGraphTests {
 
     @Test("Rendering yields well-formed SVG with one node per state (and the start point)")
     func renderedNodeCount() async {
-        await propertyCheck(count: 40, input: Self.hostile.array(of: 1...6)) { names in
-            let definition = Self.hostileFlow(names)
+        await propertyCheck(count: 40, input: Named.hostile.array(of: 1...6)) { names in
+            let definition = Named.hostileFlow(names)
             let svg = try GraphvizRenderer.shared.render(FlowGraph(definition), format: .svg)
             #expect(SVGNodeCounter.count(svg) == definition.states.count + 1)
         }
-    }
-}
-
-@Suite("FlowGraphviz: rendering")
-struct RenderingTests {
-    @Test("SVG, PNG and PDF render in-process", arguments: [RenderFormat.svg, .png, .pdf])
-    func formats(_ format: RenderFormat) throws {
-        let bytes = try GraphvizRenderer.shared.render(FlowGraph(SignUp.definition), format: format)
-        let magic: [UInt8] = switch format.name {
-        case "png": [0x89, 0x50, 0x4E, 0x47]
-        case "pdf": Array("%PDF".utf8)
-        default: Array("<?xm".utf8)
-        }
-        #expect(Array(bytes.prefix(4)) == magic)
-    }
-
-    @Test("Malformed DOT is a typed error carrying Graphviz's message")
-    func invalidDOT() {
-        let error = #expect(throws: GraphvizError.self) {
-            try GraphvizRenderer.shared.render(dot: "digraph { a -> ; [[ }", format: .svg)
-        }
-        #expect(error?.code == .invalidDOT)
-        #expect(error?.message.hasPrefix("syntax error in line ") == true, "Graphviz's words, without its 'Error :' prefix")
-        #expect(error?.message.hasSuffix(" near ';'") == true)
-    }
-
-    @Test("An invalid attribute statement is refused by the parser")
-    func invalidAttribute() {
-        let error = #expect(throws: GraphvizError.self) {
-            try GraphvizRenderer.shared.render(dot: "digraph { node [shape=]; a }", format: .svg)
-        }
-        #expect(error?.code == .invalidDOT)
-    }
-
-    @Test("An unknown layout engine is a typed layout error")
-    func unknownEngine() {
-        let error = #expect(throws: GraphvizError.self) {
-            try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .svg, engine: "spiral")
-        }
-        #expect(error?.code == .layoutFailed)
-        #expect(error?.message.contains("spiral") == true)
-    }
-
-    @Test("An unknown format is a typed render error")
-    func unknownFormat() {
-        let error = #expect(throws: GraphvizError.self) {
-            try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: RenderFormat("gif-of-doom"))
-        }
-        #expect(error?.code == .renderFailed)
-        #expect(error?.message.contains("gif-of-doom") == true)
-    }
-
-    @Test("After an error the renderer still works (the context is reused, nothing is left behind)")
-    func recovers() throws {
-        _ = try? GraphvizRenderer.shared.render(dot: "digraph {", format: .svg)
-        let svg = try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .svg)
-        #expect(SVGNodeCounter.count(svg) == 2)
-    }
-
-    /// A flow like the issue's: `count` states, two labelled transitions each, random back edges.
-    static func bigFlow(_ count: Int) -> FlowDefinition<Named> {
-        let elements = (0..<count).map { i -> FlowElement<Named> in
-            let jump = (i * 7919 + 13) % count
-            return StateNode<Named>("state \(i)") {
-                On("next\(i)", guard: Guard("ok") { _ in true }, to: "state \((i + 1) % count)", effects: ["push(screen\(i))"])
-                On("jump\(i)", to: "state \(jump)", effects: ["effect\(jump)"])
-            }.element
-        }
-        return FlowDefinition("big", initial: "state 0", elements: elements)
-    }
-
-    @Test("A 200-state, 400-transition flow renders (bounded layout) with every node")
-    func largeFlow() throws {
-        let graph = FlowGraph(Self.bigFlow(200))
-        #expect(LayoutPolicy.isLarge(nodes: graph.nodes.count, edges: graph.edges.count))
-        let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
-        #expect(SVGNodeCounter.count(svg) == 201)
-        var bounded = graph
-        LayoutPolicy.bound(&bounded)
-        let laidOut = LayoutPolicy.dot(bounded)
-        #expect(!laidOut.contains("xlabel="), "labels are laid out as nodes, never placed over the drawing")
-        #expect(laidOut.contains("next0 [ok] / push(screen0)"))
-        #expect(!LayoutPolicy.isLarge(nodes: 6, edges: 8), "small flows keep inline labels")
-    }
-
-    @Test("Many concurrent renders are safe and agree")
-    func concurrent() async throws {
-        let dot = DOTWriter.dot(FlowGraph(SignUp.definition))
-        let expected = try GraphvizRenderer.shared.render(dot: dot, format: .svg)
-        let results = await withTaskGroup(of: [UInt8]?.self) { group in
-            for _ in 0..<64 {
-                group.addTask { try? GraphvizRenderer.shared.render(dot: dot, format: .svg) }
-            }
-            var all: [[UInt8]?] = []
-            for await result in group { all.append(result) }
-            return all
-        }
-        #expect(results.count == 64)
-        #expect(results.allSatisfy { $0 == expected })
     }
 }
 

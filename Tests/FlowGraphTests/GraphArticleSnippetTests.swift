@@ -1,16 +1,15 @@
 import FlowGraph
-import FlowGraphviz
-import FlowSpec
 import Flowstate
 import FlowstateExamples
 import Foundation
 import Testing
 
 /// The Swift snippets of the DocC articles of `FlowGraph` ("Drawing flows", "Flows too big for one
-/// picture") and `FlowGraphviz` ("Rendering flows"), and of `docs/flowspec.md`, verbatim, compiled and
-/// run (`DocSnippetCheckTests` in FlowstateTests fails when one is missing here). Names a snippet
-/// takes from its article's prose (`graph`, `steps`) are defined before it.
-@Suite("Docs: the FlowGraph, FlowGraphviz and flow spec snippets run as written")
+/// picture"), verbatim, compiled and run (`DocSnippetCheckTests` in FlowstateTests fails when one is
+/// missing here; `RenderingArticleSnippetTests` in FlowGraphvizTests and `SpecArticleSnippetTests` in
+/// FlowSpecTests hold the FlowGraphviz and flow spec ones). Names a snippet takes from its article's
+/// prose (`graph`, `steps`) are defined before it.
+@Suite("Docs: the FlowGraph snippets run as written")
 struct GraphArticleSnippetTests {
     // MARK: Sources/FlowGraph/FlowGraph.docc/DrawingFlows.md
 
@@ -97,71 +96,5 @@ struct GraphArticleSnippetTests {
         }
 
         #expect(files.keys.sorted() == ["overview.dot", "s6.dot"])
-    }
-
-    // MARK: Sources/FlowGraphviz/FlowGraphviz.docc/RenderingFlows.md
-
-    @Test("Rendering flows: render a graph and DOT text")
-    func render() throws {
-        let svg = try GraphvizRenderer.shared.render(FlowGraph(SignUp.definition), format: .svg)
-        let pdf = try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .pdf, engine: "dot")
-
-        #expect(String(decoding: svg, as: UTF8.self).contains("<svg"))
-        #expect(pdf.starts(with: Array("%PDF".utf8)))
-    }
-
-    @Test("Rendering flows: legibility")
-    func legibility() throws {
-        for problem in try GraphvizRenderer.shared.legibility(of: FlowGraph(SignUp.definition)) {
-            print(problem)   // edge label 'cancel' (s1 -> s4) overlaps node 'editing' (s2)
-        }
-    }
-
-    @Test("Rendering flows: too big for one picture")
-    func bigFlows() throws {
-        let graph = FlowGraph(SignUp.definition)
-        let depth = LayoutPolicy.collapseDepth(for: graph)           // nil: draw it whole
-        var pictures: [[UInt8]] = []                                 // SVG bytes, the overview first
-        for page in graph.pages(depth: depth) {
-            pictures.append(try GraphvizRenderer.shared.render(page.graph))
-        }
-
-        #expect(depth == nil && pictures.count == 1)
-    }
-
-    @Test("Rendering flows: an interactive page of a runtime's run and of a tree's machine")
-    func viewer() throws {
-        // A machine's or runtime's steps...
-        let runtime = try FlowRuntime(SignUp.definition) { effect, _ in print("perform \(effect)") }
-        let recorder = FlowTraceRecorder(runtime)
-        try runtime.start()
-        try runtime.send(.submitEmail("ada@example.com"))
-        let html = try FlowViewer(SignUp.definition, trace: recorder.trace).html()  // or .write(to: path)
-
-        // ...or one machine of a supervisor's tree, with the effects the supervisor performed.
-        let supervisor = Supervisor()
-        let treeRecorder = FlowTraceRecorder(supervisor)
-        let root = try supervisor.start(FirstLaunch.definition, handler: treeRecorder.recording { effect, context in
-            print("perform \(effect)")
-        })
-        try supervisor.send(.createAccount, to: root)
-        let page = try FlowViewer(supervisor.outline(of: root.id)!, trace: treeRecorder.trace(of: root.id)).html()
-
-        #expect(recorder.trace.steps.count == 2)
-        #expect(treeRecorder.trace(of: root.id).steps.count == 2)
-        #expect(html.hasPrefix("<!DOCTYPE html>") && page.hasPrefix("<!DOCTYPE html>"))
-    }
-
-    // MARK: docs/flowspec.md
-
-    @Test("docs/flowspec.md: write, read, run")
-    func flowspec() throws {
-        let text = FlowSpec(SignUp.definition).json()                 // write
-        let spec = try FlowSpec.parse(text, file: "sign-up.json")      // read (errors carry file:line:column)
-        let definition = spec.definition(guards: ["valid email": true]) // run or draw (string-typed)
-
-        var machine = try FlowMachine(definition)
-        #expect(try machine.start().state == "email")
-        #expect(try machine.send("submitEmail").state == "password")
     }
 }

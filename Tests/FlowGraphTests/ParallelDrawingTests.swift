@@ -1,34 +1,9 @@
 import FlowGraph
 import FlowGraphviz
+import FlowTestSupport
 import Flowstate
 import Foundation
 import Testing
-
-/// A download beside a player: two regions of one parallel state.
-enum Media: Flow {
-    enum State: String, Hashable, Sendable { case idle, busy, download, fetching, fetched, player, paused, playing }
-    enum Event: FlowEvent, Hashable { typealias Kind = Self; case start, fetched, play, pause, cancel }
-    typealias Effect = String
-    typealias Output = Void
-
-    static let definition = FlowDefinition<Media>("media", initial: .idle) {
-        StateNode(.idle) {
-            On(.start, to: .busy)
-            On(.play, to: [.fetching, .playing])
-        }
-        Parallel(.busy) {
-            StateNode(.download) {
-                StateNode(.fetching) { On(.fetched, to: .fetched) }
-                StateNode(.fetched)
-            }
-            StateNode(.player) {
-                StateNode(.paused) { On(.play, guard: .in(.fetched), to: .playing) }
-                StateNode(.playing) { On(.pause, to: .paused) }
-            }
-            On(.cancel, to: .idle)
-        }
-    }
-}
 
 @Suite("Drawing parallel states")
 struct ParallelDrawingTests {

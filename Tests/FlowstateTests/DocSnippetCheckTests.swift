@@ -5,7 +5,7 @@ import Testing
 /// every DocC article (`Sources/*/*.docc/**/*.md`) must appear in a test source file under `Tests/`,
 /// verbatim up to whitespace, as code (not inside a comment or a string literal). The tests holding
 /// them compile them and run them (see `ArticleSnippetTests`, `TestingFlowsArticleTests`,
-/// `PrintedCounterexampleTests`, `GraphArticleSnippetTests`, `FlowSpecTests.article`,
+/// `PrintedCounterexampleTests`, `GraphArticleSnippetTests`, `RenderingArticleSnippetTests`, `SpecArticleSnippetTests`, `FlowSpecTests.article`,
 /// `NavigationArticleSnippetTests`, `FirstLaunchTests.articleExample`, `MacroSnippetTests`). A doc
 /// edit that is not mirrored in a test fails here; a test edit that breaks a mirrored snippet no
 /// longer matches and fails here too.

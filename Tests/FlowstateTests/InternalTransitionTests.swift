@@ -58,7 +58,7 @@ struct InternalTransitionTests {
         #expect(Array(restart.effects) == [.dismiss, .present])
     }
 
-    @Test("The declaration says its type: inspectable transitions and the outline (FlowGraphTests checks the drawing)")
+    @Test("The declaration says its type: inspectable transitions and the outline (FlowSpecTests' InternalTransitionFileTests check the drawing)")
     func inspectable() throws {
         let flow = FlowDefinition<Sheet>("sheet", initial: .sheet) {
             StateNode(.sheet, initial: .name) {

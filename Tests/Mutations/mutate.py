@@ -54,9 +54,9 @@ class Suite:
 
 SUITES = [
     Suite("FlowstateTests", ["Flowstate", "FlowstateExamples", "FlowstateTests"]),
-    # FlowSpec's interpreter (SCXML and JSON flow files), FlowPaths, the W3C tests, flowviz.
-    Suite("FlowGraphTests", ["Flowstate", "FlowGraph", "FlowSpec", "CGraphviz", "FlowGraphviz", "flowviz",
-                             "FlowstateExamples", "FlowGraphTests"]),
+    # FlowSpec's interpreter (SCXML and JSON flow files), FlowPaths, the W3C tests: no Graphviz.
+    Suite("FlowSpecTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowstateExamples", "FlowTestSupport",
+                            "FlowSpecTestSupport", "FlowSpecTests"]),
     Suite("FlowNavigationTests", ["Flowstate", "FlowNavigation", "FlowGraph", "CoordinatorExamples",
                                   "flowstate-examples", "FlowNavigationTests"]),
     # The testing kit: the path finder's exploration and its reasons.
@@ -285,11 +285,11 @@ MUTATIONS = [
         search="slot < 0 || (nodes[Int(slot)].serial != 0 && nodes[Int(slot)].lifecycle != .stopping)",
         replace="slot < 0 || nodes[Int(slot)].serial != 0",
     ),
-    # SCXML transition selection as the flow-file interpreter gets it: FlowGraphTests (SCXML, driver
+    # SCXML transition selection as the flow-file interpreter gets it: FlowSpecTests (SCXML, driver
     # and W3C tests). The interpreter hands selection to the engine, so two of these are in it.
     Mutation(
         name="file-internal-dropped",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="a flow file's internal transitions are declared to the engine as external ones",
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search="""                let type: TransitionType = t.isInternal ? .internal : .external""",
@@ -297,7 +297,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="scxml-document-order",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="a flow file state's transitions are declared to the engine in reverse document order",
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search="for (k, t) in state.transitions.enumerated() {",
@@ -305,7 +305,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="scxml-ancestor-first",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="an ancestor's transitions are tried before its descendants' (outermost state first)",
         file="Sources/Flowstate/FlowCompiler.swift",
         search="""                var source = shortcuts.movesUp[leaf]
@@ -320,7 +320,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="scxml-wildcard-last",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="a '*' transition matches only the events no other descriptor of the file matches",
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search='if d == "*" { return all }',
@@ -328,7 +328,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="scxml-prefix-ignored",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="a descriptor matches only the names of its own class, not those of the longer descriptors "
         "it is a prefix of ('error' misses 'error.send' when a transition names 'error.send')",
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
@@ -337,7 +337,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="eventless-after-event",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="eventless transitions are not taken after an event's transition (only at start)",
         file="Sources/Flowstate/FlowMachine.swift",
         search="if table.hasEventless(target) {",
@@ -346,7 +346,7 @@ MUTATIONS = [
     # Queue order in the interpreter.
     Mutation(
         name="raise-queued-externally",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="a raised event goes on the external queue, behind the events already waiting there",
         file="Sources/FlowSpec/SpecInterpreter.swift",
         search="""            case .raise(let name):
@@ -356,7 +356,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="internal-queue-lifo",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="the internal queue is taken last in, first out",
         file="Sources/FlowSpec/SpecInterpreter.swift",
         search="let event = sessions[s]!.internalQueue.removeFirst()",
@@ -364,7 +364,7 @@ MUTATIONS = [
     ),
     Mutation(
         name="external-queue-lifo",
-        suite="FlowGraphTests",
+        suite="FlowSpecTests",
         what="the external queue is taken last in, first out",
         file="Sources/FlowSpec/SpecInterpreter.swift",
         search="let item = sessions[s]!.externalQueue.removeFirst()",

@@ -1,6 +1,6 @@
 import FlowGraph
-import FlowGraphviz
 @testable import FlowSpec
+import FlowSpecTestSupport
 import Flowstate
 import Foundation
 import PropertyBased
@@ -15,52 +15,6 @@ bmQgZXZlbnQ9ImUiIGRlbGE6PSIycyIvPjxhc3NpZ24gbG9jYXRpb/7/Lf//////cHI9IjEiLz48L29u
 KiBmIiBjb25kPSJJbigmYXBvczthJmFwb3M7KSI+PHJhaXNlIGV2ZW50PSJnIi8+PC90cmFuc2l0aW9uPjwvc3RhdGU+PGZpbmFsIGlkPSJ6Ij48ZG9u\
 ZWRhdGE+PGN0bnRlbnQgZXhwcj0ib3V0Ii8+PC9kb25lZGF0YT48L2ZpbmFsPjwvc2N4bWw+
 """, options: .ignoreUnknownCharacters) ?? Data())
-
-/// The documents of `Tests/FlowGraphTests/Corpus` (see its README for their provenance).
-enum SCXMLCorpus {
-    static var folder: URL? { Bundle.module.url(forResource: "Corpus", withExtension: nil) }
-
-    static func documents() -> [String] {
-        guard let folder, let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return names.filter { $0.hasSuffix(".scxml") }.sorted()
-    }
-
-    static func bytes(_ name: String) throws -> [UInt8] {
-        let url = try #require(folder?.appendingPathComponent(name))
-        return Array(try Data(contentsOf: url))
-    }
-
-    static func path(_ name: String) throws -> String {
-        try #require(folder?.appendingPathComponent(name)).path
-    }
-}
-
-/// The lines of text an SVG draws (Graphviz writes runs of spaces as no-break spaces).
-func drawnLines(_ svg: [UInt8]) -> [String] {
-    SVGTextCollector.collect(svg)?.texts.map { $0.replacingOccurrences(of: "\u{A0}", with: " ") } ?? []
-}
-
-/// Everything a spec read from SCXML holds (``canonical(_:)``, its JSON with the SCXML kept as text,
-/// its warnings without their places, sorted: a written document puts elements in an order of its
-/// own), to compare a spec with the one its written document reads to.
-func everything(_ spec: FlowSpec) -> String {
-    canonical(spec) + spec.json() + spec.warnings.map { "warning: \($0.message)\n" }.sorted().joined()
-}
-
-/// Reads a document, writes it, reads what was written: the two specs must be the same, and
-/// writing the second must give the same bytes. Returns the first spec and what was written.
-@discardableResult
-func expectRoundTrip(_ bytes: [UInt8], file: String, sourceLocation: SourceLocation = #_sourceLocation) throws
-    -> (spec: FlowSpec, written: String)
-{
-    let first = try FlowSpec.parseSCXML(bytes, file: file)
-    let written = first.scxml()
-    let second = try FlowSpec.parseSCXML(written, file: file)
-    // Byte for byte: String's == holds for canonically equivalent text.
-    #expect(everything(second).utf8.elementsEqual(everything(first).utf8), "written:\n\(written)", sourceLocation: sourceLocation)
-    #expect(second.scxml().utf8.elementsEqual(written.utf8), "writing is stable", sourceLocation: sourceLocation)
-    return (first, written)
-}
 
 @Suite("SCXML from the outside world: every valid document reads, and writes back to the same spec")
 struct SCXMLOutsideWorldTests {
@@ -226,27 +180,6 @@ struct SCXMLOutsideWorldTests {
         }
     }
 
-    @Test("Every corpus document reads, validates without errors, renders, and draws its data", arguments: SCXMLCorpus.documents())
-    func corpusDocument(_ name: String) throws {
-        let spec = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes(name), file: name)
-        if spec.states.isEmpty {
-            // Nothing to validate: the reader says so, as a warning (flowviz validate passes it).
-            #expect(spec.warnings.map(\.message) == ["<scxml> contains no <state>, <parallel> or <final>: there is nothing to run"])
-        } else {
-            let errors = spec.validate().filter { $0.severity == .error }
-            #expect(errors.isEmpty, "\(errors.map(\.description))")
-        }
-        var graph = FlowGraph(spec)
-        graph.showKeptSCXML(of: spec)
-        let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
-        let text = String(decoding: svg, as: UTF8.self)
-        #expect(text.hasPrefix("<?xml") || text.contains("<svg"), "\(name)")
-        for state in spec.statesInDocumentOrder where !state.data.isEmpty {
-            let first = try #require(FlowSpec.dataLines(state.data).first)
-            #expect(drawnLines(svg).contains(first), "\(name): '\(first)' drawn under state '\(state.name)'")
-        }
-    }
-
     @Test("Every corpus document writes back to SCXML that reads to the same spec", arguments: SCXMLCorpus.documents())
     func corpusRoundTrip(_ name: String) throws {
         try expectRoundTrip(try SCXMLCorpus.bytes(name), file: name)
@@ -255,8 +188,8 @@ struct SCXMLOutsideWorldTests {
     @Test("The W3C documents (converted and as fetched) that read write back to the same spec")
     func w3cRoundTrip() throws {
         var read = 0
-        for (folder, suffix) in [("W3C/null", ".scxml"), ("W3C/txml", ".txml"), ("W3C/reference", ".scxml")] {
-            let url = try #require(Bundle.module.url(forResource: folder, withExtension: nil))
+        for (folder, suffix) in [("null", ".scxml"), ("txml", ".txml"), ("reference", ".scxml")] {
+            let url = try #require(w3cFolder(folder))
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path).filter({ $0.hasSuffix(suffix) }).sorted() {
                 let bytes = Array(try Data(contentsOf: url.appendingPathComponent(name)))
                 guard (try? FlowSpec.parseSCXML(bytes, file: name)) != nil else { continue }

@@ -1,5 +1,6 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowTestSupport
 import Foundation
 import Testing
 

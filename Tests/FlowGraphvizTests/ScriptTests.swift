@@ -1,5 +1,6 @@
 import FlowGraph
 import FlowGraphviz
+import FlowTestSupport
 import Foundation
 import Testing
 
@@ -20,30 +21,6 @@ let scriptSamples: [(script: String, text: String)] = [
 
 /// A character no font has (the last private-use character of plane 16).
 let missingCharacter: Unicode.Scalar = "\u{10FFFD}"
-
-/// The text of an SVG's `<text>` elements and their `font-family` attributes.
-final class SVGTextCollector: NSObject, XMLParserDelegate {
-    var texts: [String] = []
-    var families: Set<String> = []
-    private var current: String?
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        guard name == "text" else { return }
-        current = ""
-        if let family = attributes["font-family"] { families.insert(family) }
-    }
-    func parser(_ parser: XMLParser, foundCharacters string: String) { current? += string }
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if name == "text", let text = current { texts.append(text) }
-        current = nil
-    }
-    static func collect(_ svg: [UInt8]) -> SVGTextCollector? {
-        let parser = XMLParser(data: Data(svg))
-        let collector = SVGTextCollector()
-        parser.delegate = collector
-        return parser.parse() ? collector : nil
-    }
-}
 
 /// A flow whose states are named in every sample script, with transitions between them.
 func scriptGraph(_ labels: [String]) -> FlowGraph {

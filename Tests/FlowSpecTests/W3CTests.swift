@@ -1,5 +1,6 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowSpecTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// data model (`<parallel>` and `<history>` included), converted by `W3C/convert.py` (see `W3C/README.md` for their
 /// origin, license and the list of tests left out, each with its reason).
 enum W3CSuite {
-    static var folder: URL? { Bundle.module.url(forResource: "W3C/null", withExtension: nil) }
+    static var folder: URL? { w3cFolder("null") }
 
     /// Tests that qualify by their constructs but check an optional feature the simulation does not
     /// have, each with the reason.
@@ -63,7 +64,7 @@ extension W3CTests {
     /// a hang, or a run that claims to pass.
     @Test("The rest of the suite: one line naming what is not supported, never a crash")
     func refusals() throws {
-        let folder = try #require(Bundle.module.url(forResource: "W3C/txml", withExtension: nil))
+        let folder = try #require(w3cFolder("txml"))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".txml") }.sorted()
         #expect(names.count > 200)
         for name in names {

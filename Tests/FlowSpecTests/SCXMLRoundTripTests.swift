@@ -1,46 +1,10 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowSpecTestSupport
 import Flowstate
 import Foundation
 import PropertyBased
 import Testing
-
-/// Everything a spec read from SCXML holds, as text, without the places things were read from (a
-/// written document puts them elsewhere), each inline child document in place.
-func canonical(_ spec: FlowSpec) -> String {
-    func describe(_ instruction: FlowSpec.Instruction) -> String {
-        switch instruction {
-        case .send(var send):
-            send.location = nil
-            return "\(FlowSpec.Instruction.send(send))"
-        case .unsupported(let element, _): return "unsupported(\(element))"
-        default: return "\(instruction)"
-        }
-    }
-    func blocks(_ list: [FlowSpec.Executable]) -> String {
-        list.map { "{" + $0.instructions.map(describe).joined(separator: "; ") + "}" }.joined(separator: " ")
-    }
-    var out = "scxml \(spec.name) \(spec.semantics) initial=\(spec.initial) data=\(spec.dataElements.count)\n"
-    func write(_ state: FlowSpec.State, _ indent: String) {
-        out += "\(indent)state \(state.name) final=\(state.isFinal) parallel=\(state.isParallel) output=\(state.output ?? "-")"
-            + " initial=\(state.initial ?? "-") id=\(state.childID ?? "-") autoforward=\(state.autoforward)\n"
-        out += "\(indent)  entry \(state.entry) \(blocks(state.onEntry))\n"
-        out += "\(indent)  exit \(state.exit) \(blocks(state.onExit))\n"
-        if let child = state.child {
-            out += "\(indent)  invokes \(child)\n"
-            if let document = spec.documents[child] {
-                out += canonical(document).split(separator: "\n").map { "\(indent)  | \($0)\n" }.joined()
-            }
-        }
-        for t in state.transitions {
-            out += "\(indent)  on \(t.event ?? "-") [\(t.guardName ?? "-")] -> \(t.target ?? "-") \(t.effects) "
-                + (t.content.map { blocks([$0]) } ?? "no content") + "\n"
-        }
-        for child in state.states { write(child, indent + "  ") }
-    }
-    for state in spec.states { write(state, "") }
-    return out
-}
 
 @Suite("SCXML written back: executable content and structure round-trip")
 struct SCXMLRoundTripTests {
@@ -157,7 +121,7 @@ struct SCXMLRoundTripTests {
 
     @Test("The rest of the W3C suite (data models, expressions, conf: attributes) round-trips wherever it reads")
     func w3cUnconverted() throws {
-        let folder = try #require(Bundle.module.url(forResource: "W3C/txml", withExtension: nil))
+        let folder = try #require(w3cFolder("txml"))
         var read = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".txml") }).sorted() {
             let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)

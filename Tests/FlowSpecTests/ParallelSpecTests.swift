@@ -1,5 +1,6 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowSpecTestSupport
 import Flowstate
 import Foundation
 import Testing
@@ -182,18 +183,6 @@ struct ParallelSpecTests {
         #expect(paths.cover.count >= 2)
     }
 
-    @Test("flowviz simulate and paths run a parallel file")
-    func flowviz() throws {
-        let path = try flowFile("player.scxml").path
-        let simulate = try Flowviz.run(["simulate", path, "--events", "play,toggleSound"])
-        #expect(simulate.status == 0, "\(simulate.stderr)")
-        #expect(simulate.stdout.contains("idle --play--> muted, small"), "\(simulate.stdout)")
-        #expect(simulate.stdout.contains("muted, small --toggleSound--> audible, small"), "\(simulate.stdout)")
-        let paths = try Flowviz.run(["paths", path])
-        #expect(paths.status == 0, "\(paths.stderr)")
-        #expect(paths.stdout.contains("audible"), "\(paths.stdout)")
-    }
-
     @Test("A JSON spec with parallel states: a final in a region raises done.state.<region> for the file")
     func jsonSemantics() throws {
         let spec = try FlowSpec.parse("""
@@ -215,7 +204,7 @@ struct ParallelSpecTests {
 
     @Test("The SCION corpus' document with several targets simulates to both targets")
     func scionTest9() throws {
-        let folder = try #require(SCIONCorpusTests.folder)
+        let folder = try #require(SCIONCorpus.folder)
         let path = folder.appendingPathComponent("more-parallel/test9.scxml").path
         let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
         let simulation = try FlowSimulation(spec)

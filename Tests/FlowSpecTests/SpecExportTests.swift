@@ -1,19 +1,10 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowTestSupport
 import Flowstate
 import Foundation
 import PropertyBased
 import Testing
-
-/// A flow with a context and string names, for generated definitions whose transitions update the
-/// context, derive effects from it and run children.
-enum Counted: Flow {
-    typealias State = String
-    typealias Event = String
-    typealias Effect = String
-    typealias Output = String
-    typealias Context = Int
-}
 
 /// Definitions generated from genes: nesting, guards, updates, emits, entry and exit effects and
 /// emits, final states with constant and computed outputs, and declared children (nested too) with
@@ -139,37 +130,9 @@ struct SpecExportTests {
         return a == b
     }
 
-    /// The seeds' login with a two-factor child (as the app tutorial builds it, here with strings).
-    static func login(twoFactorOutput: String = "verified") -> FlowDefinition<Counted> {
-        let twoFactor = FlowDefinition<Counted>("twoFactor", initial: "code", context: 0) {
-            StateNode("code") {
-                On("submit", to: "accepted", update: Update("remember attempt") { attempts, _ in attempts += 1 })
-                On("cancel", to: "abandoned")
-            }
-            Final("accepted", output: twoFactorOutput)
-            Final("abandoned", output: "cancelled")
-        }
-        return FlowDefinition<Counted>("login", initial: "password", context: 0) {
-            StateNode("password", entry: ["present(password)"]) {
-                On("submit", to: "verifying")
-            }
-            StateNode("verifying", runs: ChildFlow(twoFactor) { output in
-                switch output {
-                case "verified": "codeAccepted"
-                case "cancelled": "codeCancelled"
-                default: nil
-                }
-            }) {
-                On("codeAccepted", to: "signedIn")
-                On("codeCancelled", to: "password")
-            }
-            Final("signedIn", output: "user")
-        }
-    }
-
     @Test("An exported login runs its two-factor child from the spec: the child's output becomes the parent's event")
     func simulatesDeclaredChild() throws {
-        let spec = try FlowSpec.parse(FlowSpec(Self.login()).json(), file: "login.json")
+        let spec = try FlowSpec.parse(FlowSpec(Counted.login()).json(), file: "login.json")
         #expect(spec.documents["twoFactor"] != nil)
         #expect(spec.states[1].childOutputs == [.init(output: "verified", event: "codeAccepted"),
                                                 .init(output: "cancelled", event: "codeCancelled")])
@@ -189,7 +152,7 @@ struct SpecExportTests {
     func renamedOutputIsReported() throws {
         // The child's output was renamed from `verified` to `ok`; the parent's mapping was not updated,
         // so the exported mapping says nothing of `ok`, which reaches the parent as the event `ok`.
-        let renamed = Self.login(twoFactorOutput: "ok")
+        let renamed = Counted.login(twoFactorOutput: "ok")
         var spec = try FlowSpec.parse(FlowSpec(renamed).json(), file: "login.json")
         #expect(spec.states[1].childOutputs == [.init(output: "ok", event: nil), .init(output: "cancelled", event: "codeCancelled")])
         // A mapping written by hand that still names the old output.
@@ -209,7 +172,7 @@ struct SpecExportTests {
 
     @Test("An output mapped to no event reaches the parent as nothing")
     func outputMappedToNothing() throws {
-        let spec = try FlowSpec.parse(FlowSpec(Self.login(twoFactorOutput: "ok")).json(), file: "login.json")
+        let spec = try FlowSpec.parse(FlowSpec(Counted.login(twoFactorOutput: "ok")).json(), file: "login.json")
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         try simulation.send("submit")
@@ -221,7 +184,7 @@ struct SpecExportTests {
 
     @Test("An output event no transition takes is a validation warning")
     func unhandledOutputWarning() throws {
-        var spec = try FlowSpec.parse(FlowSpec(Self.login()).json(), file: "login.json")
+        var spec = try FlowSpec.parse(FlowSpec(Counted.login()).json(), file: "login.json")
         spec.states[1].childOutputs[0].event = "codeAcepted"
         let issues = spec.validate()
         #expect(issues.map(\.kind) == [.unhandledChildOutput])

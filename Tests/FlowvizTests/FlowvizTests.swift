@@ -1,5 +1,7 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowSpecTestSupport
+import FlowTestSupport
 import FlowstateExamples
 import Foundation
 import Testing
@@ -38,24 +40,6 @@ struct Flowviz {
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
-}
-
-/// A temporary folder with files in it.
-struct Scratch {
-    let folder: URL
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowviz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String, _ text: String) throws -> String {
-        let url = folder.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 }
 
 @Suite("flowviz (end to end)")
@@ -226,13 +210,13 @@ struct FlowvizTests {
 
     @Test("simulate runs a Swift flow's exported children; --strict fails on a child output its parent ignores (issue 23)")
     func simulateExportedChildren() throws {
-        let login = try scratch.file("login.json", FlowSpec(SpecExportTests.login()).json())
+        let login = try scratch.file("login.json", FlowSpec(Counted.login()).json())
         let ok = try Flowviz.run(["simulate", login, "--strict", "--events", "submit,submit"])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("  [twoFactor] finished: verified"))
         #expect(ok.stdout.contains("verifying --codeAccepted--> signedIn"))
         // The child's output renamed to `ok` while the parent's mapping still names `verified`.
-        var stale = FlowSpec(SpecExportTests.login(twoFactorOutput: "ok"))
+        var stale = FlowSpec(Counted.login(twoFactorOutput: "ok"))
         stale.states[1].childOutputs = [.init(output: "verified", event: "codeAccepted")]
         let renamed = try scratch.file("renamed.json", stale.json())
         let validation = try Flowviz.run(["validate", renamed])

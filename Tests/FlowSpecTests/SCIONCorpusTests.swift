@@ -1,6 +1,6 @@
 import FlowGraph
-import FlowGraphviz
 @testable import FlowSpec
+import FlowSpecTestSupport
 import Flowstate
 import Foundation
 import Testing
@@ -12,17 +12,6 @@ import Testing
 /// or `initial` too, since issue 24).
 @Suite("SCXML corpus: the SCION test framework's documents")
 struct SCIONCorpusTests {
-    static var folder: URL? { SCXMLCorpus.folder?.appendingPathComponent("scion") }
-
-    /// Every document, by its path under `Corpus/scion`.
-    static func documents() -> [String] {
-        guard let folder, let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".scxml") }.sorted()
-    }
-
-    /// The documents not read yet, with the message each is refused with.
-    static let refused: [String: String] = [:]
-
     /// The documents that name several states in a `target` or `initial`.
     static let severalTargets = [
         "more-parallel/test9.scxml", "w3c-ecma/test364.txml.scxml", "w3c-ecma/test413.txml.scxml",
@@ -31,54 +20,16 @@ struct SCIONCorpusTests {
 
     @Test("The corpus is whole: 282 documents, its provenance and license beside them")
     func whole() throws {
-        let folder = try #require(Self.folder)
-        #expect(Self.documents().count == 282)
+        let folder = try #require(SCIONCorpus.folder)
+        #expect(SCIONCorpus.documents().count == 282)
         let provenance = try String(contentsOf: folder.appendingPathComponent("PROVENANCE.md"), encoding: .utf8)
         #expect(provenance.contains("64aa8fb9a4ae9e2d729dfde1a81b1411d9aa67a2"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("LICENSE.txt").path))
     }
 
-    @Test("Every document reads, validates without an error, draws as DOT that Graphviz parses, and writes back as the same spec")
-    func everyDocument() throws {
-        let folder = try #require(Self.folder)
-        var read = 0, history = 0, internals = 0
-        for name in Self.documents() {
-            let path = folder.appendingPathComponent(name).path
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            if let message = Self.refused[name] {
-                #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML(bytes, file: path) }
-                do {
-                    _ = try FlowSpec.parseSCXML(bytes, file: path)
-                } catch {
-                    #expect(error.description == "\(path):\(message)")
-                }
-                continue
-            }
-            let spec: FlowSpec
-            do {
-                spec = try FlowSpec.parseSCXML(bytes, file: path)
-            } catch {
-                Issue.record("\(name): \(error)")
-                continue
-            }
-            read += 1
-            let errors = spec.validate().filter { $0.severity == .error }
-            #expect(errors.isEmpty, "\(name): \(errors.map(\.description))")
-            let dot = DOTWriter.dot(FlowGraph(spec))
-            let parsed = try GraphvizRenderer.shared.parse(dot: dot)
-            #expect(parsed.nodes >= spec.statesInDocumentOrder.filter(\.states.isEmpty).count, "\(name)")
-            try expectRoundTrip(bytes, file: path)
-            let states = spec.statesInDocumentOrder
-            if states.contains(where: { $0.history != nil }) { history += 1 }
-            if states.contains(where: { $0.transitions.contains(where: \.isInternal) }) { internals += 1 }
-        }
-        #expect(read == 282)
-        #expect(history == 9 && internals >= 5, "history: \(history), internal: \(internals)")
-    }
-
     @Test("The documents with several targets or initial states read them all")
     func severalTargetsRead() throws {
-        let folder = try #require(Self.folder)
+        let folder = try #require(SCIONCorpus.folder)
         for name in Self.severalTargets {
             let path = folder.appendingPathComponent(name).path
             let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)

@@ -1,5 +1,7 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowSpecTestSupport
+import FlowTestSupport
 import Foundation
 import Testing
 

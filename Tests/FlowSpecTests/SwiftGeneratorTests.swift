@@ -1,4 +1,5 @@
 @testable import FlowSpec
+import FlowTestSupport
 import Flowstate
 import Foundation
 import PropertyBased
@@ -20,7 +21,7 @@ struct SwiftGeneratorTests {
     @Test("Every identifier is a valid Swift identifier (or a backticked keyword), for any name")
     func identifiersAreValid() async {
         let valid = try! Regex("^(`[A-Za-z_][A-Za-z0-9_]*`|[A-Za-z_][A-Za-z0-9_]*)$")
-        await propertyCheck(count: 300, input: FlowGraphTests.hostile) { name in
+        await propertyCheck(count: 300, input: Named.hostile) { name in
             let identifier = SwiftIdentifier.make(name)
             #expect(identifier.wholeMatch(of: valid) != nil, "\(name) -> \(identifier)")
             #expect(SwiftIdentifier.make(name, upper: true).first?.isLowercase != true)

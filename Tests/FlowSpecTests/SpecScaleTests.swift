@@ -1,5 +1,6 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowSpecTestSupport
 import Flowstate
 import Foundation
 import Testing
@@ -90,16 +91,9 @@ struct SpecScaleTests {
 }
 
 extension SpecScaleTests {
-    /// A document that never stops on its own: each entry sends the event that re-enters the state.
-    static let busy = """
-    <scxml initial="a">
-      <state id="a"><onentry><send event="again"/></onentry><transition event="again" target="a"/></state>
-    </scxml>
-    """
-
     @Test("A document that keeps itself busy stops at the time limit with one line (the outcome asserted, not the time)")
     func timeLimit() throws {
-        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(Self.busy, file: "busy.scxml"))
+        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(SpecSamples.busy, file: "busy.scxml"))
         simulation.stepLimit = .max  // only the time limit can stop it
         simulation.timeLimit = .milliseconds(20)
         let problem = #expect(throws: FlowSimulation.Problem.self) { try simulation.start() }
@@ -119,21 +113,5 @@ extension SpecScaleTests {
         try simulation.start()
         try simulation.send("open")
         #expect(simulation.configuration == ["wide", "open"])
-    }
-
-    @Test("flowviz simulate --time-limit: one line, exit 1; the default is documented in --help; a bad value is a usage error")
-    func simulateTimeLimit() throws {
-        let scratch = try Scratch()
-        let file = try scratch.file("busy.scxml", Self.busy)
-        let run = try Flowviz.run(["simulate", file, "--time-limit", "0.05"])
-        #expect(run.status == 1)
-        #expect(run.stderr == "\(file): error: more than 50ms of processing: the run was stopped (a document that keeps itself busy)\n",
-                "\(run.stderr)")
-        let help = try Flowviz.run(["simulate", "--help"])
-        #expect(help.stdout.contains("--time-limit") && help.stdout.contains("(default 10"), "\(help.stdout)")
-        for bad in ["-1", "nan", "soon"] {
-            let wrong = try Flowviz.run(["simulate", file, "--time-limit", bad])
-            #expect(wrong.status == 64, "--time-limit \(bad): \(wrong.stderr)")
-        }
     }
 }

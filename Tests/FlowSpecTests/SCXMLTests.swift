@@ -1,22 +1,11 @@
 @testable import FlowGraph
 @testable import FlowSpec
-import FlowGraphviz
+import FlowSpecTestSupport
 import Flowstate
 import FlowstateExamples
 import Foundation
 import PropertyBased
 import Testing
-
-/// A flow file of the test bundle.
-func flowFile(_ name: String) throws -> URL {
-    try #require(Bundle.module.url(forResource: "Flows/\(name)", withExtension: nil), "missing Flows/\(name)")
-}
-
-func readSpec(_ name: String) throws -> FlowSpec {
-    let url = try flowFile(name)
-    let bytes = Array(try Data(contentsOf: url))
-    return name.hasSuffix(".scxml") ? try FlowSpec.parseSCXML(bytes, file: name) : try FlowSpec.parse(bytes, file: name)
-}
 
 @Suite("SCXML: reading, writing, simulating")
 struct SCXMLTests {
@@ -268,24 +257,5 @@ enum SpecGenerator {
         var spec = FlowSpec(name: "g", initial: "s\(top.first { !finals.contains($0) } ?? top[0])", states: top.map(make))
         if genes.first.map({ $0 % 2 == 0 }) == true { spec.semantics = .scxml }
         return spec
-    }
-}
-
-@Suite("Regressions")
-struct RegressionTests {
-    @Test("A clustered flow with labelled cycles renders in-process (Graphviz 2.43 double-frees on edge labels there; make sanitize checks)")
-    func clusteredCycleRenders() throws {
-        let spec = try readSpec("door.scxml")
-        for format in [RenderFormatName.svg, .png] {
-            let bytes = try GraphvizRenderer.shared.render(FlowGraph(spec), format: format.format)
-            #expect(!bytes.isEmpty)
-        }
-        var graph = FlowGraph(spec)
-        LayoutPolicy.bound(&graph)
-        #expect(graph.externalEdgeLabels, "clusters get external edge labels")
-    }
-
-    enum RenderFormatName { case svg, png
-        var format: RenderFormat { self == .svg ? .svg : .png }
     }
 }

@@ -1,5 +1,6 @@
 import FlowGraph
 @testable import FlowSpec
+import FlowTestSupport
 import Flowstate
 import FlowstateExamples
 import Foundation
@@ -35,8 +36,8 @@ struct FlowSpecTests {
 
     @Test("Round trip for any names: definition to spec to graph equals definition to graph")
     func roundTripProperty() async {
-        await propertyCheck(count: 150, input: FlowGraphTests.hostile.array(of: 1...8)) { names in
-            let definition = FlowGraphTests.hostileFlow(names)
+        await propertyCheck(count: 150, input: Named.hostile.array(of: 1...8)) { names in
+            let definition = Named.hostileFlow(names)
             let text = FlowSpec(definition).json()
             let back = try FlowSpec.parse(text, file: "generated.json")
             #expect(FlowGraph(back.definition()) == FlowGraph(definition), "\(text)")
