@@ -66,6 +66,8 @@ extension FlowSpec {
         spec.semantics = .scxml
         spec.location = root.location
         spec.documents = reader.documents
+        // The <send delay>/<cancel> idiom of a delayed transition, where the document has its shape.
+        spec.readDelayedTransitions()
         spec.dataElements = reader.dataElements
         spec.data = data
         // In the order written (states are read before the elements around them).
