@@ -68,9 +68,9 @@ struct DelayFlowFileTests {
     }
 
     @Test("JSON: a bad delay is an error at its file:line:column", arguments: [
-        ("\"30 seconds\"", "f.json:2:57: error: 'after' is '30 seconds', not a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\" (units: ms, s, min, h)"),
-        ("\"s\"", "f.json:2:57: error: 'after' is 's', not a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\" (units: ms, s, min, h)"),
-        ("true", "f.json:2:57: error: 'after' in a transition must be a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\", not a boolean"),
+        ("\"30 seconds\"", "f.json:2:58: error: 'after' is '30 seconds', not a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\" (units: ms, s, min, h)"),
+        ("\"s\"", "f.json:2:58: error: 'after' is 's', not a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\" (units: ms, s, min, h)"),
+        ("true", "f.json:2:58: error: 'after' in a transition must be a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\", not a boolean"),
     ])
     func badDelays(text: String, message: String) throws {
         do {
@@ -219,10 +219,10 @@ struct DelayFlowFileTests {
         """, file: "f.json")
         let delays = spec.validate().filter { $0.kind == .invalidDelay }.map(\.description)
         #expect(delays == [
-            "f.json:2:46: error: delayed transition from 'a' has delay 0s: a delay must be positive",
-            "f.json:2:84: error: delayed transition from 'a' has delay -1s: a delay must be positive",
-            "f.json:5:53: error: delayed transition declared on final state 'd', which never waits: declare it on a state the flow rests in",
-            "f.json:3:85: error: delayed transition declared on history 'h', which never waits: declare it on a state the flow rests in",
+            "f.json:2:47: error: delayed transition from 'a' has delay 0s: a delay must be positive",
+            "f.json:2:81: error: delayed transition from 'a' has delay -1s: a delay must be positive",
+            "f.json:5:62: error: delayed transition declared on final state 'd', which never waits: declare it on a state the flow rests in",
+            "f.json:3:96: error: delayed transition declared on history 'h', which never waits: declare it on a state the flow rests in",
         ])
         // The same rules as a typed flow's `After`.
         let typed = FlowDefinition<StringFlow>("f", initial: "a") {
@@ -238,7 +238,7 @@ struct DelayFlowFileTests {
             let graph = FlowGraph(spec)
             let labels = Set(graph.edges.map(\.label))
             #expect(labels.isSuperset(of: ["after 30s / showResend", "after 5min"]), "\(labels)")
-            #expect(graph.dot().contains("after 30s"))
+            #expect(DOTWriter.dot(graph).contains("after 30s"))
         }
         // The typed example draws its delay the same way.
         let typed = FlowGraph(TwoFactorCode.definition)
@@ -354,7 +354,7 @@ struct DelayFlowFileTests {
         let typed = FlowSpec(TwoFactorCode.definition)
         #expect(Self.transitions(file) == Self.transitions(typed))
         #expect(file.json() == typed.json())
-        #expect(FlowGraph(file).dot() == FlowGraph(typed).dot())
+        #expect(DOTWriter.dot(FlowGraph(file)) == DOTWriter.dot(FlowGraph(typed)))
     }
 
     // MARK: flowviz
