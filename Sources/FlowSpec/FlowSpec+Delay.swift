@@ -9,8 +9,7 @@ extension FlowSpec {
     /// `h` (`"30s"`, `"500ms"`, `"1.5s"`, `"5min"`, `"1h"`), optionally signed (validation, not the
     /// reader, reports a delay that is not positive, as it does for a typed flow's). Exact: `"0.1s"` is
     /// 100 milliseconds. `nil` if the text is not such a duration.
-    /// - Parameter units: The units allowed (SCXML's CSS2 durations know `ms` and `s` only).
-    static func duration(parsing text: Substring, units: [String] = ["ms", "s", "min", "h"]) -> Duration? {
+    static func duration(parsing text: Substring) -> Duration? {
         var t = text.trimmingSpaces
         var negative = false
         if t.first == "-" {
@@ -18,7 +17,7 @@ extension FlowSpec {
             t = t.dropFirst()
         }
         // The longest unit that ends the text (`ms` before `s`).
-        guard let unit = units.sorted(by: { $0.count > $1.count }).first(where: { t.hasSuffix($0) }) else { return nil }
+        guard let unit = ["min", "ms", "s", "h"].first(where: { t.hasSuffix($0) }) else { return nil }
         let number = t.dropLast(unit.count)
         let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard !number.isEmpty, number != ".", number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
@@ -99,12 +98,14 @@ extension FlowSpec {
         var ids: [String: Int] = [:]
         var descriptors: [Substring: Int] = [:]
         var wildcard = false
+        var delayedSends = false
         func count(_ block: Executable) {
             for instruction in block.instructions {
                 switch instruction {
                 case .send(let send):
                     sent[send.event, default: 0] += 1
                     if let id = send.id { ids[id, default: 0] += 1 }
+                    if send.delay > 0 { delayedSends = true }
                 case .raise(let event): sent[event, default: 0] += 1
                 default: break
                 }
@@ -123,7 +124,7 @@ extension FlowSpec {
             }
             documentsToScan += document.documents.values
         }
-        guard !wildcard else { return }
+        guard delayedSends, !wildcard else { return }
         /// Whether a descriptor of some other transition matches `event` (one transition naming it is ours).
         func matchedElsewhere(_ event: String) -> Bool {
             if (descriptors[Substring(event)] ?? 0) > 1 { return true }

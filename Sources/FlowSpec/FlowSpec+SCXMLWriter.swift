@@ -13,7 +13,10 @@ extension FlowSpec {
     /// `<initial>` element's content is written as the state's last `<onentry>`, where it runs. Child
     /// documents the file held inline are written inline. A spec without executable content (a JSON
     /// spec) has only labels: `raise(e)` and `send(e)` are written as `<raise>` and `<send>`, other
-    /// labels as `<log label>`.
+    /// labels as `<log label>`. A delayed transition (``Transition/delay``) is written as SCXML's idiom,
+    /// which the reader reads back as one: `<onentry><send event="E" delay="30s" id="E"/></onentry>`,
+    /// `<onexit><cancel sendid="E"/></onexit>` and `<transition event="E" ...>`, with `E` made from
+    /// its state's name (`after_waiting`) and numbered past the names the document already uses.
     ///
     /// SCXML kept as text (``data``, ``State/data``: `<datamodel>`, `<script>`, invocations not run,
     /// `<donedata>` with `<param>`) is written back as it was read, each element on one line; text

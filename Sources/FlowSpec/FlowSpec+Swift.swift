@@ -36,7 +36,8 @@ extension FlowSpec {
     /// Parallel states become `Parallel` (their regions inside), history states `History` (their
     /// default transition its `default:`), a transition with several targets `On(_:to:)` with an
     /// array, and a transition on `done.state.<id>` of a state inside a parallel state (or of the
-    /// parallel state itself) `On(done:to:)`: the engine raises those completions as SCXML does. In a
+    /// parallel state itself) `On(done:to:)`: the engine raises those completions as SCXML does. A
+    /// delayed transition becomes `After(.seconds(30), to: ...)`. In a
     /// flow with parallel states an `In('s')` guard becomes `.in(.s)` (named `In(s)`), which asks the
     /// whole configuration.
     ///
