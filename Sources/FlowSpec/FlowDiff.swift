@@ -89,7 +89,7 @@ public struct FlowDiff: Sendable {
         func keyed(_ index: SpecIndex) -> [(key: String, source: String, transition: FlowSpec.Transition)] {
             var counts: [String: Int] = [:]
             return index.transitions.map { source, t in
-                let base = [source, t.event ?? "\u{0}", t.guardName ?? "\u{0}"].joined(separator: "\u{1}")
+                let base = [source, t.eventLabel ?? "\u{0}", t.guardName ?? "\u{0}"].joined(separator: "\u{1}")
                 counts[base, default: 0] += 1
                 return (base + "\u{1}\(counts[base]!)", source, t)
             }
@@ -133,7 +133,7 @@ public struct FlowDiff: Sendable {
 
     /// `event [guard]`, as diagrams label a transition without its effects.
     static func label(_ t: FlowSpec.Transition) -> String {
-        (t.event ?? "") + (t.guardName.map { (t.event == nil ? "" : " ") + "[\($0)]" } ?? "")
+        (t.eventLabel ?? "") + (t.guardName.map { (t.eventLabel == nil ? "" : " ") + "[\($0)]" } ?? "")
     }
 
     /// The old target named in a transition change's description, if the target changed.

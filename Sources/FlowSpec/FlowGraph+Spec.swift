@@ -46,7 +46,8 @@ extension FlowGraph {
                                   attributes: ["style": "dashed,rounded", "color": "#dc2626", "fontcolor": "#dc2626",
                                                "tooltip": "not a declared state"]))
             }
-            edges.append(Edge(from: from, to: id, label: transition.event ?? "", events: [transition.event],
+            let label = transition.eventLabel
+            edges.append(Edge(from: from, to: id, label: label ?? "", events: [label],
                               attributes: ["style": "dashed", "color": "#dc2626", "fontcolor": "#dc2626"]))
         }
     }

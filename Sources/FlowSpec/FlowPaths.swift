@@ -11,7 +11,9 @@ import Flowstate
 /// transition in turn (its guard true, the guards of the transitions the engine would try first
 /// false). SCXML's internal events (`raise`, `done.state.*`) are processed as ``FlowSimulation``
 /// processes them, so every path replays in `flowviz simulate` to the state it claims. Child flows are
-/// not run: their completion is an event like any other.
+/// not run: their completion is an event like any other. Time passing is an edge too, for a file with
+/// delayed transitions: `wait 30s` moves the run's virtual time to the next timer due, which fires (a
+/// delayed transition's guard reads the run's default truths: no event carries them).
 ///
 /// Time and memory are linear in the flow's size (states, transitions, and the edges explored): states
 /// and transitions are numbered once, and each state's path is kept as the edge that discovered it.
@@ -101,8 +103,10 @@ public struct FlowPaths: Sendable {
         var targets = [Int](repeating: -1, count: transitions.count)
         var moreTargets: [Int: [Int]] = [:]  // the targets after the first, for the few that have several
         var hasEvent = [Bool](repeating: false, count: transitions.count)
+        var hasDelays = false
         tryStart.reserveCapacity(transitions.count + 1)
         index.forEach(transition: { t, transition in
+            if transition.delay != nil { hasDelays = true }
             if let event = transition.event {
                 hasEvent[t] = true
                 if scxml {
@@ -203,7 +207,9 @@ public struct FlowPaths: Sendable {
         // A document with no executable content, no invoke and no nested final leaves the driver
         // nothing to do in a step but hand the event to the engine (no queue ever holds anything): its
         // runs are the root machine alone, a few words to copy instead of the whole driver.
-        let direct = !document.hasContent && initial.live.count == 1
+        // A document with delayed transitions keeps the driver too: its virtual time says which timer
+        // fires next.
+        let direct = !document.hasContent && initial.live.count == 1 && !hasDelays
         var startRun: Run?
         if !initial.rootFinished {
             if direct, let machine = initial.sessions[0]?.machine {
@@ -250,7 +256,26 @@ public struct FlowPaths: Sendable {
         var tried: [[String: Bool]] = []
         var named: [Int] = []
         var matching: [Int] = []
+        /// Time passing: the run's virtual time moves to the next timer (or delayed event) due, which
+        /// fires with all it causes. The edge reads `wait 30s`, a step `flowviz simulate` replays.
+        func wait(_ run: Run) -> (label: SpecEvent, covers: [Int], to: [Int32]?, finished: Bool, after: Run)? {
+            guard case .interpreter(var copy) = run, let due = copy.nextDue else { return nil }
+            let label = SpecEvent("wait " + FlowSimulation.format(milliseconds: due - copy.now))
+            do {
+                try copy.advance(to: due)
+            } catch {
+                return nil
+            }
+            return (label, copy.takeRootTransitions(), rootLeaves(copy), copy.rootFinished, .interpreter(copy))
+        }
         while let (_, from, run) = explorer.next() {
+            // Delayed transitions: letting time pass until the next timer fires is an edge too (as
+            // FlowPathfinder fires a typed flow's armed timers).
+            if hasDelays, let (label, covers, reachedLeaves, finished, after) = wait(run), !covers.isEmpty {
+                explorer.reach(reachedLeaves.map(key) ?? from, by: label, exploring: finished ? nil : after)
+                for t in covers { coverFlat.append(Int32(t)) }
+                coverStart.append(coverFlat.count)
+            }
             let fromLeaves = parallel ? Array(configurations[from].prefix { $0 >= 0 }) : [Int32(from)]
             // Candidate transitions in the order the engine tries them: innermost state first (each
             // leaf's in turn: the engine selects one transition for each).

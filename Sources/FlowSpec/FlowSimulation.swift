@@ -12,6 +12,13 @@ import Flowstate
 /// state and cancels them when it is exited, delivers `done.invoke.<id>`, and places
 /// `error.execution` and `error.communication` on the internal queue where the recommendation says.
 ///
+/// **Delayed transitions** (JSON `"after"`, SCXML's `<send delay>`/`<cancel>` idiom, a typed flow's
+/// `After`) run on the same virtual time: entering their state arms a timer (leaving it cancels the
+/// timer), and ``advance(by:)`` fires the timers due by then, in order of due time with the delayed
+/// events, each as a step of its own (recorded as ``Record/fired(machine:event:time:)`` with the
+/// event `after 30s`, then the step). Time passes only when asked: ``runDelayedEvents()`` does not
+/// wait for timers past the last delayed event.
+///
 /// **Order.** Each session processes its internal queue to the end before its next external event
 /// (eventless transitions come first: the engine takes them after every step). Sessions are served in
 /// the order they started, one external event each in turn. An event given to ``send(_:)`` is processed
@@ -258,19 +265,71 @@ public final class FlowSimulation {
         try drive { (i: inout SpecInterpreter) throws(SpecInterpreter.Stop) in try i.advance(to: time) }
     }
 
-    /// Delivers every delayed event, moving virtual time to each in turn, until none is waiting or the
-    /// root flow finished (a document that keeps sending itself delayed events stops at ``stepLimit``).
+    /// Delivers every delayed event (`<send delay>`), moving virtual time to each in turn, until none is
+    /// waiting or the root flow finished (a document that keeps sending itself delayed events stops at
+    /// ``stepLimit``). The timers of delayed transitions due before the last delayed event fire on the
+    /// way; those due after it stay armed: a flow waiting for a timer waits until ``advance(by:)``
+    /// says time passes.
     public func runDelayedEvents() throws(Problem) {
         if !started { try start() }
-        while !isFinished, let due = interpreter.nextDue { try advance(to: due) }
+        while !isFinished, interpreter.hasPendingSends, let due = interpreter.nextDue { try advance(to: due) }
+    }
+
+    /// One input of a simulation script: an event, or time passing.
+    public enum Input: Hashable, Sendable, CustomStringConvertible {
+        /// An external event for the root machine (``send(_:)``).
+        case event(SpecEvent)
+        /// Virtual time passes (``advance(by:)``), in milliseconds: the timers and delayed events due
+        /// by then fire.
+        case wait(milliseconds: Int)
+
+        /// `submit[valid]`, or `wait 30s`.
+        public var description: String {
+            switch self {
+            case .event(let event): event.description
+            case .wait(let ms): "wait \(FlowSimulation.format(milliseconds: ms))"
+            }
+        }
+
+        /// Reads a comma-separated script: events (``SpecEvent/list(_:)``) and `wait D` steps, where
+        /// `D` is a duration with a unit (`wait 30s`, `wait 500ms`, `wait 5min`, `wait 1.5s`).
+        public static func list(_ text: String) -> Result<[Input], SpecEvent.ListError> {
+            switch SpecEvent.list(text) {
+            case .failure(let error): return .failure(error)
+            case .success(let events):
+                var inputs: [Input] = []
+                for (i, event) in events.enumerated() {
+                    guard event.guards.isEmpty, event.name.hasPrefix("wait ") || event.name == "wait" else {
+                        inputs.append(.event(event))
+                        continue
+                    }
+                    let amount = event.name.dropFirst(4)
+                    guard let delay = FlowSpec.duration(parsing: amount), delay > .zero else {
+                        return .failure(SpecEvent.ListError(position: i + 1, token: event.name,
+                                                            reason: "'wait' takes a positive duration such as 30s, 500ms or 5min"))
+                    }
+                    inputs.append(.wait(milliseconds: SpecInterpreter.milliseconds(delay)))
+                }
+                return .success(inputs)
+            }
+        }
+    }
+
+    /// Performs one input: sends its event, or lets its time pass.
+    public func perform(_ input: Input) throws(Problem) {
+        switch input {
+        case .event(let event): try send(event)
+        case .wait(let ms): try advance(by: ms)
+        }
     }
 
     /// Delivers every delayed event when it is due on `clock` (for example `ContinuousClock()`, to run
-    /// a flow file in real time), until none is waiting or the root flow finished.
+    /// a flow file in real time), until none is waiting or the root flow finished, with the timers of
+    /// delayed transitions due on the way (as ``runDelayedEvents()``).
     public func run<C: Clock>(on clock: C) async throws where C.Duration == Duration {
         if !started { try start() }
         let origin = clock.now
-        while !isFinished, let due = interpreter.nextDue {
+        while !isFinished, interpreter.hasPendingSends, let due = interpreter.nextDue {
             try await clock.sleep(until: origin.advanced(by: .milliseconds(due)), tolerance: nil)
             try advance(to: due)
         }

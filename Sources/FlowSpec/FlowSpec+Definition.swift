@@ -119,6 +119,14 @@ extension FlowSpec {
                 let guardCondition = t.guardName.map(condition)
                 let labels = effects ? t.effects : []
                 let type: TransitionType = t.isInternal ? .internal : .external
+                if let delay = t.delay {
+                    // A delayed transition: the engine arms its timer when the state is entered (the
+                    // readers refuse a delay with an event, several targets or `internal`).
+                    body.append(After<SpecFlow>(delay, guard: guardCondition, to: t.target, update: t.update.map(update),
+                                                effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
+                    declared.append(firstOwn + k)
+                    continue
+                }
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
                     if t.targets.count > 1 {

@@ -87,7 +87,7 @@ extension FlowSpec {
                 dataElements.append(at)
                 warnings.append(Self.notRun("state '\(state.name)' keeps SCXML as text (data or an invocation): not run", at: at))
             }
-            for t in state.transitions where t.event == nil && t.target == nil {
+            for t in state.transitions where t.event == nil && t.target == nil && t.delay == nil {
                 let at = t.location ?? at
                 guard semantics == .scxml else {
                     throw FlowSpecError(code: .missingField,
@@ -164,13 +164,31 @@ extension FlowSpec {
 
     private static func transition(_ json: JSON) throws(FlowSpecError) -> Transition {
         var reader = Reader(json, what: "a transition")
-        try reader.only(["event", "guard", "update", "target", "internal", "effects"])
+        try reader.only(["event", "after", "guard", "update", "target", "internal", "effects"])
         var transition = Transition(event: try reader.optionalString("event"), guardName: try reader.optionalString("guard"),
                                     targets: try reader.stateNames("target"), effects: try reader.strings("effects"),
                                     update: try reader.optionalString("update"))
         // Without an event nor a target: SCXML's only, checked when the semantics are known.
         transition.location = json.location
         transition.isInternal = try reader.optionalBool("internal") ?? false
+        if let delay = try reader.optionalDelay("after") {
+            let at = reader.location(of: "after")
+            if transition.event != nil {
+                throw FlowSpecError(code: .invalidValue,
+                                    message: "a transition has an 'event' or an 'after' (a delay), not both",
+                                    location: at)
+            }
+            if transition.targets.count > 1 {
+                throw FlowSpecError(code: .invalidValue,
+                                    message: "a delayed transition ('after') has one 'target' or none, not several",
+                                    location: at)
+            }
+            if transition.isInternal {
+                throw FlowSpecError(code: .invalidValue,
+                                    message: "a delayed transition ('after') cannot be 'internal'", location: at)
+            }
+            transition.delay = delay
+        }
         return transition
     }
 
@@ -222,6 +240,7 @@ extension FlowSpec {
             let items = state.transitions.map { t -> String in
                 var parts: [String] = []
                 if let event = t.event { parts.append("\"event\": \(quote(event))") }
+                if let delay = t.delay { parts.append("\"after\": \(quote(delayText(delay)))") }
                 if let name = t.guardName { parts.append("\"guard\": \(quote(name))") }
                 if let update = t.update { parts.append("\"update\": \(quote(update))") }
                 if !t.targets.isEmpty { parts.append("\"target\": \(names(t.targets))") }
@@ -327,6 +346,32 @@ struct Reader {
         guard let field = fields[key] else { return [] }
         guard case .object(let pairs) = field.value.value else { throw wrong(key, "an object", field.value) }
         return pairs.map { ($0.key, $0.value) }
+    }
+
+    /// An optional delay (`"after"`): a string with a unit (`"30s"`, `"500ms"`, `"1.5s"`, `"5min"`,
+    /// `"1h"`) or a number of seconds (`30`, `0.5`); missing: `nil`. Anything else is an error at the
+    /// value. Whether it is positive is validation's question, as for a typed flow's `After`.
+    func optionalDelay(_ key: String) throws(FlowSpecError) -> Duration? {
+        guard let field = fields[key] else { return nil }
+        let expected = "a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\""
+        switch field.value.value {
+        case .string(let text):
+            guard let delay = FlowSpec.duration(parsing: Substring(text)) else {
+                throw FlowSpecError(code: .invalidValue,
+                                    message: "'\(key)' is '\(text)', not \(expected) (units: ms, s, min, h)",
+                                    location: field.value.location)
+            }
+            return delay
+        case .number(let seconds):
+            guard seconds.isFinite, abs(seconds) < 1e12 else {
+                throw FlowSpecError(code: .invalidValue, message: "'\(key)' is \(seconds.formatted) seconds: too long",
+                                    location: field.value.location)
+            }
+            // Read from its shortest decimal text, exactly (0.1 is 100 milliseconds).
+            return FlowSpec.duration(parsing: Substring(seconds.formatted + "s")) ?? .seconds(seconds)
+        default:
+            throw wrong(key, expected, field.value)
+        }
     }
 
     /// An optional array of non-negative integers (missing: empty).

@@ -32,10 +32,11 @@ extension FlowSpec {
         for t in outline.transitions where made.indices.contains(t.source) {
             let first = t.targetless ? nil : t.target.map { outline.states[$0].label }
             var transition = Transition(
-                event: t.event, guardName: t.guardLabel,
+                event: t.delay == nil ? t.event : nil, guardName: t.guardLabel,
                 targets: (first.map { [$0] } ?? []) + (first == nil ? [] : t.moreTargets.map { outline.states[$0].label }),
                 effects: t.effects, update: t.update)
             transition.isInternal = t.type == .internal
+            transition.delay = t.delay
             made[t.source].transitions.append(transition)
         }
         for (i, s) in outline.states.enumerated() {

@@ -19,7 +19,10 @@ extension FlowSpec {
     /// `<donedata>` with `<param>`, an eventless transition without a target, an `<scxml>` without
     /// states (``states`` empty, ``initial`` empty). Elements and attributes of other namespaces
     /// (Qt Creator's `<qt:editorinfo>`) are left out. `<history>` is read (drawn, validated,
-    /// simulated), `<transition type="internal">` too (drawn dotted, validated, simulated). A `target` or `initial` may name several states (one
+    /// simulated), `<transition type="internal">` too (drawn dotted, validated, simulated). A delayed
+    /// `<send>` on a state's entry, cancelled on its exit, and the transition its event triggers are
+    /// read as one delayed transition (``Transition/delay``) where the document has exactly that shape
+    /// (see `docs/flowspec.md`); any other `<send delay>` stays a delayed event. A `target` or `initial` may name several states (one
     /// in each of several regions of a parallel state: ``Transition/targets``,
     /// ``State/initialStates``). Anything that is not SCXML is refused with its location.
     public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
@@ -66,6 +69,8 @@ extension FlowSpec {
         spec.semantics = .scxml
         spec.location = root.location
         spec.documents = reader.documents
+        // The <send delay>/<cancel> idiom of a delayed transition, where the document has its shape.
+        spec.readDelayedTransitions()
         spec.dataElements = reader.dataElements
         spec.data = data
         // In the order written (states are read before the elements around them).

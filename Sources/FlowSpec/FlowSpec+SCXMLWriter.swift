@@ -13,7 +13,10 @@ extension FlowSpec {
     /// `<initial>` element's content is written as the state's last `<onentry>`, where it runs. Child
     /// documents the file held inline are written inline. A spec without executable content (a JSON
     /// spec) has only labels: `raise(e)` and `send(e)` are written as `<raise>` and `<send>`, other
-    /// labels as `<log label>`.
+    /// labels as `<log label>`. A delayed transition (``Transition/delay``) is written as SCXML's idiom,
+    /// which the reader reads back as one: `<onentry><send event="E" delay="30s" id="E"/></onentry>`,
+    /// `<onexit><cancel sendid="E"/></onexit>` and `<transition event="E" ...>`, with `E` made from
+    /// its state's name (`after_waiting`) and numbered past the names the document already uses.
     ///
     /// SCXML kept as text (``data``, ``State/data``: `<datamodel>`, `<script>`, invocations not run,
     /// `<donedata>` with `<param>`) is written back as it was read, each element on one line; text
@@ -45,11 +48,14 @@ enum SCXMLWriter {
         var found = spec.data.count
         var pending = spec.states
         while let state = pending.popLast() {
-            found += state.data.count + state.transitions.count { $0.event == nil && $0.target == nil }
+            found += state.data.count + state.transitions.count { $0.event == nil && $0.target == nil && $0.delay == nil }
             pending += state.states
         }
         for _ in found..<max(found, spec.dataElements.count) { out += "\(indent)  <script/>\n" }
-        for state in spec.states { write(state, documents: spec.documents, indent: indent + "  ", into: &out) }
+        var delayEvents = delayEventNames(spec).makeIterator()
+        for state in spec.states {
+            write(state, documents: spec.documents, delayEvents: &delayEvents, indent: indent + "  ", into: &out)
+        }
         out += "\(indent)</scxml>\n"
     }
 
@@ -66,8 +72,67 @@ enum SCXMLWriter {
 
     private static func quote(_ text: String) -> String { FlowSpec.xmlQuote(text) }
 
-    private static func write(_ state: FlowSpec.State, documents: [String: FlowSpec], indent: String,
-                              into out: inout String) {
+    /// The event (and send id) of each delayed transition of a document, in the order the writer
+    /// meets them (states in pre-order, each state's transitions in order): `after_<state>`, then
+    /// `after_<state>_2` for a state's second, letters, digits, `_` and `-` kept from the state's name
+    /// (no dot: no descriptor of the idiom matches another's), numbered on when the document (or a
+    /// document inside it) already sends, raises, names in a transition or uses as a send id the same
+    /// name, so that the reader finds each idiom again.
+    static func delayEventNames(_ spec: FlowSpec) -> [String] {
+        var taken: Set<String> = []
+        func use(_ block: FlowSpec.Executable) {
+            for instruction in block.instructions {
+                switch instruction {
+                case .send(let send):
+                    taken.insert(send.event)
+                    if let id = send.id { taken.insert(id) }
+                case .raise(let event): taken.insert(event)
+                case .cancel(let id): taken.insert(id)
+                default: break
+                }
+            }
+        }
+        func use(_ labels: [String]) {
+            for label in labels { if let (_, event) = SCXMLEffect.queued(label) { taken.insert(event) } }
+        }
+        var documents = [spec]
+        while let document = documents.popLast() {
+            document.forEachState { state in
+                (state.onEntry + state.onExit).forEach(use)
+                use(state.entry + state.exit)
+                for t in state.transitions {
+                    if let content = t.content { use(content) }
+                    use(t.effects)
+                    for d in FlowSpec.descriptors(t.event ?? "") { taken.insert(String(d)) }
+                }
+            }
+            documents += document.documents.values
+        }
+        var names: [String] = []
+        spec.forEachState { state in
+            var k = 0
+            for t in state.transitions where t.delay != nil {
+                k += 1
+                let word = String(state.name.unicodeScalars.map { scalar -> Character in
+                    scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                        || scalar == "_" || scalar == "-") ? Character(scalar) : "_"
+                })
+                let base = "after_" + word + (k > 1 ? "_\(k)" : "")
+                var name = base
+                var n = 1
+                while taken.contains(name) {
+                    n += 1
+                    name = "\(base)-\(n)"
+                }
+                taken.insert(name)
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    private static func write(_ state: FlowSpec.State, documents: [String: FlowSpec],
+                              delayEvents: inout IndexingIterator<[String]>, indent: String, into out: inout String) {
         let tag = state.history != nil ? "history" : (state.isFinal ? "final" : (state.isParallel ? "parallel" : "state"))
         var open = "\(indent)<\(tag) id=\(quote(state.name))"
         if let history = state.history { open += " type=\(quote(history.rawValue))" }
@@ -87,6 +152,19 @@ enum SCXMLWriter {
             } else if !labels.isEmpty {
                 body += lines(element, labelElements(labels), indent: inner)
             }
+        }
+        // Delayed transitions: SCXML's idiom, which the reader reads back as one delayed transition
+        // each (a delayed event sent on entry, cancelled on exit, and the transition it triggers).
+        var delayed: [String?] = []
+        for t in state.transitions {
+            guard let delay = t.delay, let event = delayEvents.next() else {
+                delayed.append(nil)
+                continue
+            }
+            delayed.append(event)
+            body += lines("onentry", [node("send", [("event", event), ("delay", FlowSpec.scxmlDelayText(delay)), ("id", event)])],
+                          indent: inner)
+            body += lines("onexit", [node("cancel", [("sendid", event)])], indent: inner)
         }
         if let child = state.child {
             var invoke = "\(inner)<invoke"
@@ -113,9 +191,9 @@ enum SCXMLWriter {
         if state.isFinal, let output = state.output {
             body.append("\(inner)<donedata><content expr=\(quote(output))/></donedata>")
         }
-        for t in state.transitions {
+        for (t, delayEvent) in zip(state.transitions, delayed) {
             var line = "\(inner)<transition"
-            if let event = t.event { line += " event=\(quote(event))" }
+            if let event = delayEvent ?? t.event { line += " event=\(quote(event))" }
             if let guardName = t.guardName { line += " cond=\(quote(guardName))" }
             if !t.targets.isEmpty { line += " target=\(quote(t.targets.joined(separator: " ")))" }
             if t.isInternal { line += " type=\"internal\"" }
@@ -127,7 +205,9 @@ enum SCXMLWriter {
             }
         }
         var nested = ""
-        for child in state.states { write(child, documents: documents, indent: inner, into: &nested) }
+        for child in state.states {
+            write(child, documents: documents, delayEvents: &delayEvents, indent: inner, into: &nested)
+        }
         if body.isEmpty && nested.isEmpty {
             out += open + "/>\n"
             return
@@ -374,7 +454,7 @@ enum SCXMLWriter {
     /// the reader lays them out: `<if c1>A<elseif c2>B<else>C</if>` is `branch(c1) A jump(end)
     /// branch(c2) B jump(end) C`, each branch continuing after its segment's jump. The result is
     /// checked by reading it back: `nil` unless it gives the same instructions.
-    private struct Decoder {
+    struct Decoder {
         let code: [Instruction]
 
         func elements() -> [XMLNode]? {

@@ -36,7 +36,8 @@ extension FlowSpec {
     /// Parallel states become `Parallel` (their regions inside), history states `History` (their
     /// default transition its `default:`), a transition with several targets `On(_:to:)` with an
     /// array, and a transition on `done.state.<id>` of a state inside a parallel state (or of the
-    /// parallel state itself) `On(done:to:)`: the engine raises those completions as SCXML does. In a
+    /// parallel state itself) `On(done:to:)`: the engine raises those completions as SCXML does. A
+    /// delayed transition becomes `After(.seconds(30), to: ...)`. In a
     /// flow with parallel states an `In('s')` guard becomes `.in(.s)` (named `In(s)`), which asks the
     /// whole configuration.
     ///
@@ -201,7 +202,8 @@ struct SwiftFlowWriter {
                 // A history's one transition is its default (`History(_:_:default:)`): a target, no more.
                 let defaults = state.transitions
                 if defaults.count != 1 || defaults[0].targets.count != 1 || !defaults[0].effects.isEmpty
-                    || defaults[0].event != nil || defaults[0].guardName != nil || defaults[0].update != nil {
+                    || defaults[0].event != nil || defaults[0].delay != nil || defaults[0].guardName != nil
+                    || defaults[0].update != nil {
                     problem("history '\(state.name)' needs exactly one default transition with one target and nothing else: a typed history is `History(_:_:default:)`", at: state.location)
                 }
                 continue
@@ -398,6 +400,9 @@ struct SwiftFlowWriter {
                 let typePart = t.isInternal ? ", type: .internal" : ""
                 if let done = completion(t, scxml: scxml, isState: { stateNames.byName[$0] != nil }) {
                     transitions += "\(inner)On(done: .\(stateNames[done])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
+                } else if let delay = t.delay {
+                    // A delayed transition (the readers give it one target or none, external).
+                    transitions += "\(inner)After(\(Self.durationExpression(delay))\(guardPart), to: \(target ?? "nil")\(updatePart)\(effectPart))\n"
                 } else if t.event == nil {
                     // The readers refuse an eventless transition without a target.
                     transitions += "\(inner)Always(" + String(guardPart.dropFirst(2)) + (guardPart.isEmpty ? "" : ", ")
@@ -433,6 +438,19 @@ struct SwiftFlowWriter {
     /// A Swift string literal.
     static func quote(_ text: String) -> String {
         stringLiteral(text, escapes: isControl) { "\\u{" + String($0, radix: 16) + "}" }
+    }
+
+    /// A delay as Swift: `.seconds(30)`, `.milliseconds(1500)`, `.nanoseconds(5)`, or its components.
+    static func durationExpression(_ delay: Duration) -> String {
+        let (seconds, attoseconds) = delay.components
+        if attoseconds == 0 { return ".seconds(\(seconds))" }
+        for (name, per) in [("milliseconds", Int64(1_000_000_000_000_000)), ("microseconds", 1_000_000_000_000),
+                            ("nanoseconds", 1_000_000_000)] where attoseconds % per == 0 {
+            let perSecond = 1_000_000_000_000_000_000 / per
+            let (total, overflow) = seconds.multipliedReportingOverflow(by: perSecond)
+            if !overflow { return ".\(name)(\(total + attoseconds / per))" }
+        }
+        return "Duration(secondsComponent: \(seconds), attosecondsComponent: \(attoseconds))"
     }
 
     /// The events a transition reacts to: its event, or under SCXML each descriptor of its list.

@@ -70,6 +70,24 @@ extension FlowSpec {
                     issues.append(.finalStateWithChild(state: state.name, child: child, location: state.location))
                 }
             }
+            // A history's transitions are its default, not the engine's transitions: a delayed one is
+            // reported here, as the engine's compiler reports one of a typed flow's history.
+            for state in spec.statesInDocumentOrder where state.history != nil {
+                for t in state.transitions {
+                    guard let delay = t.delay else { continue }
+                    if delay <= .zero {
+                        issues.append(ValidationIssue(
+                            kind: .invalidDelay, severity: .error,
+                            message: "delayed transition from '\(state.name)' has delay \(FlowTimer.label(of: delay)): a delay must be positive",
+                            location: t.location ?? state.location))
+                    }
+                    issues.append(ValidationIssue(
+                        kind: .invalidDelay, severity: .error,
+                        message: "delayed transition declared on history '\(state.name)', which never waits: declare it on a state "
+                            + "the flow rests in",
+                        location: t.location ?? state.location))
+                }
+            }
             issues += spec.childOutputIssues()
             issues += initialStatesIssues()
             // Errors first, each group in the order found.

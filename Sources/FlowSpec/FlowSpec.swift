@@ -106,6 +106,12 @@ public struct FlowSpec: Sendable {
         /// (an atomic or parallel source, a target outside the source) validation warns
         /// (`ineffective-internal`) and it runs as an external transition.
         public var isInternal = false
+        /// For a delayed transition (the typed `After`), how long its state must stay active before
+        /// it is taken; its ``event`` is then `nil`. JSON `"after": "30s"`; SCXML the `<send delay>` and
+        /// `<cancel>` idiom on entry and exit (see `docs/flowspec.md`). Drawn `after 30s`, validated
+        /// (a delay must be positive, and a final state or a history never waits), simulated on
+        /// virtual time and explored.
+        public var delay: Duration?
         /// The name of the context update the transition makes (drawn `{name}`; a Swift `Update`'s
         /// name). A flow file has no code behind it: simulating it changes no context.
         public var update: String?

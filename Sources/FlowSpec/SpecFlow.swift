@@ -107,9 +107,20 @@ public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringLiter
         public let position: Int
         /// The text of the step.
         public let token: String
+        /// What is wrong with it, when the step is not simply malformed (a `wait` without a duration).
+        public let reason: String?
+
+        /// A step that could not be read.
+        public init(position: Int, token: String, reason: String? = nil) {
+            self.position = position
+            self.token = token
+            self.reason = reason
+        }
+
         /// One sentence.
         public var description: String {
-            "event \(position) '\(token)' is not an event name optionally followed by [guard, !guard]"
+            if let reason { return "step \(position) '\(token)': \(reason)" }
+            return "event \(position) '\(token)' is not an event name optionally followed by [guard, !guard]"
         }
     }
 }

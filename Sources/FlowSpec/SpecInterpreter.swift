@@ -116,7 +116,8 @@ struct SpecInterpreter: Sendable {
         var generatedIDs = 0
     }
 
-    /// A delayed `<send>` waiting for its time, ordered by due time, then by sending.
+    /// A delayed `<send>`, or the timer of a delayed transition, waiting for its time, ordered by due
+    /// time, then by sending (or arming): one model of time for both.
     struct Delayed: Sendable, Comparable {
         static func < (a: Delayed, b: Delayed) -> Bool { (a.due, a.sequence) < (b.due, b.sequence) }
         static func == (a: Delayed, b: Delayed) -> Bool { a.sequence == b.sequence }
@@ -126,7 +127,10 @@ struct SpecInterpreter: Sendable {
         var sendID: String
         var target: Int
         var isInternal: Bool
+        /// The event; for a timer, its label (`after 30s`), which records show.
         var event: SpecEvent
+        /// For a delayed transition's timer, the timer its machine armed (fired, not sent).
+        var timer: FlowTimer? = nil
     }
 
     /// What happened, for the shell to show.
@@ -167,6 +171,12 @@ struct SpecInterpreter: Sendable {
     private struct SendKey: Hashable, Sendable {
         var sender: Int
         var id: String
+    }
+    /// The pending timers' sequences by session and timer, for their machine's cancellations.
+    private var timerSequences: [TimerKey: Int] = [:]
+    private struct TimerKey: Hashable, Sendable {
+        var session: Int
+        var timer: FlowTimer
     }
     private var sequence = 0
     private var sendCounter = 0
@@ -233,6 +243,11 @@ struct SpecInterpreter: Sendable {
         }
     }
 
+    /// Whether a delayed `<send>` (not a delayed transition's timer) is still waiting to be delivered.
+    var hasPendingSends: Bool {
+        delayed.unordered.contains { $0.timer == nil && isLive($0) }
+    }
+
     /// Whether a delayed event will still be delivered: not cancelled, its sender and target alive.
     private func isLive(_ item: Delayed) -> Bool {
         !cancelledSends.contains(item.sequence) && sessions.indices.contains(item.target) && sessions[item.target] != nil
@@ -248,7 +263,12 @@ struct SpecInterpreter: Sendable {
             guard isLive(item) else { continue }  // `nextDue` dropped the dead ones; checked again here
             sendsByID[SendKey(sender: item.sender, id: item.sendID)]?.removeAll { $0 == item.sequence }
             note(.fired(path: pathOf(item.target), event: item.event.name, at: now))
-            if item.isInternal {
+            if let timer = item.timer {
+                // A delayed transition's timer: its machine fires it, as a macrostep of its own.
+                timerSequences[TimerKey(session: item.target, timer: timer)] = nil
+                try microstep(item.target, event: item.event, isInternal: false, timer: timer)
+                try macrostep(item.target, external: nil)
+            } else if item.isInternal {
                 sessions[item.target]?.internalQueue.append(item.event)
                 try macrostep(item.target, external: nil)
             } else {
@@ -305,8 +325,10 @@ struct SpecInterpreter: Sendable {
         try startInvocations(s)
     }
 
-    /// Sends one event to a session's machine and runs what the step did.
-    private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool, outputOf child: String? = nil) throws(Stop) {
+    /// Sends one event to a session's machine (or, with `timer`, fires one of its timers: `event` is
+    /// then the timer's label) and runs what the step did.
+    private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool, outputOf child: String? = nil,
+                                    timer: FlowTimer? = nil) throws(Stop) {
         // The machine alone is taken out and put back: holding the whole session would share its
         // queues with the array's copy, and every event queued during the step would copy a queue.
         guard sessions[s]?.machine.isFinished == false else { return }
@@ -330,7 +352,13 @@ struct SpecInterpreter: Sendable {
         do {
             // The engine reports what the step exited and entered when the driver has anything to run
             // for it (`done.state` events of parallel states are left to the driver's queue).
-            if document.hasContent {
+            if let timer {
+                if document.hasContent {
+                    (step, microsteps) = try machine.fireReportingMicrosteps(timer, completions: .reported)
+                } else {
+                    step = try machine.fire(timer)
+                }
+            } else if document.hasContent {
                 (step, microsteps) = try machine.sendReportingMicrosteps(classified, completions: .reported)
             } else {
                 step = try machine.send(classified)
@@ -339,6 +367,7 @@ struct SpecInterpreter: Sendable {
             throw Stop(message: "\(document.spec.name): \(error.message)")
         }
         sessions[s]!.machine = machine
+        schedule(step.timers, in: s)
         switch step.kind {
         case .ignored, .rejected:
             let rejected = step.kind == .rejected
@@ -364,8 +393,9 @@ struct SpecInterpreter: Sendable {
                                    transitions: taken))
             }
             if s == 0 { rootState = step.state }
-            try replay(microsteps, active: Set(before), in: s, event: event)
-            if let output = step.output { try finish(s, output: output, event: event) }
+            // A timer's step has no event: its content sees none.
+            try replay(microsteps, active: Set(before), in: s, event: timer == nil ? event : nil)
+            if let output = step.output { try finish(s, output: output, event: timer == nil ? event : nil) }
         }
     }
 
@@ -430,6 +460,32 @@ struct SpecInterpreter: Sendable {
     /// Leaves as notes name them (see ``leaves(_:)``).
     static func describe(_ leaves: [String]) -> String { leaves.joined(separator: ", ") }
 
+    /// Schedules the timers a step armed on virtual time, and drops those it cancelled.
+    private mutating func schedule(_ changes: [FlowTimerChange], in s: Int) {
+        for change in changes {
+            switch change {
+            case .arm(let timer, let delay):
+                sequence += 1
+                timerSequences[TimerKey(session: s, timer: timer)] = sequence
+                delayed.insert(Delayed(due: now + Self.milliseconds(delay), sequence: sequence, sender: s, sendID: "",
+                                       target: s, isInternal: false,
+                                       event: SpecEvent("after \(FlowTimer.label(of: delay))"), timer: timer))
+            case .cancel(let timer):
+                if let cancelled = timerSequences.removeValue(forKey: TimerKey(session: s, timer: timer)) {
+                    cancelledSends.insert(cancelled)
+                }
+            }
+        }
+    }
+
+    /// A delay in whole milliseconds of virtual time, rounded up (a timer never fires early), at least 1.
+    static func milliseconds(_ delay: Duration) -> Int {
+        let (seconds, attoseconds) = delay.components
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let whole = seconds * 1000 + attoseconds / perMillisecond + (attoseconds % perMillisecond > 0 ? 1 : 0)
+        return Int(max(1, min(whole, Int64(Int32.max))))
+    }
+
     // MARK: Sessions
 
     /// Starts a session: its machine's start, the content of the states entered, then its first
@@ -455,6 +511,7 @@ struct SpecInterpreter: Sendable {
             throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
         }
         sessions[s]!.machine = machine
+        schedule(step.timers, in: s)
         let taken = step.transitions.map { document.index.specTransitions[$0.position] }
         if s == 0, !recording { rootTransitions += taken }
         note(.started(path: pathOf(s), state: Self.describe(step.leaves), leaf: step.state, effects: Array(step.effects), transitions: taken))

@@ -201,10 +201,11 @@ extension FlowFile {
     }
 }
 
-/// Reads `--events` (`open, submit[valid], close`): the steps, or a usage error naming the bad one.
-func eventList(_ text: String) throws -> [SpecEvent] {
+/// Reads `--events` (`open, submit[valid], wait 30s, close`): the steps (events, and `wait D` steps
+/// that let virtual time pass), or a usage error naming the bad one.
+func inputList(_ text: String) throws -> [FlowSimulation.Input] {
     guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
-    switch SpecEvent.list(text) {
+    switch FlowSimulation.Input.list(text) {
     case .success(let parsed): return parsed
     case .failure(let error):
         report("error: \(error)")

@@ -76,7 +76,7 @@ struct Paths: AsyncParsableCommand {
             }
             for t in paths.uncovered {
                 let at = t.location.map { "\($0): " } ?? ""
-                print("  not taken: \(at)\(t.event ?? "(eventless)") -> \(t.target ?? "(targetless)")")
+                print("  not taken: \(at)\(t.eventLabel ?? "(eventless)") -> \(t.target ?? "(targetless)")")
             }
         case .json:
             var out = "{\n  \"flow\": \(Self.quote(flow.spec.name)),\n  \"shortest\": {"
@@ -87,7 +87,7 @@ struct Paths: AsyncParsableCommand {
             out += "  \"unreachable\": [\(paths.unreachable.map(Self.quote).joined(separator: ", "))],\n"
             out += "  \"cover\": [" + paths.cover.map { "\n    " + Self.json($0) }.joined(separator: ",") + "\n  ],\n"
             out += "  \"uncovered\": [" + paths.uncovered.map { t in
-                "\n    {\"event\": \(t.event.map(Self.quote) ?? "null"), \"target\": \(t.target.map(Self.quote) ?? "null"), "
+                "\n    {\"event\": \(t.eventLabel.map(Self.quote) ?? "null"), \"target\": \(t.target.map(Self.quote) ?? "null"), "
                     + "\"line\": \(t.location?.line ?? 0), \"column\": \(t.location?.column ?? 0)}"
             }.joined(separator: ",") + (paths.uncovered.isEmpty ? "]\n" : "\n  ]\n")
             print(out + "}")

@@ -10,6 +10,8 @@ struct Simulate: AsyncParsableCommand {
         discussion: """
         Each step is printed, then the final configuration (the active state and its ancestors) and \
         the machines alive. An event may say which guards hold for its step: submit[valid email, !locked]. \
+        A step "wait 30s" (units ms, s, min, h) lets virtual time pass: the delayed transitions and \
+        delayed events due by then fire, each line saying when. \
         Without --events, events are read from standard input, one a line.
 
         A document that keeps itself busy stops with one line at the first limit it passes: 10,000 \
@@ -75,7 +77,7 @@ struct Simulate: AsyncParsableCommand {
             }
             text = lines.joined(separator: ",")
         }
-        let list = try eventList(text)
+        let list = try inputList(text)
         let simulation = try flow.simulation(guards: guards)
         if timeLimit > 0 { simulation.timeLimit = .seconds(timeLimit) }
         var printed = 0
@@ -87,8 +89,8 @@ struct Simulate: AsyncParsableCommand {
         do {
             try simulation.start()
             flush()
-            for event in list {
-                try simulation.send(event)
+            for input in list {
+                try simulation.perform(input)
                 flush()
             }
             // Then the delayed events still waiting, on virtual time: each line says when it fired.

@@ -109,10 +109,10 @@ struct View: AsyncParsableCommand {
     /// Runs the events on the flow as `simulate` does; the root machine's trace, with its effects.
     private func simulate(_ flow: FlowFile, events text: String) throws -> FlowTrace {
         let simulation = try flow.simulation(guards: guards)
-        let list = try eventList(text)
+        let list = try inputList(text)
         do {
             try simulation.start()
-            for event in list { try simulation.send(event) }
+            for input in list { try simulation.perform(input) }
             try simulation.runDelayedEvents()  // as simulate does: the delayed events still waiting
         } catch {
             report(error.description.hasPrefix("error:") ? "\(flow.path): \(error.description)" : error.description)
@@ -134,10 +134,10 @@ extension FlowViewer {
             states[state.name] = StateInfo(entry: state.entry, exit: state.exit, output: state.output)
         }
         for (number, (_, t)) in spec.transitionsInDocumentOrder.enumerated() {
-            var label = t.event ?? ""
+            var label = t.eventLabel ?? ""
             if let guardName = t.guardName { label += " [\(guardName)]" }
             if !t.effects.isEmpty { label += " / " + t.effects.joined(separator: ", ") }
-            transitions[number] = TransitionInfo(event: t.event, guardLabel: t.guardName, effects: t.effects,
+            transitions[number] = TransitionInfo(event: t.eventLabel, guardLabel: t.guardName, effects: t.effects,
                                                  targetless: t.target == nil, label: label)
         }
     }
