@@ -1,4 +1,5 @@
 @testable import Flowstate
+import Foundation
 import Testing
 
 /// A toast: shown, dismissed after 3 seconds (its output goes to the screen that runs it).
@@ -139,5 +140,61 @@ struct SupervisorTimerTests {
         #expect(fired == ["1@\(a)"])
         #expect(core.armedTimers(of: idA, now: .seconds(5)).isEmpty)
         #expect(core.timersByMachine.isEmpty && core.dueTimers.isEmpty && core.timerQueue.isEmpty)
+    }
+
+    @Test("A snapshot keeps each timer's time left; a restored tree re-arms it with what was left")
+    func snapshotKeepsTimeLeft() async throws {
+        let host = Host()
+        let machine = try host.supervisor.start(DelayTests.verify, handler: host.verify())
+        host.clock.advance(by: .seconds(10))
+        let snapshot = try host.supervisor.snapshot()
+        let timers = snapshot.roots[0].timers
+        #expect(timers.map(\.state) == ["codeSent", "waiting"])
+        #expect(timers.map(\.left) == [.seconds(290), .seconds(20)])
+        let decoded = try JSONDecoder().decode(TreeSnapshot.self, from: JSONEncoder().encode(snapshot))
+        #expect(decoded == snapshot)
+        host.supervisor.stop(machine)
+
+        let later = Host()
+        let restored = try later.supervisor.restore(decoded.roots[0], definition: DelayTests.verify,
+                                                    handler: later.verify())
+        #expect(later.supervisor.armedTimers(of: restored.id).map(\.left) == [.seconds(290), .seconds(20)])
+        #expect(await eventually { later.clock.sleeperCount == 1 })
+        later.clock.advance(by: .seconds(19))
+        await later.settle()
+        #expect(later.supervisor.state(of: restored) == .waiting)
+        #expect(later.verifyEffects.isEmpty)
+        later.clock.advance(by: .seconds(1))
+        #expect(await eventually { later.supervisor.state(of: restored) == .canResend })
+        #expect(later.verifyEffects == [.exit(.waiting), .resendAvailable, .entry(.canResend)])
+    }
+
+    @Test("A snapshot without timers still decodes, and restores each timer with its whole delay")
+    func olderSnapshot() async throws {
+        let json = #"{"version":1,"roots":[{"flow":"verify","state":"waiting","children":[]}]}"#
+        let snapshot = try JSONDecoder().decode(TreeSnapshot.self, from: Data(json.utf8))
+        #expect(snapshot.roots[0].timers.isEmpty)
+        let host = Host()
+        let restored = try host.supervisor.restore(snapshot.roots[0], definition: DelayTests.verify,
+                                                   handler: host.verify())
+        #expect(host.supervisor.armedTimers(of: restored.id).map(\.left) == [.seconds(300), .seconds(30)])
+    }
+
+    @Test("Restoring a timer whose state is not active is an error naming it; nothing is restored")
+    func inactiveTimerRefused() throws {
+        let host = Host()
+        var machine = MachineSnapshot(flow: "verify", state: "verifying", slot: nil, children: [])
+        machine.timers = [TimerSnapshot(state: "waiting", transition: DelayTests.ids(DelayTests.verify, .waiting,
+                                                                                      .seconds(30)).transition.position,
+                                        left: .seconds(5))]
+        do {
+            try host.supervisor.restore(machine, definition: DelayTests.verify, handler: host.verify())
+            Issue.record("restored a timer of a state that is not active")
+        } catch {
+            #expect(error.code == .snapshotMismatch)
+            #expect(error.message.contains("'waiting'"), "\(error.message)")
+        }
+        #expect(host.supervisor.liveCount == 0)
+        #expect(host.supervisor.armedTimerCount == 0)
     }
 }
