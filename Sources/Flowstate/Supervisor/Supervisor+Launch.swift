@@ -202,7 +202,7 @@ extension Supervisor {
                     throw SupervisorError(code: .machineGone, message: "cannot restore under a machine that is gone")
                 }
                 ids.append(id)
-                if !timers.isEmpty { core.restoreTimers(timers, of: id, now: timerClock.now()) }
+                if !timers.isEmpty { core.restoreTimers(timers, of: id, now: timerNow()) }
                 if isObserved {
                     emit(.spawned(id, flow: box.flowName, parent: parentSlot >= 0 ? core.id(of: parentSlot) : nil,
                                   state: box.described.stateLabel, transitions: FlowTransitions()))

@@ -8,7 +8,7 @@ extension Supervisor {
     @usableFromInline
     func scheduleTimers(_ changes: [FlowTimerChange], of machine: MachineID) {
         guard !changes.isEmpty else { return }
-        core.applyTimers(changes, of: machine, now: timerClock.now())
+        core.applyTimers(changes, of: machine, now: timerNow())
     }
 
     /// Keeps one task sleeping until the earliest deadline (none when no timer is armed, or when the
@@ -25,8 +25,9 @@ extension Supervisor {
         let number = timerSleepers
         let clock = timerClock
         let supervisor = WeakSupervisor(self)
+        let instant = next - timerShift  // a deadline on the clock, before the time a test advanced
         let task = Task {
-            do { try await clock.sleep(until: next) } catch { return }  // cancelled: re-armed or gone
+            do { try await clock.sleep(until: instant) } catch { return }  // cancelled: re-armed or gone
             await Supervisor.wakeTimers(supervisor, number: number, isolation: isolation)
         }
         timerSleeper = TimerSleeper(task: task, deadline: next, number: number)
@@ -46,7 +47,7 @@ extension Supervisor {
     /// Queues every timer due on the clock now and, outside a step, delivers them in a turn (a timer
     /// due while a step is under way waits for it, behind what it queued).
     func fireDueTimers() {
-        core.enqueueDue(at: timerClock.now())
+        core.enqueueDue(at: timerNow())
         if !core.isProcessing { turn {} }
     }
 
@@ -65,10 +66,39 @@ extension Supervisor {
         followUp(box, outcome, starting: false)
     }
 
+    /// The time on the supervisor's clock since its creation, plus what a test advanced
+    /// (``advanceTimers(by:)``): what deadlines are.
+    func timerNow() -> Duration { timerClock.now() + timerShift }
+
+    /// Moves the supervisor's time on by `duration` without waiting (a test's virtual clock,
+    /// FlowTesting's `FlowTreeTester.advance(by:)`): each timer that comes due meanwhile fires at its
+    /// deadline, in deadline order (then arming order), in a turn of its own, so a timer armed by a
+    /// timer's step counts from that step. Outside a step only.
+    /// - Returns: How many timers came due.
+    @discardableResult
+    package func advanceTimers(by duration: Duration) -> Int {
+        precondition(!core.isProcessing, "time is advanced outside a step")
+        let end = timerNow() + duration
+        var due = 0
+        timerSleeper?.task.cancel()  // the time shifts: its deadline on the clock no longer holds
+        timerSleeper = nil
+        while let next = core.timerQueue.nextDeadline, next <= end {
+            timerShift += max(next - timerNow(), .zero)
+            due += core.timerQueue.count
+            core.enqueueDue(at: timerNow())
+            due -= core.timerQueue.count
+            turn {}
+        }
+        timerShift += max(end - timerNow(), .zero)
+        core.timersChanged = true
+        rescheduleTimers()
+        return due
+    }
+
     /// The timers armed by the machine `id`, each with the time it has left, in arming order (for
     /// tests and snapshots).
     package func armedTimers(of id: MachineID) -> [(timer: FlowTimer, left: Duration)] {
-        core.armedTimers(of: id, now: timerClock.now())
+        core.armedTimers(of: id, now: timerNow())
     }
 
     /// How many timers the tree has armed and not yet fired (for tests).

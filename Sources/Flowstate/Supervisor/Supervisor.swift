@@ -65,6 +65,8 @@ public final class Supervisor {
     /// The one task sleeping until the earliest timer's deadline.
     var timerSleeper: TimerSleeper?
     var timerSleepers: UInt64 = 0
+    /// The time a test advanced the supervisor's timers by, beyond its clock (``advanceTimers(by:)``).
+    var timerShift: Duration = .zero
     /// The isolation the supervisor was created in. An actor is held weakly (the actor that owns a
     /// supervisor must not be kept alive by it); the main actor, global and immortal, is remembered as
     /// a flag (a weak reference to it would allocate a side table that is never freed).
