@@ -69,7 +69,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     /// The tester's clock, for a machine's timers: how much time ``advance(by:sourceLocation:_:)``
     /// has moved it by, and the armed timers with the time each comes due.
     private var now: Duration = .zero
-    private var due: [(timer: FlowTimer, at: Duration)] = []
+    private var due = FlowTimerQueue<FlowTimer>()  // the hosts' queue: by deadline, then arming order
 
     /// A tester that drives a fresh machine of `definition`.
     /// - Parameters:
@@ -242,8 +242,8 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     private func track(_ step: FlowStep<F>) {
         for change in step.timers {
             switch change {
-            case .arm(let timer, let delay): due.append((timer, now + delay))
-            case .cancel(let timer): due.removeAll { $0.timer == timer }
+            case .arm(let timer, let delay): due.arm(timer, at: now + delay)
+            case .cancel(let timer): due.cancel(timer)
             }
         }
     }
@@ -273,9 +273,8 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         let end = now + duration
         var steps: [FlowStep<F>] = []
         defer { driver = .machine(machine) }
-        while let next = due.indices.filter({ due[$0].at <= end })
-            .min(by: { (due[$0].at, due[$0].timer.generation) < (due[$1].at, due[$1].timer.generation) }) {
-            let (timer, at) = due.remove(at: next)
+        while let (timer, at) = due.next, at <= end {
+            due.cancel(timer)
             now = at
             let step = try machine.fire(timer)
             track(step)

@@ -147,6 +147,22 @@ public final class FlowTreeTester<Screen: Hashable & Sendable> {
         return record
     }
 
+    /// Moves the supervisor's time on by `duration` on a virtual clock, without waiting: every timer
+    /// (delayed transition, `After`) of the tree that comes due meanwhile fires at its deadline, in
+    /// deadline order, through the supervisor's normal step path; then checks what they caused against
+    /// what `expect` states (each timer's transition, effects, children finished or torn down), as
+    /// ``step(sourceLocation:_:expect:)`` does. With no timer due, nothing must be stated.
+    /// - Returns: How many timers came due.
+    @discardableResult
+    public func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+                        _ expect: (inout FlowTreeExpectation<Screen>) -> Void = { _ in }) -> Int {
+        reportUnstated(at: sourceLocation)
+        let due = supervisor.advanceTimers(by: duration)
+        check(taking(), what: "Advancing the clock by \(FlowTimer.label(of: duration)) (\(due) timer(s) due)",
+              at: sourceLocation, expect)
+        return due
+    }
+
     /// States what happened outside the tester's commands since the last statement: results of async
     /// effects, calls the test made to the supervisor directly.
     /// - Parameters:

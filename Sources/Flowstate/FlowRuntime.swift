@@ -223,9 +223,7 @@ public final class FlowRuntime<F: Flow> {
     }
 
     private func perform(_ step: FlowStep<F>) throws(FlowError) -> FlowStep<F> {
-        if let timers {
-            for change in step.timers { timers.apply(change, for: self) }
-        }
+        timers?.apply(step.timers, for: self)
         if isObserved {
             logger?.debug("flow step", metadata: ["flow": "\(machine.definition.name)", "step": "\(step)"])
             for observer in observers.values { observer(step) }
@@ -250,13 +248,15 @@ public final class FlowRuntime<F: Flow> {
         isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty || timers != nil
     }
 
-    /// Delivers a timer that came due on the runtime's clock (on the runtime's actor): fires it,
-    /// unless it was cancelled meanwhile; while a step is under way, once the step is done.
-    func deliver(_ timer: FlowTimer) {
-        guard let timers, timers.isScheduled(timer) else { return }
-        timers.markDue(timer)
+    /// The sleeping task woke (on the runtime's actor): fires every timer then due, in the order they
+    /// came due; while a step is under way, once the step is done. A timer cancelled meanwhile is not
+    /// among them.
+    func wake(_ number: UInt64) {
+        guard let timers else { return }
+        timers.wake(number, for: self)
         guard !isProcessing, failure == nil, let due = timers.takeDue() else { return }
         do throws(FlowError) {
+            // The run fires the other due timers after this one (and after the events its step queues).
             _ = try run { machine throws(FlowError) in try machine.fire(due) }
         } catch {
             logger?.debug("flow timer failed", metadata: ["flow": "\(machine.definition.name)",

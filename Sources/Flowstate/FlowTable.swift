@@ -202,7 +202,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// Whether the flow has parallel states (``parallel`` is set).
     @usableFromInline var runsParallel: Bool { parallel != nil }
     /// Whether some transition is delayed (``After``): its steps then report timers.
-    var hasDelays: Bool { parallel?.hasDelays ?? false }
+    @usableFromInline var hasDelays: Bool { parallel?.hasDelays ?? false }
 
     /// How many eventless transitions one step may take before the engine reports a loop.
     @usableFromInline static var eventlessLimit: Int { 1_000 }

@@ -61,4 +61,17 @@ struct DelayArticleTests {
         #expect(await eventually { runtime.state == .canResend })
         #expect(performed == [.sendCode, .showResend])
     }
+
+    @Test("A supervised tree on a test clock")
+    func supervised() async throws {
+        let screenFlow = Screen.definition
+        let clock = ManualClock()
+        var performed: [String] = []
+        let supervisor = Supervisor(clock: clock)
+        let screen = try supervisor.start(screenFlow) { effect, _ in performed.append(effect) }
+        clock.advance(by: .seconds(3))
+        // The task sleeps until the deadline on the clock: advanced before it sleeps, it wakes at once.
+        #expect(await eventually { supervisor.state(of: screen) == .idle })
+        #expect(performed == ["show toast", "hide toast", "toast finished"])
+    }
 }

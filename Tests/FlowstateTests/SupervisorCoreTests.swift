@@ -270,6 +270,7 @@ struct SupervisorCoreTests {
             case .fail(let slot, let failure): taken.append("fail \(slot): \(failure.message)")
             case .dropEvent(let id, let event): taken.append("drop \(event) for \(id)")
             case .dropFailure(let id, _): taken.append("drop failure for \(id)")
+            case .fire(let timer, let slot): taken.append("fire \(timer) at \(slot)")
             }
             return true
         }
@@ -540,6 +541,8 @@ struct SupervisorCoreTests {
                     return "stop \(id)"
                 case .asyncFailure(let id, _):
                     return lifecycle[id.rawValue] == .running ? "fail \(id)" : "drop failure for \(id)"
+                case .timer:
+                    continue  // these operations queue no timer (SupervisorTimerTests covers them)
                 }
             }
             return nil
@@ -601,6 +604,7 @@ struct SupervisorCoreTests {
                     case .fail(let slot, _): got = "fail \(core.id(of: slot))"
                     case .dropEvent(let id, let event): got = "drop \(event) for \(id)"
                     case .dropFailure(let id, _): got = "drop failure for \(id)"
+                    case .fire(let timer, let slot): got = "fire \(timer) at \(core.id(of: slot))"
                     }
                     #expect(got == expected, "after \(op)")
                     if got != expected { return }

@@ -18,6 +18,12 @@ protocol DescribedMachine: AnyMachineBox {
     func encodedContext() throws(SupervisorError) -> String?
     /// What the machine's history states remember, by label.
     var rememberedLabels: [String: [String]] { get }
+    /// The restored machine's armed timers, each with the time it has left: what `saved` recorded, or
+    /// its whole delay for a timer `saved` does not name (a snapshot written before timers were
+    /// recorded). A saved timer the machine has not armed (its state is not active in the restored
+    /// configuration, or declares no such delayed transition) is a ``SupervisorError/Code/snapshotMismatch``
+    /// naming it.
+    func restoredTimers(_ saved: [TimerSnapshot]) throws(SupervisorError) -> [(timer: FlowTimer, left: Duration)]
 }
 
 extension AnyMachineBox {
@@ -41,6 +47,25 @@ extension MachineBox: DescribedMachine {
 
     func encodedContext() throws(SupervisorError) -> String? {
         try ContextCoding.encode(machine.context, flow: machine.definition.name)
+    }
+
+    func restoredTimers(_ saved: [TimerSnapshot]) throws(SupervisorError) -> [(timer: FlowTimer, left: Duration)] {
+        let definition = machine.definition
+        var left: [FlowTimer: Duration] = [:]
+        for timer in saved {
+            guard let armed = machine.armedTimers.first(where: {
+                $0.transition.position == timer.transition && label(ofState: $0.state) == timer.state
+            }) else {
+                let transition = definition.transitions.indices.contains(timer.transition)
+                    ? " ('\(definition.transitions[timer.transition].label)')" : ""
+                throw SupervisorError(code: .snapshotMismatch,
+                                      message: "flow '\(definition.name)' has no timer of state '\(timer.state)' "
+                                          + "(transition \(timer.transition)\(transition)) armed in the restored "
+                                          + "configuration: the state is not active, or declares no such delay")
+            }
+            left[armed] = timer.left
+        }
+        return machine.armedTimers.map { ($0, left[$0] ?? definition.delay(of: $0) ?? .zero) }
     }
 
     var rememberedLabels: [String: [String]] {

@@ -38,12 +38,15 @@ class AnyMachineBox {
     /// Whether the machine reached a final state (stopping it then exits nothing).
     @usableFromInline @exclusivity(unchecked) final var isFinished = false
     final let ownerBound: Bool
+    /// Whether the flow has delayed transitions: its steps' timers are scheduled by the supervisor.
+    @usableFromInline final let hasDelays: Bool
 
     @usableFromInline
     init(shape: FlowTableShape, leaf: Int, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
          mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?,
-         lifetime: FlowLifetime?) {
+         lifetime: FlowLifetime?, hasDelays: Bool = false) {
         self.id = MachineID(rawValue: 0)
+        self.hasDelays = hasDelays
         self.shape = shape
         self.leaf = Int32(truncatingIfNeeded: leaf)
         self.mapOutput = mapOutput
@@ -111,6 +114,9 @@ class AnyMachineBox {
     func start(in supervisor: Supervisor) throws(FlowError) -> StepOutcome { fatalError("abstract") }
     /// Steps the machine with a queued event of its flow's type (checked when it was queued).
     func deliver(_ event: Any, in supervisor: Supervisor) throws(FlowError) -> StepOutcome { fatalError("abstract") }
+    /// Fires a timer the machine armed (the core checked it is still armed and due), as a queued
+    /// event's step.
+    func fire(_ timer: FlowTimer, in supervisor: Supervisor) throws(FlowError) -> StepOutcome { fatalError("abstract") }
     /// Whether `event` is of the flow's event type.
     func accepts(_ event: Any) -> Bool { fatalError("abstract") }
     /// Stops the machine and performs every exit effect, even after one fails; returns the failures.
@@ -155,7 +161,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         self.route = route
         self.startContext = machine.contextValue
         super.init(shape: machine.table, leaf: machine.current, policy: policy, mapOutput: mapOutput,
-                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
+                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime,
+                   hasDelays: machine.table.hasDelays)
     }
 
     /// A box for a fresh machine: specialized in the caller's module (no generic metadata look-ups).
@@ -189,7 +196,20 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         let from = leaf
         // With parallel states, the configuration the step leaves (a flat flow's step keeps nothing).
         let before = machine.phase == .runningParallel ? machine.active : nil
-        let step = try machine.send(event)
+        return take(try machine.send(event), from: from, before: before, in: supervisor)
+    }
+
+    override func fire(_ timer: FlowTimer, in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
+        let from = leaf
+        let before = machine.phase == .runningParallel ? machine.active : nil
+        return take(try machine.fire(timer), from: from, before: before, in: supervisor)
+    }
+
+    /// What follows an event's or a timer's step of the running machine: its timers scheduled, the
+    /// supervisor told (``report(_:_:before:to:)``), its effects performed.
+    @inlinable @inline(__always)
+    func take(_ step: FlowStep<F>, from: Int32, before: [Int32]?, in supervisor: Supervisor) -> StepOutcome {
+        if hasDelays { supervisor.scheduleTimers(step.timers, of: id) }
         let kind: StepSummary.Kind
         switch step.kind {
         case .transitioned:
@@ -215,6 +235,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     @inlinable
     override func start(in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
         let step = try machine.start()
+        if hasDelays { supervisor.scheduleTimers(step.timers, of: id) }
         leaf = Int32(truncatingIfNeeded: machine.current)
         isFinished = step.kind == .finished
         let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)

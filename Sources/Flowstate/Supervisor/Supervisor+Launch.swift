@@ -189,19 +189,20 @@ extension Supervisor {
 
     /// Inserts restored machines (already checked), in preorder: `parents[i]` is an index into
     /// `boxes` or -1 for the subtree's root, which goes under `root` (-1: a new root).
-    func insertRestored(_ restored: [(box: AnyMachineBox, parent: Int, stateSlot: Int32)], under root: Int32)
+    func insertRestored(_ restored: [RestoredMachine], under root: Int32)
         throws(SupervisorError) -> MachineID
     {
         try turn { () throws(SupervisorError) -> MachineID in
             var ids: [MachineID] = []
             ids.reserveCapacity(restored.count)
-            for (box, parent, stateSlot) in restored {
+            for (box, parent, stateSlot, timers) in restored {
                 let parentSlot = parent >= 0 ? ids[parent].slot : root
                 guard let id = place(box, at: SupervisorCore.Placement(parent: parentSlot, state: stateSlot),
                                      lifecycle: .running) else {
                     throw SupervisorError(code: .machineGone, message: "cannot restore under a machine that is gone")
                 }
                 ids.append(id)
+                if !timers.isEmpty { core.restoreTimers(timers, of: id, now: timerNow()) }
                 if isObserved {
                     emit(.spawned(id, flow: box.flowName, parent: parentSlot >= 0 ? core.id(of: parentSlot) : nil,
                                   state: box.described.stateLabel, transitions: FlowTransitions()))

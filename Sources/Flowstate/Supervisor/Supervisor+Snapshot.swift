@@ -32,6 +32,11 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     /// history's label and the labels of the states it remembers. Empty for a flow without history
     /// states (and in snapshots written before they existed); restoring checks it against the flow.
     public var history: [String: [String]] = [:]
+    /// The machine's armed timers (delayed transitions, ``After``), each with the time it had left when
+    /// the snapshot was taken, in arming order. Empty for a flow without delayed transitions (and in
+    /// snapshots written before timers were recorded: restoring then arms each active state's timers
+    /// with their whole delay). Restoring re-arms each with what it had left.
+    public var timers: [TimerSnapshot] = []
     /// The machines under it, in sibling order (spawn order; declared children in document order of
     /// their states).
     public var children: [MachineSnapshot] {
@@ -54,7 +59,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, leaves, slot, stoppedChildren, context, history, children }
+    private enum CodingKeys: String, CodingKey { case flow, state, leaves, slot, stoppedChildren, context, history, timers, children }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
@@ -67,6 +72,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
         context = try container.decodeIfPresent(String.self, forKey: .context)
         history = try container.decodeIfPresent([String: [String]].self, forKey: .history) ?? [:]
+        timers = try container.decodeIfPresent([TimerSnapshot].self, forKey: .timers) ?? []
     }
 
     /// Encodes a snapshot.
@@ -79,6 +85,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
         try container.encodeIfPresent(context, forKey: .context)
         if !history.isEmpty { try container.encode(history, forKey: .history) }
+        if !timers.isEmpty { try container.encode(timers, forKey: .timers) }
         try container.encode(children, forKey: .children)
     }
 
@@ -88,7 +95,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         while let (a, b) = pairs.popLast() {
             guard a.flow == b.flow, a.state == b.state, a.leaves == b.leaves, a.slot == b.slot,
                   a.stoppedChildren == b.stoppedChildren,
-                  a.context == b.context, a.history == b.history,
+                  a.context == b.context, a.history == b.history, a.timers == b.timers,
                   a.storage.items.count == b.storage.items.count else { return false }
             if a.storage === b.storage { continue }
             pairs.append(contentsOf: zip(a.storage.items, b.storage.items))
@@ -107,9 +114,29 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
             hasher.combine(node.stoppedChildren)
             hasher.combine(node.context)
             hasher.combine(node.history)
+            hasher.combine(node.timers)
             hasher.combine(node.storage.items.count)
             pending.append(contentsOf: node.storage.items.reversed())
         }
+    }
+}
+
+/// An armed timer in a ``MachineSnapshot``: the state that armed it, its delayed transition, and the
+/// time it had left when the snapshot was taken.
+public struct TimerSnapshot: Codable, Hashable, Sendable {
+    /// The label of the state the delayed transition is declared on.
+    public var state: String
+    /// The delayed transition, by position among the definition's transitions
+    /// (``FlowTransitionID/position``).
+    public var transition: Int
+    /// The time the timer had left.
+    public var left: Duration
+
+    /// A timer of the transition at `transition`, declared on the state labelled `state`, with `left` to go.
+    public init(state: String, transition: Int, left: Duration) {
+        self.state = state
+        self.transition = transition
+        self.left = left
     }
 }
 
@@ -181,6 +208,12 @@ extension Supervisor {
             if leaves.count > 1 { snapshot.leaves = leaves }
             snapshot.context = try box.described.encodedContext()
             snapshot.history = box.described.rememberedLabels
+            if box.hasDelays {
+                snapshot.timers = armedTimers(of: box.id).map { timer, left in
+                    TimerSnapshot(state: box.described.label(ofState: timer.state),
+                                  transition: timer.transition.position, left: left)
+                }
+            }
             // Active states whose declared child is not running: it was stopped, and stays so.
             let running = Set(childSlots.map { core[$0].stateSlot })
             for s in box.activePositions().reversed().lazy.map({ Int($0) })
@@ -259,9 +292,9 @@ extension Supervisor {
     /// Checks a whole snapshot against the definitions and makes every box, before anything is put
     /// in the tree: the result is in preorder, each entry naming its parent's index. Iterative.
     private static func plan(_ snapshot: MachineSnapshot, root: AnyMachineBox) throws(SupervisorError)
-        -> [(box: AnyMachineBox, parent: Int, stateSlot: Int32)]
+        -> [RestoredMachine]
     {
-        var plan: [(box: AnyMachineBox, parent: Int, stateSlot: Int32)] = [(root, -1, -1)]
+        var plan: [RestoredMachine] = [(root, -1, -1, try root.described.restoredTimers(snapshot.timers))]
         var work: [(snapshot: MachineSnapshot, index: Int)] = [(snapshot, 0)]
         while let (machine, index) = work.popLast() {
             let box = plan[index].box
@@ -297,7 +330,16 @@ extension Supervisor {
                         + "'\(box.flowName)': \(error.message)"
                     throw located
                 }
-                plan.append((childBox, index, Int32(slot)))
+                let timers: [(timer: FlowTimer, left: Duration)]
+                do throws(SupervisorError) {
+                    timers = try childBox.described.restoredTimers(child.timers)
+                } catch {
+                    var located = error
+                    located.message = "declared child '\(child.flow)' in state '\(slotLabel)' of flow "
+                        + "'\(box.flowName)': \(error.message)"
+                    throw located
+                }
+                plan.append((childBox, index, Int32(slot), timers))
                 children.append((child, plan.count - 1))
             }
             // Every active state that declares a child must have it.
@@ -315,6 +357,11 @@ extension Supervisor {
         return plan
     }
 }
+
+/// A machine a restore puts in the tree: its box, its parent's index in the plan (-1: the subtree's
+/// root), the parent state that runs it, and its timers with the time each has left.
+typealias RestoredMachine = (box: AnyMachineBox, parent: Int, stateSlot: Int32,
+                             timers: [(timer: FlowTimer, left: Duration)])
 
 extension MachineSnapshot {
     /// The leaves a machine resumes in: ``leaves``, or ``state`` alone.

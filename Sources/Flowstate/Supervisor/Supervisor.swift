@@ -60,6 +60,13 @@ public final class Supervisor {
     var nextObserver = 0
     let logger: Logger?
     let now: () -> Duration
+    /// The clock delayed transitions (``After``) wait on, read as offsets from the supervisor's creation.
+    let timerClock: TimerClock
+    /// The one task sleeping until the earliest timer's deadline.
+    var timerSleeper: TimerSleeper?
+    var timerSleepers: UInt64 = 0
+    /// The time a test advanced the supervisor's timers by, beyond its clock (``advanceTimers(by:)``).
+    var timerShift: Duration = .zero
     /// The isolation the supervisor was created in. An actor is held weakly (the actor that owns a
     /// supervisor must not be kept alive by it); the main actor, global and immortal, is remembered as
     /// a flag (a weak reference to it would allocate a side table that is never freed).
@@ -72,11 +79,15 @@ public final class Supervisor {
     ///   - logger: Where tree events are logged at debug level.
     ///   - now: The clock restart windows are measured with (tests pass a manual one); defaults to
     ///     a monotonic clock.
+    ///   - clock: The clock delayed transitions (``After``) wait on; `ContinuousClock` by default. A
+    ///     test passes a clock it advances itself.
     ///   - isolation: The actor the supervisor is used on (the caller's, by default); async effects
-    ///     deliver their results there.
-    public init(logger: Logger? = nil, now: (() -> Duration)? = nil,
+    ///     deliver their results there, and timers fire there. A supervisor created outside any actor
+    ///     keeps the timers its machines arm but cannot fire them.
+    public init(logger: Logger? = nil, now: (() -> Duration)? = nil, clock: any Clock<Duration> = ContinuousClock(),
                 isolation: isolated (any Actor)? = #isolation) {
         self.logger = logger
+        self.timerClock = TimerClock(clock)
         core = SupervisorCore(scope: UInt64.random(in: 1...UInt64.max))
         if let now {
             self.now = now
@@ -96,6 +107,7 @@ public final class Supervisor {
     }
 
     deinit {
+        timerSleeper?.task.cancel()
         for box in boxes {
             for task in box?.extras?.tasks.values ?? [:].values { task.cancel() }
         }
@@ -119,9 +131,11 @@ public final class Supervisor {
             result = try body()
         } catch {
             drain()
+            if core.timersChanged { rescheduleTimers() }
             throw error
         }
         if core.hasQueued || !inbox.released.isEmpty { drain() }
+        if core.timersChanged { rescheduleTimers() }
         return result
     }
 
@@ -151,6 +165,8 @@ public final class Supervisor {
                 emit(.dropped(id, what: "event '\(event)'"))
             case .dropFailure(let id, let failure):
                 emit(.dropped(id, what: "async error '\(failure.message)'"))
+            case .fire(let timer, let slot):
+                fire(timer, to: slot)
             }
         }
     }

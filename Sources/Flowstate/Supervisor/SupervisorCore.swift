@@ -71,6 +71,8 @@ struct SupervisorCore: ~Copyable {
         case stop(MachineID, TeardownReason)
         /// An async effect's failure, for the machine that started the work.
         case asyncFailure(MachineID, EffectFailure)
+        /// A machine's timer that came due on the clock (``enqueueDue(at:)``).
+        case timer(MachineID, FlowTimer)
     }
 
     /// What a turn does next (``nextWork(released:)``), the machine it is for already found.
@@ -89,6 +91,8 @@ struct SupervisorCore: ~Copyable {
         case dropEvent(MachineID, Any)
         /// Report an async failure whose machine is gone as dropped.
         case dropFailure(MachineID, EffectFailure)
+        /// Fire a running machine's timer that came due and is still armed.
+        case fire(FlowTimer, Int32)
     }
 
     /// Where a machine goes in the tree.
@@ -162,6 +166,16 @@ struct SupervisorCore: ~Copyable {
     @usableFromInline var mailbox = Deque<Message>()
     /// The restart history of each line of incarnations, by the slot of its current machine.
     private var restarts: [Int32: RestartHistory] = [:]
+    /// Every machine's armed timers, by deadline (offsets of the supervisor's clock): see
+    /// SupervisorCore+Timers.swift.
+    var timerQueue = FlowTimerQueue<MachineTimer>()
+    /// The timers each machine has armed, in arming order: dropped all at once when it is removed.
+    var timersByMachine: [MachineID: [FlowTimer]] = [:]
+    /// Timers that came due and wait in the mailbox: delivered only if still here (not cancelled).
+    var dueTimers: Set<MachineTimer> = []
+    /// Whether the earliest deadline may have changed since the shell last looked
+    /// (``Supervisor/rescheduleTimers()``).
+    @usableFromInline var timersChanged = false
 
     init(scope: UInt64) { self.scope = scope }
 
@@ -285,6 +299,7 @@ struct SupervisorCore: ~Copyable {
         free.append(slot)
         liveCount -= 1
         if !restarts.isEmpty { restarts[slot] = nil }
+        if !timersByMachine.isEmpty { dropTimers(of: MachineID(rawValue: node.serial, scope: scope, slot: slot)) }
     }
 
     /// Removes a subtree that never started (its root's start failed in the engine), children first,
@@ -335,6 +350,10 @@ struct SupervisorCore: ~Copyable {
             case .asyncFailure(let origin, let failure):
                 guard let slot = runningSlot(of: origin) else { return .dropFailure(origin, failure) }
                 return .fail(slot, failure)
+            case .timer(let id, let timer):
+                // Cancelled since it came due, or its machine is gone: never delivered.
+                guard let slot = takeDueTimer(MachineTimer(machine: id, timer: timer)) else { continue }
+                return .fire(timer, slot)
             }
         }
         return nil
