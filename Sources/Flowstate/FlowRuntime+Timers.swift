@@ -2,7 +2,9 @@
 /// deadline, and one sleeping task, for the earliest deadline, re-armed whenever the earliest changes.
 /// When it wakes it hops to the runtime's actor, which fires every timer then due, in deadline order.
 final class FlowRuntimeTimers<F: Flow> {
-    let isolation: any Actor
+    /// The actor timers fire on, held weakly (as the sleeping task holds it): an actor that keeps the
+    /// runtime is not kept alive by the runtime's timers.
+    private weak var isolation: (any Actor)?
     /// The clock, read as offsets from when the runtime was created: what deadlines are.
     let clock: TimerClock
     private var queue = FlowTimerQueue<FlowTimer>()
@@ -66,7 +68,7 @@ final class FlowRuntimeTimers<F: Flow> {
         if sleeper?.deadline == next { return }
         sleeper?.task.cancel()
         sleeper = nil
-        guard let next else { return }
+        guard let next, let isolation else { return }
         sleepers &+= 1
         let task = RuntimeReference(runtime).sleep(sleepers, until: next, clock: clock, on: isolation)
         sleeper = (task, next, sleepers)
@@ -82,8 +84,9 @@ final class FlowRuntimeTimers<F: Flow> {
         func sleep(_ number: UInt64, until deadline: Duration, clock: TimerClock, on isolation: any Actor)
             -> Task<Void, Never>
         {
-            Task {
+            Task { [weak isolation] in
                 do { try await clock.sleep(until: deadline) } catch { return }  // cancelled
+                guard let isolation else { return }  // the actor is gone, and the runtime with it
                 await self.wake(number, on: isolation)
             }
         }

@@ -143,3 +143,34 @@ struct DelayRegressionTests {
         #expect(path.events == [.a, .b, .a])
     }
 }
+
+/// An actor that owns a runtime and a supervisor, each with a timer pending.
+actor TimerOwner {
+    var runtime: FlowRuntime<Verify>?
+    var supervisor: Supervisor?
+
+    func start(clock: ManualClock) throws {
+        runtime = try FlowRuntime(DelayTests.verify, clock: clock) { _, _ in }
+        try runtime?.start()
+        let supervisor = Supervisor(clock: clock)
+        _ = try supervisor.start(DelayTests.verify) { _, _ in }
+        self.supervisor = supervisor
+    }
+}
+
+@Suite("Delayed transitions: who keeps whom")
+struct TimerOwnershipTests {
+    @Test("A pending timer keeps neither the actor that owns the runtime and the supervisor, nor them")
+    func ownerIsFreed() async throws {
+        let clock = ManualClock()
+        weak var weakOwner: TimerOwner?
+        do {
+            let owner = TimerOwner()
+            try await owner.start(clock: clock)
+            weakOwner = owner
+            #expect(await eventually { clock.sleeperCount == 2 })  // the runtime's and the supervisor's
+        }
+        #expect(await eventually { weakOwner == nil })
+        #expect(await eventually { clock.sleeperCount == 0 })  // their sleeping tasks were cancelled
+    }
+}

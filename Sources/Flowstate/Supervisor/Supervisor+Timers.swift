@@ -26,8 +26,11 @@ extension Supervisor {
         let clock = timerClock
         let supervisor = WeakSupervisor(self)
         let instant = next - timerShift  // a deadline on the clock, before the time a test advanced
-        let task = Task {
+        // The actor is held weakly while the task sleeps, as the supervisor holds it: an actor that
+        // keeps the supervisor is not kept alive by its pending timers.
+        let task = Task { [weak isolation] in
             do { try await clock.sleep(until: instant) } catch { return }  // cancelled: re-armed or gone
+            guard let isolation else { return }
             await Supervisor.wakeTimers(supervisor, number: number, isolation: isolation)
         }
         timerSleeper = TimerSleeper(task: task, deadline: next, number: number)
