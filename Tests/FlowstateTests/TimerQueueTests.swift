@@ -75,6 +75,40 @@ struct TimerQueueTests {
     static let ops = zip(Gen.int(in: 0...9), Gen.int(in: 0...30), Gen.int(in: 0...40))
         .map { Op(kind: $0, key: $1, time: $2) }.array(of: 1...120)
 
+    @Test("10,000 timers: each arm and cancel moves an entry at most log2(n) levels, whatever the order")
+    func logarithmic() {
+        // The work of an operation is the levels its entry moves (one swap each); the heap's height
+        // bounds it: floor(log2(n)) for n timers. Counted, not timed.
+        let n = 10_000
+        let height = Int.bitWidth - 1 - n.leadingZeroBitCount  // floor(log2(10,000)) = 13
+        var generator = SystemRandomNumberGenerator()
+        for order in ["increasing", "decreasing", "random"] {
+            var queue = FlowTimerQueue<Int>()
+            var worst = 0
+            for k in 0..<n {
+                let deadline: Duration = switch order {
+                case "increasing": .milliseconds(k)
+                case "decreasing": .milliseconds(n - k)
+                default: .milliseconds(Int.random(in: 0..<1_000_000, using: &generator))
+                }
+                let before = queue.levelMoves
+                queue.arm(k, at: deadline)
+                worst = max(worst, queue.levelMoves - before)
+            }
+            #expect(queue.count == n)
+            for k in (0..<n).shuffled(using: &generator) {
+                let before = queue.levelMoves
+                queue.cancel(k)
+                worst = max(worst, queue.levelMoves - before)
+            }
+            #expect(queue.isEmpty)
+            #expect(worst <= height, "\(order): an operation moved an entry \(worst) levels, more than log2(n) = \(height)")
+            // Decreasing deadlines make every arming climb to the root: the bound is reached, so
+            // the count is the real work (a linear queue would move thousands of entries).
+            if order == "decreasing" { #expect(worst == height) }
+        }
+    }
+
     @Test("Property: the queue agrees with a sorted array on every operation")
     func agreesWithModel() async {
         await propertyCheck(count: 400, input: Self.ops) { ops in
