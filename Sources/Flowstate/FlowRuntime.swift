@@ -18,7 +18,9 @@ import Logging
 /// it stops or fails. A due timer fires as a job of its own on the actor the runtime was created on,
 /// never inside a step: a step, with the events its handler queued, completes before any timer's step
 /// (a timer that comes due meanwhile waits for it), and a timer whose state was left before it fired
-/// is never delivered. A timer's step goes to observers like any other.
+/// is never delivered. A timer's step goes to observers like any other. A timer whose step throws
+/// (an eventless loop) is not fired again, as an event whose step throws is not sent again: the
+/// machine is unchanged and still lists it in `armedTimers` until its state is left.
 ///
 /// ```swift
 /// let runtime = try FlowRuntime(signUp) { effect, runtime in
