@@ -163,6 +163,36 @@ extension SwiftGeneratorTests {
         return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    @Test("A guard the file gains and the app does not implement fails the build at the file's line")
+    func driftFailsAtTheFilesLine() throws {
+        let modules = try #require(Self.builtModules, "the test binary's modules folder")
+        let swiftc = try #require(Self.swiftc, "swiftc on PATH")
+        let spec = try Self.spec("""
+        { "flowspec": 1, "name": "sign in", "initial": "form",
+          "states": [
+            { "name": "form", "entry": ["show(form)"],
+              "transitions": [ { "event": "submit", "guard": "valid", "target": "done" } ] },
+            { "name": "done", "final": true } ] }
+        """)
+        // The app implements the effect but not the guard (line 4 of the file). The compiler's
+        // LLVM-style diagnostics print the note's location as the file's (docs: TypedFlowsFromFiles).
+        let app = "\nstruct Rules: SignIn.Requirements {\n    func showForm() {}\n}\n"
+        let folder = try Scratch()
+        let file = try folder.file("SignIn.swift", try spec.swiftSource() + app)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = ["-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I", modules.path, file]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("does not conform to protocol"), "\(text.prefix(2000))")
+        #expect(text.contains("flow.json:4:") && text.contains("valid"), "\(text.prefix(2000))")
+    }
+
     @Test("Generated flows compile without warnings: 30 generated definitions' files, type-checked against Flowstate")
     func generatedCodeCompiles() throws {
         let modules = try #require(Self.builtModules, "the test binary's modules folder")
