@@ -83,12 +83,12 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   - state: The leaf state the machine is in.
     ///   - history: What the flow's history states remember (``remembered``), by history.
     ///   - context: Its context; `nil` for the definition's ``FlowDefinition/initialContext``.
+    ///   - lastTimerGeneration: The saved machine's ``lastTimerGeneration``: the restored machine
+    ///     numbers the timers it arms after it (0, the default, numbers them from 1).
     /// - Throws: ``FlowError/Code/invalidDefinition``, or ``FlowError/Code/unknownState`` when
     ///   `state` is not a declared leaf state that is not final (for a flow with parallel states,
     ///   when one leaf is not a whole configuration: pass every active leaf instead), or
     ///   ``FlowError/Code/invalidHistory`` when `history` remembers what its history cannot.
-    ///   - lastTimerGeneration: The saved machine's ``lastTimerGeneration``: the restored machine
-    ///     numbers the timers it arms after it (0, the default, numbers them from 1).
     public init(_ definition: FlowDefinition<F>, resumingIn state: F.State, history: [F.State: [F.State]] = [:],
                 context: F.Context? = nil, lastTimerGeneration: UInt64 = 0)
         throws(FlowError)
