@@ -163,6 +163,21 @@ extension SwiftGeneratorTests {
         return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Type-checks `file` in Swift 6 mode against the built modules, with `options`: the compiler's
+    /// exit status and what it printed on standard error.
+    static func typecheck(_ file: String, swiftc: String, modules: URL, _ options: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = ["-typecheck", "-swift-version", "6"] + options + ["-I", modules.path, file]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     @Test("A guard the file gains and the app does not implement fails the build at the file's line")
     func driftFailsAtTheFilesLine() throws {
         let modules = try #require(Self.builtModules, "the test binary's modules folder")
@@ -179,16 +194,8 @@ extension SwiftGeneratorTests {
         let app = "\nstruct Rules: SignIn.Requirements {\n    func showForm() {}\n}\n"
         let folder = try Scratch()
         let file = try folder.file("SignIn.swift", try spec.swiftSource() + app)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = ["-typecheck", "-swift-version", "6", "-diagnostic-style", "llvm", "-I", modules.path, file]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let (status, text) = try Self.typecheck(file, swiftc: swiftc, modules: modules, ["-diagnostic-style", "llvm"])
+        #expect(status != 0)
         #expect(text.contains("does not conform to protocol"), "\(text.prefix(2000))")
         #expect(text.contains("flow.json:4:") && text.contains("valid"), "\(text.prefix(2000))")
     }
@@ -206,15 +213,7 @@ extension SwiftGeneratorTests {
         }
         let folder = try Scratch()
         let file = try folder.file("Generated.swift", source)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = ["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path, file]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text.prefix(3000))")
+        let (status, text) = try Self.typecheck(file, swiftc: swiftc, modules: modules, ["-warnings-as-errors"])
+        #expect(status == 0, "\(text.prefix(3000))")
     }
 }
