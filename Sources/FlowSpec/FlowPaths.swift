@@ -232,7 +232,7 @@ public struct FlowPaths: Sendable {
                 }
                 return (copy.takeRootTransitions(), rootLeaves(copy), copy.rootFinished, .interpreter(copy))
             case .machine(var machine, let steps):
-                // What the driver's microstep does for such a document, to the letter.
+                // What the driver's `selectAndTakeTransitions` does for such a document, to the letter.
                 guard steps + 1 <= stepLimit else { return nil }
                 var classified = event
                 classified.matchKind = scxml ? compiled.classes.kind(of: event.name) : nil

@@ -80,6 +80,12 @@ final class SpecDocument: Sendable {
 /// cancels them when it is exited, delivers `done.invoke.<id>`, routes `<send>` by target, delivers
 /// delayed events on virtual time, and places `error.execution` and `error.communication` where the
 /// recommendation says.
+///
+/// Its functions carry the names of the recommendation's procedures they stand for (`interpret`,
+/// `mainEventLoop`, `macrostep`, `microstep`, `exitStates`, `executeTransitionContent`,
+/// `enterStates`, `exitInterpreter`, `invoke`, `cancelInvoke`, `executeContent`), one section each;
+/// why replaying content from the engine's report equals the recommendation's algorithm is written
+/// at the head of those sections.
 struct SpecInterpreter: Sendable {
     /// Why a run stopped early.
     struct Stop: Error, Sendable {
@@ -212,27 +218,84 @@ struct SpecInterpreter: Sendable {
         self.classes = classes
     }
 
-    // MARK: Driving
+    // MARK: Why replaying the engine's report is Appendix D
+    //
+    // The recommendation's algorithm (Appendix D) for one session, with the null data model, is:
+    //
+    //   interpret      enterStates(the initial transition); mainEventLoop()
+    //   mainEventLoop  loop: macrostep (eventless transitions, else one internal event, each a
+    //                  microstep, until neither is left); invoke the states entered and still active;
+    //                  dequeue one external event (autoforward it), selectTransitions, microstep
+    //   microstep      exitStates; executeTransitionContent; enterStates
+    //   exitStates     the exit set, innermost first: record history, run <onexit>, cancel its
+    //                  invocations, leave the configuration
+    //   enterStates    the entry set, outermost first: join the configuration, due to invoke, run
+    //                  <onentry> (and the initial or default-history transition's content); a final
+    //                  state raises done.state.<parent> (and of a completed parallel grandparent), or
+    //                  at the top level ends the session
+    //   exitInterpreter  exit every active state (<onexit>, cancel invocations); done.invoke to the parent
+    //
+    // Split between the two layers:
+    //
+    // - The engine (FlowMachine, SCXML's algorithm in FlowMachine+Parallel.swift for parallel and
+    //   history states, precompiled moves otherwise) decides everything that chooses a
+    //   configuration: selectTransitions and selectEventlessTransitions (document order, innermost
+    //   state first, conflicts between regions, descriptor matching through `EventClasses`), the exit
+    //   set and the entry set (transition domain, history recorded and restored, default entry), and
+    //   their order. After an event's microstep it takes eventless transitions, one microstep each,
+    //   until none is enabled, and it raises done.state of a completed parallel state. It reports all
+    //   of this, microstep by microstep (`FlowMicrostep`: exits, transitions, entries, completions).
+    // - This driver adds what the engine has no notion of: executable content, the internal and
+    //   external queues, done.state of a nested final outside parallel states (which the engine
+    //   compiles as a plain state), <invoke> and its cancellation, done.invoke, <send> with its
+    //   targets and delays, <cancel>, error.execution and error.communication, virtual time.
+    //
+    // Replaying the content after the engine's step, instead of running it inside each microstep as
+    // the recommendation does, gives the same result because with the null data model executable
+    // content cannot change what the engine decides: there is no data to assign, a transition's
+    // `cond` is `In()` (the engine's own configuration) or a guard truth fixed for the event, and
+    // content only queues events, sends, cancels sends and raises errors. Its one effect on
+    // selection, an internal event, is seen only once the eventless transitions are exhausted: the
+    // recommendation's macrostep takes eventless transitions first and dequeues an internal event
+    // only when none is enabled, which is where the engine's step ends and `macrostep` below
+    // dequeues. So the engine takes the same microsteps, and the replay runs each one's content in
+    // the recommendation's order, with the configuration of that moment (`active`) for `In()` in
+    // `<if>`, queueing every internal event (raised by content or reported done.state) in the order
+    // the recommendation raises it.
+    //
+    // Where this file departs from the recommendation's letter without a visible difference:
+    // - The recommendation's loop takes a macrostep before each external event; `mainEventLoopTurn`
+    //   takes the external event first and then the macrostep it starts. The same sequence, rotated:
+    //   `interpret` takes the first macrostep before any external event.
+    // - Sessions share one loop (`mainEventLoop`): each session's external events in order, one at a
+    //   time per session in the order sessions started, so none starves another.
+    // - `exitInterpreter` runs the exit blocks of every active state, then (a finishing session)
+    //   cancels its invocations, or (a cancelled subtree) is called for the children before their
+    //   parent; the recommendation cancels each state's invocations as it exits it. Nothing tells
+    //   the orders apart: every event a cancelled session sends is dropped, and an ending session's
+    //   internal queue with it.
 
-    /// Starts the root session and runs until nothing is left to do at time 0.
+    // MARK: The shell's entry points
+
+    /// Starts the root session (`interpret`) and runs until nothing is left to do at time 0.
     mutating func start() throws(Stop) {
         guard sessions.isEmpty, let document = documents[rootName] else { return }
-        _ = try startSession(document, path: [], parent: nil, invokeID: nil, invokingState: nil, autoforward: false)
-        try settle()
+        _ = try interpret(document, path: [], parent: nil, invokeID: nil, invokingState: nil, autoforward: false)
+        try mainEventLoop()
     }
 
     /// An external event for the root session, processed with all it causes at the current time.
     mutating func send(_ event: SpecEvent) throws(Stop) {
         guard sessions.first != nil else { return }
         if live.count == 1, live[0] == 0, sessions[0]?.externalQueue.isEmpty == true {
-            // The root alone, nothing queued: `settle` would take this event first and then find
-            // nothing else, so it is processed directly, without going through the queue (which an
-            // exploration's copies of the run would each have to copy).
-            try macrostep(0, external: event)
+            // The root alone, nothing queued: `mainEventLoop` would take this event first and then
+            // find nothing else, so it is processed directly, without going through the queue (which
+            // an exploration's copies of the run would each have to copy).
+            try mainEventLoopTurn(0, external: event)
         } else {
             sessions[0]?.externalQueue.append(Queued(event: event, origin: nil))
         }
-        try settle()
+        try mainEventLoop()
     }
 
     /// The next delayed event's time, if any.
@@ -266,22 +329,63 @@ struct SpecInterpreter: Sendable {
             if let timer = item.timer {
                 // A delayed transition's timer: its machine fires it, as a macrostep of its own.
                 timerSequences[TimerKey(session: item.target, timer: timer)] = nil
-                try microstep(item.target, event: item.event, isInternal: false, timer: timer)
-                try macrostep(item.target, external: nil)
+                try selectAndTakeTransitions(item.target, event: item.event, isInternal: false, timer: timer)
+                try mainEventLoopTurn(item.target, external: nil)
             } else if item.isInternal {
                 sessions[item.target]?.internalQueue.append(item.event)
-                try macrostep(item.target, external: nil)
+                try mainEventLoopTurn(item.target, external: nil)
             } else {
                 sessions[item.target]?.externalQueue.append(Queued(event: item.event, origin: item.sender))
             }
-            try settle()
+            try mainEventLoop()
         }
         now = max(now, time)
     }
 
-    /// Runs every session until all their queues are empty: sessions in the order they were started,
-    /// one external event at a time each, so no session starves another.
-    private mutating func settle() throws(Stop) {
+    // MARK: interpret
+
+    /// The recommendation's `interpret`: starts a session, its machine's start (`enterStates` of the
+    /// initial transition, which the engine reports), the content of the states entered, then its
+    /// first macrostep. Returns the session's slot.
+    private mutating func interpret(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
+                                    invokingState: String?, autoforward: Bool) throws(Stop) -> Int {
+        var machine: FlowMachine<SpecFlow>
+        do {
+            machine = try FlowMachine(document.definition)
+        } catch {
+            throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
+        }
+        let s = sessions.count
+        live.append(s)
+        sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
+                                invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
+        let step: FlowStep<SpecFlow>
+        var microsteps: [FlowMicrostep] = []
+        do {
+            (step, microsteps) = try machine.startReportingMicrosteps(completions: .reported)
+        } catch {
+            sessions[s] = nil
+            throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
+        }
+        sessions[s]!.machine = machine
+        schedule(step.timers, in: s)
+        let taken = step.transitions.map { document.index.specTransitions[$0.position] }
+        if s == 0, !recording { rootTransitions += taken }
+        note(.started(path: pathOf(s), state: Self.describe(step.leaves), leaf: step.state, effects: Array(step.effects), transitions: taken))
+        if s == 0 { rootState = step.state }
+        try replay(microsteps, active: [], in: s, event: nil)
+        if let output = step.output { try finish(s, output: output, event: nil) }
+        try mainEventLoopTurn(s, external: nil)
+        return s
+    }
+
+    // MARK: mainEventLoop
+
+    /// The recommendation's `mainEventLoop`, for every session at once: runs them until all their
+    /// external queues are empty, in the order they started, one external event at a time each, so
+    /// no session starves another. (A session waits for external events here; virtual time brings
+    /// the delayed ones, see ``advance(to:)``.)
+    private mutating func mainEventLoop() throws(Stop) {
         var progressed = true
         while progressed {
             progressed = false
@@ -294,16 +398,17 @@ struct SpecInterpreter: Sendable {
                 // Events from an invocation that was cancelled meanwhile are not processed (a finished
                 // one's completion is: it was queued as the session ended).
                 if let origin = item.origin, cancelled.contains(origin) { continue }
-                try macrostep(s, external: item.event, outputOf: item.outputOf)
+                try mainEventLoopTurn(s, external: item.event, outputOf: item.outputOf)
             }
         }
     }
 
-    // MARK: Macrosteps
-
-    /// One external event (or none: the internal queue only), then every internal event it causes,
-    /// then the invocations of the states entered and still active.
-    private mutating func macrostep(_ s: Int, external: SpecEvent?, outputOf child: String? = nil) throws(Stop) {
+    /// One turn of `mainEventLoop` for one session: the external event dequeued, if any (autoforwarded
+    /// to the children that asked for it, its transitions selected and taken), then the macrostep it
+    /// starts, then the invocations of the states entered and still active.
+    private mutating func mainEventLoopTurn(_ s: Int, external: SpecEvent?, outputOf child: String? = nil)
+        throws(Stop)
+    {
         if let external {
             // <invoke autoforward="true">: the child gets a copy of every external event.
             if let children = sessions[s]?.children, !children.isEmpty {
@@ -311,8 +416,17 @@ struct SpecInterpreter: Sendable {
                     sessions[child]?.externalQueue.append(Queued(event: external, origin: s))
                 }
             }
-            try microstep(s, event: external, isInternal: false, outputOf: child)
+            try selectAndTakeTransitions(s, event: external, isInternal: false, outputOf: child)
         }
+        try macrostep(s)
+        try invoke(s)
+    }
+
+    // MARK: macrostep
+
+    /// The recommendation's macrostep: every internal event, first in first out, each selecting and
+    /// taking its transitions and the eventless ones after them, until the internal queue is empty.
+    private mutating func macrostep(_ s: Int) throws(Stop) {
         var count = 0
         while sessions[s]?.internalQueue.isEmpty == false {
             count += 1
@@ -320,15 +434,21 @@ struct SpecInterpreter: Sendable {
                 throw Stop(message: "more than \(Self.internalEventLimit) internal events in one macrostep of '\(sessions[s]!.document.spec.name)': the flow raises events in a loop")
             }
             let event = sessions[s]!.internalQueue.removeFirst()
-            try microstep(s, event: event, isInternal: true)
+            try selectAndTakeTransitions(s, event: event, isInternal: true)
         }
-        try startInvocations(s)
     }
 
-    /// Sends one event to a session's machine (or, with `timer`, fires one of its timers: `event` is
-    /// then the timer's label) and runs what the step did.
-    private mutating func microstep(_ s: Int, event: SpecEvent, isInternal: Bool, outputOf child: String? = nil,
-                                    timer: FlowTimer? = nil) throws(Stop) {
+    // MARK: selectTransitions (in the engine)
+
+    /// `selectTransitions` and the microsteps that follow, in the engine: one event is sent to the
+    /// session's machine (or, with `timer`, one of its timers fires: `event` is then the timer's
+    /// label), which selects and takes the enabled transitions, then the eventless ones
+    /// (`selectEventlessTransitions`) until none is enabled, and reports each microstep; each is then
+    /// replayed (``microstep(_:in:active:event:)``).
+    private mutating func selectAndTakeTransitions(_ s: Int, event: SpecEvent, isInternal: Bool,
+                                                   outputOf child: String? = nil, timer: FlowTimer? = nil)
+        throws(Stop)
+    {
         // The machine alone is taken out and put back: holding the whole session would share its
         // queues with the array's copy, and every event queued during the step would copy a queue.
         guard sessions[s]?.machine.isFinished == false else { return }
@@ -399,52 +519,222 @@ struct SpecInterpreter: Sendable {
         }
     }
 
-    /// Runs what the engine reports a step did, microstep after microstep, from the configuration
-    /// `active` it started in: exit blocks of each state exited, each transition's block, entry
-    /// blocks of each state entered, and each `done.state.<id>` the engine raised (parallel states),
-    /// queued where it was raised (after the entry blocks of the final state). The one exit routine,
-    /// and the one path for flows with and without parallel states: the engine is the only one that
-    /// says what a step exited and entered.
+    /// Replays the microsteps the engine reports a step took, in order, from the configuration
+    /// `active` it started in. The engine is the only one that says what a step exited and entered,
+    /// for flows with and without parallel states.
     private mutating func replay(_ microsteps: [FlowMicrostep], active: Set<String>, in s: Int,
                                  event: SpecEvent?) throws(Stop) {
-        let document = sessions[s]!.document
-        let declared = document.definition.states
         var active = active
-        for microstep in microsteps {
-            for action in microstep.actions {
-                switch action {
-                case .exit(let p):
-                    let state = declared[p].state
-                    for block in document.states[state]?.onExit ?? [] { try execute(block, in: s, active: active, event: event) }
-                    cancelInvocation(of: state, in: s)
-                    active.remove(state)
-                case .take(let id):
-                    if let block = document.contents[document.index.specTransitions[id.position]] {
-                        try execute(block, in: s, active: active, event: event)
-                    }
-                case .enter(let p):
-                    let state = declared[p].state
-                    active.insert(state)
-                    try enter(state, in: s, active: active, event: event)
-                case .done(let p):
-                    sessions[s]?.internalQueue.append(SpecEvent("done.state.\(declared[p].state)"))
-                }
+        for report in microsteps { try microstep(report, in: s, active: &active, event: event) }
+    }
+
+    // MARK: microstep
+
+    /// The recommendation's `microstep`, replayed from the engine's report: `exitStates`, then
+    /// `executeTransitionContent`, then `enterStates`. The report lists its actions in that order
+    /// (``FlowMicrostep/actions``); `active` follows the configuration through them.
+    private mutating func microstep(_ report: FlowMicrostep, in s: Int, active: inout Set<String>,
+                                    event: SpecEvent?) throws(Stop) {
+        let actions = report.actions[...]
+        let exits = actions.prefix { if case .exit = $0 { true } else { false } }
+        let taken = actions[exits.endIndex...].prefix { if case .take = $0 { true } else { false } }
+        try exitStates(exits, in: s, active: &active, event: event)
+        try executeTransitionContent(taken, in: s, active: active, event: event)
+        try enterStates(actions[taken.endIndex...], in: s, active: &active, event: event)
+    }
+
+    // MARK: exitStates
+
+    /// The recommendation's `exitStates`, over the exit set the engine computed (innermost first, its
+    /// history already recorded): each state's `<onexit>` blocks, then the sessions it invoked are
+    /// cancelled (and an invocation still due is dropped).
+    private mutating func exitStates(_ exits: ArraySlice<FlowMicrostep.Action>, in s: Int, active: inout Set<String>,
+                                     event: SpecEvent?) throws(Stop) {
+        let declared = sessions[s]!.document.definition.states
+        for action in exits {
+            guard case .exit(let p) = action else { continue }
+            let state = declared[p].state
+            try exitState(state, in: s, active: &active, event: event)
+            cancelInvocations(of: state, in: s)
+        }
+    }
+
+    /// Exits one state: its `<onexit>` blocks run with the configuration `active` of that moment
+    /// (which still holds it), then it leaves `active`. The one place exit blocks run: for a
+    /// microstep's exit set and for a session that ends (``exitInterpreter(_:event:)``).
+    private mutating func exitState(_ state: String, in s: Int, active: inout Set<String>,
+                                    event: SpecEvent?) throws(Stop) {
+        for block in sessions[s]?.document.states[state]?.onExit ?? [] {
+            try executeContent(block, in: s, active: active, event: event)
+        }
+        active.remove(state)
+    }
+
+    // MARK: executeTransitionContent
+
+    /// The recommendation's `executeTransitionContent`: the blocks of the transitions taken, in the
+    /// engine's order, after every exit and before any entry.
+    private mutating func executeTransitionContent(_ taken: ArraySlice<FlowMicrostep.Action>, in s: Int,
+                                                   active: Set<String>, event: SpecEvent?) throws(Stop) {
+        let document = sessions[s]!.document
+        for action in taken {
+            guard case .take(let id) = action else { continue }
+            if let block = document.contents[document.index.specTransitions[id.position]] {
+                try executeContent(block, in: s, active: active, event: event)
             }
         }
     }
 
-    /// Entering one state: its entry blocks; its invocation is due at the end of the macrostep; a
-    /// nested final outside parallel states raises `done.state.<parent>` (inside one, the engine
-    /// raises it: see ``replay(_:active:in:event:)``).
-    private mutating func enter(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) throws(Stop) {
+    // MARK: enterStates
+
+    /// The recommendation's `enterStates`, over the entry set the engine computed (outermost first,
+    /// default and history entries resolved): each state joins `active` and is entered
+    /// (``enterState(_:in:active:event:)``); each `done.state.<id>` the engine raised (a final state
+    /// inside a parallel one) is queued where it was raised, after the entry blocks of that final
+    /// state.
+    private mutating func enterStates(_ entries: ArraySlice<FlowMicrostep.Action>, in s: Int,
+                                      active: inout Set<String>, event: SpecEvent?) throws(Stop) {
+        let declared = sessions[s]!.document.definition.states
+        for action in entries {
+            switch action {
+            case .enter(let p):
+                let state = declared[p].state
+                active.insert(state)
+                try enterState(state, in: s, active: active, event: event)
+            case .done(let p):
+                sessions[s]?.internalQueue.append(SpecEvent("done.state.\(declared[p].state)"))
+            case .exit, .take:
+                assertionFailure("a microstep's exits and transitions come before its entries")
+            }
+        }
+    }
+
+    /// Entering one state: its `<onentry>` blocks; its invocation is due at the end of the macrostep;
+    /// a nested final outside parallel states raises `done.state.<parent>` (inside one, the engine
+    /// raises it: see ``enterStates(_:in:active:event:)``). A top-level final ends the session once
+    /// the step is replayed (``finish(_:output:event:)``).
+    private mutating func enterState(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) throws(Stop) {
         let document = sessions[s]!.document
         guard let declared = document.states[state] else { return }
-        for block in declared.onEntry { try execute(block, in: s, active: active, event: event) }
+        for block in declared.onEntry { try executeContent(block, in: s, active: active, event: event) }
         if declared.child != nil { sessions[s]?.toInvoke.append(state) }
         if document.raisesDone.contains(state), let parent = document.index.parent[state] {
             sessions[s]?.internalQueue.append(SpecEvent("done.state.\(parent)"))
         }
     }
+
+    // MARK: exitInterpreter
+
+    /// A session reached its top-level final state: it exits (``exitInterpreter(_:event:)``), its
+    /// invocations are cancelled, and its parent gets `done.invoke.<id>` (`returnDoneEvent`).
+    private mutating func finish(_ s: Int, output: String, event: SpecEvent?) throws(Stop) {
+        guard let session = sessions[s] else { return }
+        note(.finished(path: pathOf(s), output: output))
+        if s == 0 { rootFinished = true }
+        exitInterpreter(s, event: event)
+        for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key }) { cancelInvoke(child) }
+        if let parent = session.parent, let document = sessions[parent]?.document, let id = session.invokeID {
+            if document.scxml {
+                sessions[parent]?.externalQueue.append(Queued(event: SpecEvent("done.invoke.\(id)"), origin: s))
+            } else {
+                // A JSON flow spec's child flow: its output becomes the event its state's `outputs` names
+                // (none when it names null), else the event of the output's own name.
+                let mapping = session.invokingState.flatMap { document.states[$0] }?.childOutputs
+                let event = mapping?.first { $0.output == output }.map(\.event) ?? output
+                if let event {
+                    sessions[parent]?.externalQueue.append(Queued(event: SpecEvent(event), origin: s,
+                                                                  outputOf: session.document.spec.name))
+                }
+            }
+            sessions[parent]?.children[id] = nil
+        }
+        end(s)
+    }
+
+    /// The recommendation's `exitInterpreter`, for a session that finished or is cancelled: every
+    /// active state is exited, innermost first (``exitState(_:in:active:event:)``), each seeing the
+    /// configuration of its moment. Its invocations are the caller's: ``finish(_:output:event:)``
+    /// cancels them after, ``cancelInvoke(_:)`` has cancelled them before. A failing block abandons
+    /// itself only: the session ends anyway.
+    private mutating func exitInterpreter(_ s: Int, event: SpecEvent?) {
+        guard let machine = sessions[s]?.machine else { return }
+        // A finished machine rests in its final configuration, which is exited too; a cancelled
+        // session's machine has not finished (a session ends as its machine finishes).
+        let configuration = machine.configuration
+        var active = Set(configuration)
+        for state in configuration { try? exitState(state, in: s, active: &active, event: event) }
+    }
+
+    private mutating func end(_ s: Int) {
+        live.removeAll { $0 == s }
+        sessions[s] = nil
+        // Its delayed events, sent or awaited, are dropped as they come up (`isLive`).
+    }
+
+    // MARK: invoke
+
+    /// Starts the invocations of the states entered during the macrostep that are still active (the
+    /// recommendation's `invoke`, at the end of each macrostep).
+    private mutating func invoke(_ s: Int) throws(Stop) {
+        guard sessions[s]?.toInvoke.isEmpty == false else { return }
+        // Fields, not the session: a copy of it would share its queues (see `selectAndTakeTransitions`).
+        let toInvoke = sessions[s]!.toInvoke
+        sessions[s]!.toInvoke = []
+        let machine = sessions[s]!.machine
+        let parentDocument = sessions[s]!.document
+        let parentPath = sessions[s]!.path
+        let configuration = Set(machine.isFinished ? [] : machine.configuration)
+        for state in toInvoke where configuration.contains(state) {
+            guard let declared = parentDocument.states[state], let child = declared.child,
+                  let document = documents[child] else { continue }
+            let id: String
+            if let given = declared.childID {
+                id = given
+            } else {
+                sessions[s]!.generatedIDs += 1
+                id = "\(state).\(sessions[s]!.generatedIDs)"
+            }
+            // A JSON flow spec's child flow gets every external event its parent gets.
+            let started = try interpret(document, path: parentPath + [document.spec.name], parent: s, invokeID: id,
+                                        invokingState: state,
+                                        autoforward: declared.autoforward || !parentDocument.scxml)
+            if sessions[s] != nil, sessions[started] != nil { sessions[s]!.children[id] = started }
+        }
+    }
+
+    // MARK: cancelInvoke
+
+    /// Exiting a state cancels the sessions it invoked, and its invocation, if still due, is dropped.
+    private mutating func cancelInvocations(of state: String, in s: Int) {
+        sessions[s]?.toInvoke.removeAll { $0 == state }
+        guard let session = sessions[s] else { return }
+        for (id, child) in session.children where sessions[child]?.invokingState == state {
+            sessions[s]!.children[id] = nil
+            cancelInvoke(child)
+        }
+    }
+
+    /// The recommendation's `cancelInvoke`: ends a session and everything it invoked, children first,
+    /// deepest first, each exiting its active states (``exitInterpreter(_:event:)``). Iterative:
+    /// invocation chains may be deep.
+    private mutating func cancelInvoke(_ root: Int) {
+        var order: [Int] = []
+        var stack = [root]
+        while let s = stack.popLast() {
+            guard let session = sessions[s] else { continue }
+            order.append(s)
+            stack.append(contentsOf: session.children.values.sorted())
+        }
+        for s in order.reversed() {
+            guard sessions[s] != nil else { continue }
+            exitInterpreter(s, event: nil)
+            note(.cancelled(path: pathOf(s)))
+            cancelled.insert(s)
+            end(s)
+        }
+    }
+
+    // MARK: Leaves and timers
 
     /// The atomic states a machine is in, as notes name them: the state, or with parallel states each
     /// active leaf in declaration order, separated by commas.
@@ -486,151 +776,13 @@ struct SpecInterpreter: Sendable {
         return Int(max(1, min(whole, Int64(Int32.max))))
     }
 
-    // MARK: Sessions
+    // MARK: executeContent
 
-    /// Starts a session: its machine's start, the content of the states entered, then its first
-    /// macrostep. Returns the session's slot.
-    private mutating func startSession(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
-                                       invokingState: String?, autoforward: Bool) throws(Stop) -> Int {
-        var machine: FlowMachine<SpecFlow>
-        do {
-            machine = try FlowMachine(document.definition)
-        } catch {
-            throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
-        }
-        let s = sessions.count
-        live.append(s)
-        sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
-                                invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
-        let step: FlowStep<SpecFlow>
-        var microsteps: [FlowMicrostep] = []
-        do {
-            (step, microsteps) = try machine.startReportingMicrosteps(completions: .reported)
-        } catch {
-            sessions[s] = nil
-            throw Stop(message: "\(document.spec.name) cannot start: \(error.message)")
-        }
-        sessions[s]!.machine = machine
-        schedule(step.timers, in: s)
-        let taken = step.transitions.map { document.index.specTransitions[$0.position] }
-        if s == 0, !recording { rootTransitions += taken }
-        note(.started(path: pathOf(s), state: Self.describe(step.leaves), leaf: step.state, effects: Array(step.effects), transitions: taken))
-        if s == 0 { rootState = step.state }
-        try replay(microsteps, active: [], in: s, event: nil)
-        if let output = step.output { try finish(s, output: output, event: nil) }
-        try macrostep(s, external: nil)
-        return s
-    }
-
-    /// Starts the invocations of the states entered during the macrostep that are still active.
-    private mutating func startInvocations(_ s: Int) throws(Stop) {
-        guard sessions[s]?.toInvoke.isEmpty == false else { return }
-        // Fields, not the session: a copy of it would share its queues (see `microstep`).
-        let toInvoke = sessions[s]!.toInvoke
-        sessions[s]!.toInvoke = []
-        let machine = sessions[s]!.machine
-        let parentDocument = sessions[s]!.document
-        let parentPath = sessions[s]!.path
-        let configuration = Set(machine.isFinished ? [] : machine.configuration)
-        for state in toInvoke where configuration.contains(state) {
-            guard let declared = parentDocument.states[state], let child = declared.child,
-                  let document = documents[child] else { continue }
-            let id: String
-            if let given = declared.childID {
-                id = given
-            } else {
-                sessions[s]!.generatedIDs += 1
-                id = "\(state).\(sessions[s]!.generatedIDs)"
-            }
-            // A JSON flow spec's child flow gets every external event its parent gets.
-            let started = try startSession(document, path: parentPath + [document.spec.name], parent: s, invokeID: id,
-                                           invokingState: state,
-                                           autoforward: declared.autoforward || !parentDocument.scxml)
-            if sessions[s] != nil, sessions[started] != nil { sessions[s]!.children[id] = started }
-        }
-    }
-
-    /// A session reached its top-level final state: its remaining states are exited (their exit
-    /// blocks run), its invocations cancelled, and its parent gets `done.invoke.<id>`.
-    private mutating func finish(_ s: Int, output: String, event: SpecEvent?) throws(Stop) {
-        guard let session = sessions[s] else { return }
-        note(.finished(path: pathOf(s), output: output))
-        if s == 0 { rootFinished = true }
-        let configuration = session.machine.configuration
-        var active = Set(configuration)
-        for state in configuration {  // innermost first
-            for block in session.document.states[state]?.onExit ?? [] {
-                try? execute(block, in: s, active: active, event: event)
-            }
-            active.remove(state)
-        }
-        for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key }) { cancel(child) }
-        if let parent = session.parent, let document = sessions[parent]?.document, let id = session.invokeID {
-            if document.scxml {
-                sessions[parent]?.externalQueue.append(Queued(event: SpecEvent("done.invoke.\(id)"), origin: s))
-            } else {
-                // A JSON flow spec's child flow: its output becomes the event its state's `outputs` names
-                // (none when it names null), else the event of the output's own name.
-                let mapping = session.invokingState.flatMap { document.states[$0] }?.childOutputs
-                let event = mapping?.first { $0.output == output }.map(\.event) ?? output
-                if let event {
-                    sessions[parent]?.externalQueue.append(Queued(event: SpecEvent(event), origin: s,
-                                                                  outputOf: session.document.spec.name))
-                }
-            }
-            sessions[parent]?.children[id] = nil
-        }
-        end(s)
-    }
-
-    /// Exiting a state cancels the session it invoked.
-    private mutating func cancelInvocation(of state: String, in s: Int) {
-        sessions[s]?.toInvoke.removeAll { $0 == state }
-        guard let session = sessions[s] else { return }
-        for (id, child) in session.children where sessions[child]?.invokingState == state {
-            sessions[s]!.children[id] = nil
-            cancel(child)
-        }
-    }
-
-    /// Cancels a session and everything it invoked, children first, deepest first, each running the
-    /// exit blocks of its active states. Iterative: invocation chains may be deep.
-    private mutating func cancel(_ root: Int) {
-        var order: [Int] = []
-        var stack = [root]
-        while let s = stack.popLast() {
-            guard let session = sessions[s] else { continue }
-            order.append(s)
-            stack.append(contentsOf: session.children.values.sorted())
-        }
-        for s in order.reversed() {
-            guard let session = sessions[s] else { continue }
-            let configuration = session.machine.isFinished ? [] : session.machine.configuration
-            var active = Set(configuration)
-            for state in configuration {
-                for block in session.document.states[state]?.onExit ?? [] {
-                    try? execute(block, in: s, active: active, event: nil)
-                }
-                active.remove(state)
-            }
-            note(.cancelled(path: pathOf(s)))
-            cancelled.insert(s)
-            end(s)
-        }
-    }
-
-    private mutating func end(_ s: Int) {
-        live.removeAll { $0 == s }
-        sessions[s] = nil
-        // Its delayed events, sent or awaited, are dropped as they come up (`isLive`).
-    }
-
-    // MARK: Executable content
-
-    /// Runs one block. An instruction that fails places its error event on the internal queue and
-    /// abandons the rest of the block (the recommendation's rule).
-    private mutating func execute(_ block: FlowSpec.Executable, in s: Int, active: Set<String>,
-                                  event: SpecEvent?) throws(Stop) {
+    /// The recommendation's `executeContent` for one block. An instruction that fails places its
+    /// error event on the internal queue and abandons the rest of the block (the recommendation's
+    /// rule).
+    private mutating func executeContent(_ block: FlowSpec.Executable, in s: Int, active: Set<String>,
+                                         event: SpecEvent?) throws(Stop) {
         let code = block.instructions
         var pc = 0
         while pc < code.count {
