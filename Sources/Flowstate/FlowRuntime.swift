@@ -45,9 +45,8 @@ public final class FlowRuntime<F: Flow> {
     @usableFromInline @exclusivity(unchecked) var isObserved: Bool
     /// For a flow with delayed transitions, its timers (nil for a flow without: it pays nothing).
     var timers: FlowRuntimeTimers<F>?
-    private var observers: [Int: (FlowStep<F>) -> Void] = [:]
-    private var continuations: [Int: AsyncStream<FlowStep<F>>.Continuation] = [:]
-    private var nextToken = 0
+    /// Who observes steps (``observe(_:)``, ``steps()``).
+    private let observers = ObserverRegistry<FlowStep<F>>()
 
     /// Creates a runtime for a definition.
     /// - Parameters:
@@ -79,7 +78,7 @@ public final class FlowRuntime<F: Flow> {
     }
 
     deinit {
-        for continuation in continuations.values { continuation.finish() }
+        observers.finishStreams()
         timers?.cancelAll()
     }
 
@@ -185,8 +184,7 @@ public final class FlowRuntime<F: Flow> {
     /// Ends every ``steps()`` stream: no step will follow (the runtime stopped or failed).
     @usableFromInline
     func finishStreams() {
-        for continuation in continuations.values { continuation.finish() }
-        continuations.removeAll()
+        observers.finishStreams()
         updateObserved()
     }
 
@@ -228,13 +226,7 @@ public final class FlowRuntime<F: Flow> {
         timers?.apply(step.timers, for: self)
         if isObserved {
             logger?.debug("flow step", metadata: ["flow": "\(machine.definition.name)", "step": "\(step)"])
-            for observer in observers.values { observer(step) }
-            var ended: [Int] = []
-            for (token, continuation) in continuations {
-                if case .terminated = continuation.yield(step) { ended.append(token) }
-            }
-            for token in ended { continuations[token] = nil }
-            if !ended.isEmpty { updateObserved() }
+            if observers.notify(step) { updateObserved() }
         }
         for effect in step.effects {
             do {
@@ -247,7 +239,7 @@ public final class FlowRuntime<F: Flow> {
     }
 
     private func updateObserved() {
-        isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty || timers != nil
+        isObserved = logger != nil || !observers.isEmpty || timers != nil
     }
 
     /// The sleeping task woke (on the runtime's actor): fires every timer then due, in the order they
@@ -273,37 +265,15 @@ public final class FlowRuntime<F: Flow> {
     /// - Returns: A token; the observation lasts until ``FlowObservation/cancel()`` or the runtime ends.
     @discardableResult
     public func observe(_ observer: @escaping (FlowStep<F>) -> Void) -> FlowObservation {
-        let token = nextToken
-        nextToken += 1
-        observers[token] = observer
         isObserved = true
-        return FlowObservation { [weak self] in
-            self?.observers[token] = nil
-            self?.updateObserved()
-        }
+        return observers.observe(observer) { [weak self] in self?.updateObserved() }
     }
 
     /// The steps from now on, as an asynchronous sequence. It finishes when the runtime stops
     /// (``stop()``), fails, or is deinitialized; a stream that is dropped is removed at the next step.
     public func steps() -> AsyncStream<FlowStep<F>> {
-        let (stream, continuation) = AsyncStream<FlowStep<F>>.makeStream()
-        let token = nextToken
-        nextToken += 1
-        continuations[token] = continuation
         isObserved = true
-        return stream
+        return observers.makeStream()
     }
 }
 
-/// A registration made by ``FlowRuntime/observe(_:)``.
-public final class FlowObservation {
-    private var onCancel: (() -> Void)?
-
-    init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
-
-    /// Stops the observation. Calling it again does nothing.
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-}
