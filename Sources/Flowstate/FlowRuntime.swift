@@ -31,11 +31,15 @@ import Logging
 /// ```
 public final class FlowRuntime<F: Flow> {
     /// Performs one effect. It may call ``FlowRuntime/send(_:)`` on the runtime it is given: the
-    /// event is queued until the current step's effects are all performed.
-    public typealias EffectHandler = (F.Effect, FlowRuntime<F>) throws -> Void
+    /// event is queued until the current step's effects are all performed. (A supervised machine's
+    /// handler, given an ``EffectContext``, is the top-level ``Flowstate/EffectHandler``.)
+    public typealias RuntimeHandler = (F.Effect, FlowRuntime<F>) throws -> Void
+    /// The former name of ``RuntimeHandler``, which collided with the supervisor's ``Flowstate/EffectHandler``.
+    @available(*, deprecated, renamed: "RuntimeHandler")
+    public typealias EffectHandler = RuntimeHandler
 
     @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
-    @usableFromInline let handler: EffectHandler
+    @usableFromInline let handler: RuntimeHandler
     private let logger: Logger?
     /// The mailbox: events sent while a step is processed, delivered in FIFO order after it.
     @usableFromInline @exclusivity(unchecked) var queue = Deque<F.Event>()
@@ -61,7 +65,7 @@ public final class FlowRuntime<F: Flow> {
     ///   delayed transitions created outside any actor.
     public init(_ definition: FlowDefinition<F>, context: F.Context? = nil, logger: Logger? = nil,
                 clock: any Clock<Duration> = ContinuousClock(), isolation: isolated (any Actor)? = #isolation,
-                handler: @escaping EffectHandler) throws(FlowError) {
+                handler: @escaping RuntimeHandler) throws(FlowError) {
         self.machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         self.handler = handler
         self.logger = logger
@@ -107,7 +111,7 @@ public final class FlowRuntime<F: Flow> {
             throw FlowError(code: .reentrantCall,
                             message: "flow '\(machine.definition.name)' cannot be started from inside its own handler")
         }
-        return try run { machine throws(FlowError) in try machine.start() }
+        return try process { machine throws(FlowError) in try machine.start() }
     }
 
     /// Sends an event. Outside a step it is processed now, followed by every event queued meanwhile.
@@ -149,7 +153,7 @@ public final class FlowRuntime<F: Flow> {
     /// A send outside a step when someone observes.
     @usableFromInline
     func sendObserved(_ event: F.Event) throws(FlowError) {
-        _ = try run { machine throws(FlowError) in try machine.send(event) }
+        _ = try process { machine throws(FlowError) in try machine.send(event) }
     }
 
     @usableFromInline
@@ -165,7 +169,7 @@ public final class FlowRuntime<F: Flow> {
     @usableFromInline
     func drainQueued() throws(FlowError) {
         let event = queue.removeFirst()
-        _ = try run { machine throws(FlowError) in try machine.send(event) }
+        _ = try process { machine throws(FlowError) in try machine.send(event) }
     }
 
     @usableFromInline
@@ -188,7 +192,7 @@ public final class FlowRuntime<F: Flow> {
         updateObserved()
     }
 
-    private func run(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> FlowStep<F> {
+    private func process(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> FlowStep<F> {
         isProcessing = true
         defer { isProcessing = false }
         var result: FlowStep<F>?
@@ -250,8 +254,8 @@ public final class FlowRuntime<F: Flow> {
         timers.wake(number, for: self)
         guard !isProcessing, failure == nil, let due = timers.takeDue() else { return }
         do throws(FlowError) {
-            // The run fires the other due timers after this one (and after the events its step queues).
-            _ = try run { machine throws(FlowError) in try machine.fire(due) }
+            // `process` fires the other due timers after this one (and after the events its step queues).
+            _ = try process { machine throws(FlowError) in try machine.fire(due) }
         } catch {
             logger?.debug("flow timer failed", metadata: ["flow": "\(machine.definition.name)",
                                                           "timer": "\(due)", "error": "\(error)"])

@@ -12,7 +12,7 @@ extension Supervisor {
         let first = boxes[Int(slot)]!
         let failure = SupervisionFailure(machine: first.id, flow: first.flowName, effect: effectFailure.effect,
                                          message: effectFailure.message)
-        emit(.failed(first.id, failure: failure))
+        publish(.failed(first.id, failure: failure))
         var startingFailure = whileStarting
         while true {
             let box = boxes[Int(slot)]!
@@ -32,7 +32,7 @@ extension Supervisor {
                     core.enqueue(.event(parentID, event))
                     return
                 }
-                emit(.failed(parentID, failure: failure))
+                publish(.failed(parentID, failure: failure))
                 slot = target
                 startingFailure = false
             }
@@ -56,7 +56,7 @@ extension Supervisor {
             return
         }
         guard let id = place(fresh, at: placement, lifecycle: .pending, history: history) else { return }
-        emit(.restarted(box.id, replacement: id))
+        publish(.restarted(box.id, replacement: id))
         core.startNext([id])
     }
 

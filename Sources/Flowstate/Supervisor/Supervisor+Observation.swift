@@ -2,7 +2,7 @@
 
 extension Supervisor {
     /// Reports a tree event. It is only made (labels formatted) when someone observes or logs.
-    func emit(_ make: @autoclosure () -> TreeEvent) {
+    func publish(_ make: @autoclosure () -> TreeEvent) {
         guard isObserved else { return }
         let event = make()
         logger?.debug("tree", metadata: ["event": "\(event)"])

@@ -39,7 +39,7 @@ extension Supervisor {
             case .success(nil): what = "async completion"
             case .failure(let error): what = "async error '\(error)'"
             }
-            emit(.dropped(originSlot == nil ? origin : target, what: what))
+            publish(.dropped(originSlot == nil ? origin : target, what: what))
             return
         }
         switch result {

@@ -161,9 +161,9 @@ public final class Supervisor {
             case .fail(let slot, let failure):
                 fail(slot, failure, whileStarting: false)
             case .dropEvent(let id, let event):
-                emit(.dropped(id, what: "event '\(event)'"))
+                publish(.dropped(id, what: "event '\(event)'"))
             case .dropFailure(let id, let failure):
-                emit(.dropped(id, what: "async error '\(failure.message)'"))
+                publish(.dropped(id, what: "async error '\(failure.message)'"))
             case .fire(let timer, let slot):
                 fire(timer, to: slot)
             }
