@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import PropertyBased
 
 /// One command on a `Supervisor` tree, as ``FlowGen/supervisorCommands(for:length:)`` generates it

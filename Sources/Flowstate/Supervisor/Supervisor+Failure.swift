@@ -61,8 +61,7 @@ extension Supervisor {
     }
 
     /// How many restart instants a machine's line keeps (for tests: at most its policy's `maxRestarts`).
-    @_spi(Testing)
-    public func restartHistoryLength(of machine: MachineID) -> Int {
+    package func restartHistoryLength(of machine: MachineID) -> Int {
         core.slot(of: machine).flatMap { core.restartHistory(of: $0)?.instants.count } ?? 0
     }
 }

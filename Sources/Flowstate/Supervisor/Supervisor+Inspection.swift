@@ -92,8 +92,7 @@ extension Supervisor {
     /// Checks the tree's invariants (for tests): every machine's parent is alive and lists it exactly
     /// once, every listed child is alive and points back, every machine is reachable from a root, the
     /// count of live machines is right, and outside a step no machine is being torn down.
-    @_spi(Testing)
-    public func checkInvariants() -> [String] {
+    package func checkInvariants() -> [String] {
         var problems: [String] = []
         var reached = 0
         var seen = Set<Int32>()

@@ -29,6 +29,5 @@ extension Supervisor {
     }
 
     /// How many `events()` streams are registered (for tests).
-    @_spi(Testing)
-    public var eventStreamCount: Int { observers.streamCount }
+    package var eventStreamCount: Int { observers.streamCount }
 }

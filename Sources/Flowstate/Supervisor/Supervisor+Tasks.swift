@@ -54,6 +54,5 @@ extension Supervisor {
     }
 
     /// How many async effects are in flight (for tests and diagnostics).
-    @_spi(Testing)
-    public var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.taskCount ?? 0) } }
+    package var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.taskCount ?? 0) } }
 }
