@@ -11,7 +11,7 @@
 /// registered meanwhile is called from the next value on; one cancelled meanwhile is still called
 /// with this value; a stream made meanwhile receives this value. A class, so that an observer that
 /// reaches the owner mid-notification touches no value under exclusive access.
-final class ObserverRegistry<Value> {
+final class ObserverRegistry<Value: Sendable> {
     private var observers: [(token: Int, call: (Value) -> Void)] = []
     private var streams: [(token: Int, continuation: AsyncStream<Value>.Continuation)] = []
     private var nextToken = 0
