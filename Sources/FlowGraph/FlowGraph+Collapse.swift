@@ -242,7 +242,7 @@ extension FlowGraph {
         var pageEdges: [Edge] = []
         var groups: [[Int]] = []           // merged edges' members, by group
         var groupOf: [String: Int] = [:]   // "from \0 to" -> group
-        var slots: [Int] = []              // for each group, its place in pageEdges
+        var edgeIndex: [Int] = []            // for each group, its place in pageEdges
         var stubs: [String: Int] = [:]     // outside state -> its stub's place in stubNodes
         var stubNodes: [Node] = []
         func draw(_ e: Int, from: String, to: String) {
@@ -256,7 +256,7 @@ extension FlowGraph {
             } else {
                 groupOf[key] = groups.count
                 groups.append([e])
-                slots.append(pageEdges.count)
+                edgeIndex.append(pageEdges.count)
                 var edge = edges[e]
                 edge.from = from
                 edge.to = to
@@ -282,7 +282,7 @@ extension FlowGraph {
             }
         }
         for (g, members) in groups.enumerated() where members.count > 1 {
-            var edge = pageEdges[slots[g]]
+            var edge = pageEdges[edgeIndex[g]]
             var events: [String?] = []
             var transitions: [Int] = []
             var names: [String] = []
@@ -298,7 +298,7 @@ extension FlowGraph {
             edge.transitions = transitions
             edge.attributes["label"] = nil
             edge.attributes["xlabel"] = nil
-            pageEdges[slots[g]] = edge
+            pageEdges[edgeIndex[g]] = edge
         }
         var graph = FlowGraph(name: name, initial: initial, nodes: pageNodes + stubNodes, edges: pageEdges)
         graph.graphAttributes = graphAttributes

@@ -14,8 +14,8 @@ extension FlowGraph {
             var graph = FlowGraph(outline, prefix: prefix)
             // Children declared by a state of this machine sit inside that state, drawn around them.
             for child in machine.children {
-                guard let info = machines.first(where: { $0.id == child }), let slot = info.slot,
-                      let i = graph.nodes.firstIndex(where: { $0.label == slot }) else { continue }
+                guard let info = machines.first(where: { $0.id == child }), let parentState = info.parentState,
+                      let i = graph.nodes.firstIndex(where: { $0.label == parentState }) else { continue }
                 placed[child] = graph.nodes[i].id
                 graph.nodes[i].kind = .compound
             }

@@ -6,35 +6,47 @@ import Flowstate
 public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value to match on. The set of codes can grow.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+        private enum Backing: String, Hashable, Sendable {
+            case malformedJSON = "malformed-json"
+            case unknownField = "unknown-field"
+            case missingField = "missing-field"
+            case wrongType = "wrong-type"
+            case unsupportedVersion = "unsupported-version"
+            case malformedXML = "malformed-xml"
+            case unsupported = "unsupported"
+            case invalidValue = "invalid-value"
+            case cannotGenerate = "cannot-generate"
+        }
+
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
 
         /// The text is not JSON (or not UTF-8).
-        public static let malformedJSON = Code("malformed-json")
+        public static let malformedJSON = Code(.malformedJSON)
         /// An object has a field the spec does not define.
-        public static let unknownField = Code("unknown-field")
+        public static let unknownField = Code(.unknownField)
         /// A required field is missing.
-        public static let missingField = Code("missing-field")
+        public static let missingField = Code(.missingField)
         /// A field has the wrong type.
-        public static let wrongType = Code("wrong-type")
+        public static let wrongType = Code(.wrongType)
         /// The `flowspec` version is not one this library reads.
-        public static let unsupportedVersion = Code("unsupported-version")
+        public static let unsupportedVersion = Code(.unsupportedVersion)
         /// The text is not well-formed XML.
-        public static let malformedXML = Code("malformed-xml")
+        public static let malformedXML = Code(.malformedXML)
         /// An SCXML element or attribute that this reader does not read (for example `<history>`),
         /// or a value it cannot use (a transition with several targets).
-        public static let unsupported = Code("unsupported")
+        public static let unsupported = Code(.unsupported)
         /// A value is present but wrong (for example an SCXML state without children that names an
         /// initial child).
-        public static let invalidValue = Code("invalid-value")
+        public static let invalidValue = Code(.invalidValue)
 
         /// The flow uses what a typed Swift flow cannot express (a parallel state, an SCXML wildcard
         /// descriptor...), or two of its names become the same Swift identifier
         /// (`FlowSpec.swiftSource(typeName:isPublic:file:)`).
-        public static let cannotGenerate = Code("cannot-generate")
+        public static let cannotGenerate = Code(.cannotGenerate)
 
-        /// The code's stable name.
-        public var description: String { name }
+        /// The code's stable name, kebab-case (`malformed-json`).
+        public var description: String { backing.rawValue }
     }
 
     /// What went wrong.
@@ -51,6 +63,7 @@ public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible 
         self.location = location
     }
 
-    /// `file:line:column: error: message`, one line.
+    /// `file:line:column: error: message`, one line, the package's one format for problems
+    /// (docs/ARCHITECTURE.md, "Errors").
     public var description: String { "\(location): error: \(message)" }
 }

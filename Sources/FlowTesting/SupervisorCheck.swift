@@ -39,7 +39,7 @@ public enum SupervisorCheck {
         let run = try SupervisorRun(universe)
         _ = run.takeEvents()
         for command in commands {
-            _ = try run.run(command)
+            _ = try run.execute(command)
             try each(run.supervisor, run.takeEvents())
         }
     }
@@ -123,7 +123,7 @@ public enum SupervisorCheck {
         var outcome = Outcome(failure: nil, done: [])
         for (i, command) in commands.enumerated() {
             do {
-                outcome.done.append(try run.run(command))
+                outcome.done.append(try run.execute(command))
                 outcome.normalized.append(run.normalized)
             } catch {
                 outcome.done.append("(\(error.description))")

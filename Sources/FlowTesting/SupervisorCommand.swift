@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import PropertyBased
 
 /// One command on a `Supervisor` tree, as ``FlowGen/supervisorCommands(for:length:)`` generates it
@@ -187,7 +187,7 @@ final class SupervisorRun {
 
     /// Runs one command (starting a root first when the tree is empty), checks the tree's invariants,
     /// and says what the command did.
-    func run(_ command: SupervisorCommand) throws(Violation) -> String {
+    func execute(_ command: SupervisorCommand) throws(Violation) -> String {
         var done: [String] = []
         if supervisor.liveCount == 0 { done.append(try startRoot()) }
         done.append(try perform(command))
@@ -307,8 +307,8 @@ final class SupervisorRun {
         var lines: [String] = []
         var stack: [(MachineSnapshot, Int)] = snapshot.roots.reversed().map { ($0, 0) }
         while let (machine, depth) = stack.popLast() {
-            lines.append("\(depth) \(machine.flow) in \(machine.state)" + (machine.slot.map { " (runs in \($0))" } ?? ""))
-            for child in machine.children.reversed() where child.slot != nil { stack.append((child, depth + 1)) }
+            lines.append("\(depth) \(machine.flow) in \(machine.state)" + (machine.parentState.map { " (runs in \($0))" } ?? ""))
+            for child in machine.children.reversed() where child.parentState != nil { stack.append((child, depth + 1)) }
         }
         return lines
     }

@@ -5,20 +5,20 @@
 public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value to match on.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Backing: Hashable, Sendable {
-            case invalidDefinition
-            case notStarted
-            case alreadyStarted
-            case finished
-            case unhandledEvent
-            case eventlessLoop
-            case effectFailed
-            case runtimeFailed
-            case unknownState
-            case stopped
-            case reentrantCall
-            case invalidHistory
-            case noIsolation
+        private enum Backing: String, Hashable, Sendable {
+            case invalidDefinition = "invalid-definition"
+            case notStarted = "not-started"
+            case alreadyStarted = "already-started"
+            case finished = "finished"
+            case unhandledEvent = "unhandled-event"
+            case eventlessLoop = "eventless-loop"
+            case effectFailed = "effect-failed"
+            case runtimeFailed = "runtime-failed"
+            case unknownState = "unknown-state"
+            case stopped = "stopped"
+            case reentrantCall = "reentrant-call"
+            case invalidHistory = "invalid-history"
+            case noIsolation = "no-isolation"
         }
 
         private let backing: Backing
@@ -58,8 +58,9 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
         /// actor, for a coordinator).
         public static let noIsolation = Code(.noIsolation)
 
-        /// The code's name.
-        public var description: String { "\(backing)" }
+        /// The code's stable name, kebab-case (`invalid-definition`), as the other error codes of the
+        /// package spell theirs.
+        public var description: String { backing.rawValue }
     }
 
     /// What went wrong.
@@ -76,9 +77,7 @@ public struct FlowError: Error, Hashable, Sendable, CustomStringConvertible {
         self.location = location
     }
 
-    /// The message, prefixed by the location when there is one.
-    public var description: String {
-        if let location { return "\(location): \(message)" }
-        return message
-    }
+    /// `[location: ]error: message`, one line, the package's one format for problems
+    /// (docs/ARCHITECTURE.md, "Errors").
+    public var description: String { (location.map { "\($0): " } ?? "") + "error: \(message)" }
 }

@@ -127,9 +127,9 @@ package struct FlowHierarchy: Sendable {
         var fill = childStart
         var childList = [Int32](repeating: 0, count: n)
         for i in 0..<n {
-            let slot = Int(parents32[i]) + 1
-            childList[Int(fill[slot])] = Int32(i)
-            fill[slot] += 1
+            let bucket = Int(parents32[i]) + 1
+            childList[Int(fill[bucket])] = Int32(i)
+            fill[bucket] += 1
         }
         var initials = [Int32](repeating: -1, count: n)
         for s in 0..<n where childStart[s + 1] < childStart[s + 2] {
@@ -159,9 +159,9 @@ package struct FlowHierarchy: Sendable {
         var positions = [Int32](repeating: 0, count: n)
         var nextInside = [Int32](repeating: 0, count: n + 1)  // by state + 1; the root's first
         for s in 0..<n {
-            let slot = Int(parents32[s]) + 1
-            positions[s] = nextInside[slot]
-            nextInside[slot] += sizes[s]
+            let bucket = Int(parents32[s]) + 1
+            positions[s] = nextInside[bucket]
+            nextInside[bucket] += sizes[s]
             nextInside[s + 1] = positions[s] + 1
         }
         var subtreeEnds = sizes

@@ -31,11 +31,15 @@ import Logging
 /// ```
 public final class FlowRuntime<F: Flow> {
     /// Performs one effect. It may call ``FlowRuntime/send(_:)`` on the runtime it is given: the
-    /// event is queued until the current step's effects are all performed.
-    public typealias EffectHandler = (F.Effect, FlowRuntime<F>) throws -> Void
+    /// event is queued until the current step's effects are all performed. (A supervised machine's
+    /// handler, given an ``EffectContext``, is the top-level ``Flowstate/EffectHandler``.)
+    public typealias RuntimeHandler = (F.Effect, FlowRuntime<F>) throws -> Void
+    /// The former name of ``RuntimeHandler``, which collided with the supervisor's ``Flowstate/EffectHandler``.
+    @available(*, deprecated, renamed: "RuntimeHandler")
+    public typealias EffectHandler = RuntimeHandler
 
     @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
-    @usableFromInline let handler: EffectHandler
+    @usableFromInline let handler: RuntimeHandler
     private let logger: Logger?
     /// The mailbox: events sent while a step is processed, delivered in FIFO order after it.
     @usableFromInline @exclusivity(unchecked) var queue = Deque<F.Event>()
@@ -45,9 +49,8 @@ public final class FlowRuntime<F: Flow> {
     @usableFromInline @exclusivity(unchecked) var isObserved: Bool
     /// For a flow with delayed transitions, its timers (nil for a flow without: it pays nothing).
     var timers: FlowRuntimeTimers<F>?
-    private var observers: [Int: (FlowStep<F>) -> Void] = [:]
-    private var continuations: [Int: AsyncStream<FlowStep<F>>.Continuation] = [:]
-    private var nextToken = 0
+    /// Who observes steps (``observe(_:)``, ``steps()``).
+    private let observers = ObserverRegistry<FlowStep<F>>()
 
     /// Creates a runtime for a definition.
     /// - Parameters:
@@ -62,7 +65,7 @@ public final class FlowRuntime<F: Flow> {
     ///   delayed transitions created outside any actor.
     public init(_ definition: FlowDefinition<F>, context: F.Context? = nil, logger: Logger? = nil,
                 clock: any Clock<Duration> = ContinuousClock(), isolation: isolated (any Actor)? = #isolation,
-                handler: @escaping EffectHandler) throws(FlowError) {
+                handler: @escaping RuntimeHandler) throws(FlowError) {
         self.machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         self.handler = handler
         self.logger = logger
@@ -79,7 +82,7 @@ public final class FlowRuntime<F: Flow> {
     }
 
     deinit {
-        for continuation in continuations.values { continuation.finish() }
+        observers.finishStreams()
         timers?.cancelAll()
     }
 
@@ -108,7 +111,7 @@ public final class FlowRuntime<F: Flow> {
             throw FlowError(code: .reentrantCall,
                             message: "flow '\(machine.definition.name)' cannot be started from inside its own handler")
         }
-        return try run { machine throws(FlowError) in try machine.start() }
+        return try process { machine throws(FlowError) in try machine.start() }
     }
 
     /// Sends an event. Outside a step it is processed now, followed by every event queued meanwhile.
@@ -150,7 +153,7 @@ public final class FlowRuntime<F: Flow> {
     /// A send outside a step when someone observes.
     @usableFromInline
     func sendObserved(_ event: F.Event) throws(FlowError) {
-        _ = try run { machine throws(FlowError) in try machine.send(event) }
+        _ = try process { machine throws(FlowError) in try machine.send(event) }
     }
 
     @usableFromInline
@@ -166,7 +169,7 @@ public final class FlowRuntime<F: Flow> {
     @usableFromInline
     func drainQueued() throws(FlowError) {
         let event = queue.removeFirst()
-        _ = try run { machine throws(FlowError) in try machine.send(event) }
+        _ = try process { machine throws(FlowError) in try machine.send(event) }
     }
 
     @usableFromInline
@@ -185,12 +188,11 @@ public final class FlowRuntime<F: Flow> {
     /// Ends every ``steps()`` stream: no step will follow (the runtime stopped or failed).
     @usableFromInline
     func finishStreams() {
-        for continuation in continuations.values { continuation.finish() }
-        continuations.removeAll()
+        observers.finishStreams()
         updateObserved()
     }
 
-    private func run(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> FlowStep<F> {
+    private func process(_ first: (inout FlowMachine<F>) throws(FlowError) -> FlowStep<F>) throws(FlowError) -> FlowStep<F> {
         isProcessing = true
         defer { isProcessing = false }
         var result: FlowStep<F>?
@@ -228,13 +230,7 @@ public final class FlowRuntime<F: Flow> {
         timers?.apply(step.timers, for: self)
         if isObserved {
             logger?.debug("flow step", metadata: ["flow": "\(machine.definition.name)", "step": "\(step)"])
-            for observer in observers.values { observer(step) }
-            var ended: [Int] = []
-            for (token, continuation) in continuations {
-                if case .terminated = continuation.yield(step) { ended.append(token) }
-            }
-            for token in ended { continuations[token] = nil }
-            if !ended.isEmpty { updateObserved() }
+            if observers.notify(step) { updateObserved() }
         }
         for effect in step.effects {
             do {
@@ -247,7 +243,7 @@ public final class FlowRuntime<F: Flow> {
     }
 
     private func updateObserved() {
-        isObserved = logger != nil || !observers.isEmpty || !continuations.isEmpty || timers != nil
+        isObserved = logger != nil || !observers.isEmpty || timers != nil
     }
 
     /// The sleeping task woke (on the runtime's actor): fires every timer then due, in the order they
@@ -258,8 +254,8 @@ public final class FlowRuntime<F: Flow> {
         timers.wake(number, for: self)
         guard !isProcessing, failure == nil, let due = timers.takeDue() else { return }
         do throws(FlowError) {
-            // The run fires the other due timers after this one (and after the events its step queues).
-            _ = try run { machine throws(FlowError) in try machine.fire(due) }
+            // `process` fires the other due timers after this one (and after the events its step queues).
+            _ = try process { machine throws(FlowError) in try machine.fire(due) }
         } catch {
             logger?.debug("flow timer failed", metadata: ["flow": "\(machine.definition.name)",
                                                           "timer": "\(due)", "error": "\(error)"])
@@ -273,37 +269,15 @@ public final class FlowRuntime<F: Flow> {
     /// - Returns: A token; the observation lasts until ``FlowObservation/cancel()`` or the runtime ends.
     @discardableResult
     public func observe(_ observer: @escaping (FlowStep<F>) -> Void) -> FlowObservation {
-        let token = nextToken
-        nextToken += 1
-        observers[token] = observer
         isObserved = true
-        return FlowObservation { [weak self] in
-            self?.observers[token] = nil
-            self?.updateObserved()
-        }
+        return observers.observe(observer) { [weak self] in self?.updateObserved() }
     }
 
     /// The steps from now on, as an asynchronous sequence. It finishes when the runtime stops
     /// (``stop()``), fails, or is deinitialized; a stream that is dropped is removed at the next step.
     public func steps() -> AsyncStream<FlowStep<F>> {
-        let (stream, continuation) = AsyncStream<FlowStep<F>>.makeStream()
-        let token = nextToken
-        nextToken += 1
-        continuations[token] = continuation
         isObserved = true
-        return stream
+        return observers.makeStream()
     }
 }
 
-/// A registration made by ``FlowRuntime/observe(_:)``.
-public final class FlowObservation {
-    private var onCancel: (() -> Void)?
-
-    init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
-
-    /// Stops the observation. Calling it again does nothing.
-    public func cancel() {
-        onCancel?()
-        onCancel = nil
-    }
-}

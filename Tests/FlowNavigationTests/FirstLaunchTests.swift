@@ -1,6 +1,6 @@
 import CoordinatorExamples
 import FlowNavigation
-@_spi(Testing) import Flowstate
+import Flowstate
 import Foundation
 import Testing
 

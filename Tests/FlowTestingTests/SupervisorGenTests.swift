@@ -29,7 +29,7 @@ struct SupervisorGenTests {
             // A declared worker runs only while its parent is in `working`.
             let machines = supervisor.machines
             return machines.allSatisfy { machine in
-                guard machine.slot != nil else { return true }
+                guard machine.parentState != nil else { return true }
                 return machines.first { $0.id == machine.parent }?.state == "working"
             }
         }

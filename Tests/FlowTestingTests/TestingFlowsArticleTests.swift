@@ -140,7 +140,7 @@ struct TestingFlowsArticleTests {
         SupervisorCheck.everyCommand(of: universe) { supervisor, _ in
             let machines = supervisor.machines
             return machines.allSatisfy { machine in
-                machine.slot == nil || machines.contains { $0.id == machine.parent && $0.state == "creatingAccount" }
+                machine.parentState == nil || machines.contains { $0.id == machine.parent && $0.state == "creatingAccount" }
             }
         }
     }

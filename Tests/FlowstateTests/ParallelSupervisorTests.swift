@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import Foundation
 import Testing
 
@@ -102,7 +102,7 @@ struct ParallelSupervisorTests {
         let desk = try supervisor.start(Desk.definition, handler: log.handler())
         try supervisor.send(.start, to: desk)
         #expect(supervisor.machines.map(\.flow) == ["desk", "timer", "inbox", "chat"])
-        #expect(supervisor.machines.map(\.slot) == [nil, "working", "inbox", "talking"])
+        #expect(supervisor.machines.map(\.parentState) == [nil, "working", "inbox", "talking"])
         #expect(supervisor.machines[0].leaves == ["inbox", "talking"])
         #expect(supervisor.machines[0].state == "inbox, talking")
         #expect(supervisor.leaves(of: desk) == [.inbox, .talking])
@@ -261,7 +261,7 @@ struct ParallelSupervisorTests {
         let root = try #require(snapshot.roots.first)
         #expect(root.state == "inbox")
         #expect(root.leaves == ["inbox", "talking"])
-        #expect(root.children.map(\.slot) == ["working", "inbox", "talking"])
+        #expect(root.children.map(\.parentState) == ["working", "inbox", "talking"])
         #expect(root.children.map(\.state) == ["a", "b", "a"])
 
         let json = try JSONEncoder().encode(snapshot)

@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import Testing
 
 /// A flow whose entry effect is a network call.

@@ -390,7 +390,7 @@ struct SupervisorCoreTests {
             if (parent >= 0 ? core.id(of: parent).rawValue : nil) != machine.parent {
                 problems.append("\(id): parent differs")
             }
-            if core[slot].stateSlot != machine.state { problems.append("\(id): state differs") }
+            if core[slot].parentState != machine.state { problems.append("\(id): state differs") }
             if core.children(of: slot).map({ core.id(of: $0).rawValue }) != machine.children {
                 problems.append("\(id): children differ")
             }

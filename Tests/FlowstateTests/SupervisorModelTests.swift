@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import PropertyBased
 import Testing
 
@@ -86,7 +86,7 @@ struct SupervisorModelTests {
         var plan: [Command]
         var planned = 0
         /// Starts of restarted machines: before anything queued, last pushed first.
-        var urgent: [Int] = []
+        var startStack: [Int] = []
         /// The commands an observer issues, one per machine torn down (when the test observes).
         var observerPlan: [Command]
         var observed = 0
@@ -106,14 +106,14 @@ struct SupervisorModelTests {
             perform(command)
             guard !inside else { return }
             inside = true
-            while !queue.isEmpty || !released.isEmpty || !urgent.isEmpty {
+            while !queue.isEmpty || !released.isEmpty || !startStack.isEmpty {
                 if !released.isEmpty {
                     let sweep = released.sorted()
                     released.removeAll()
                     for id in sweep { tearDown(id) }
                     continue
                 }
-                if let id = urgent.popLast() {
+                if let id = startStack.popLast() {
                     if machines[id]?.life == .pending, !stopping.contains(id) { start(id) }
                     continue
                 }
@@ -236,7 +236,7 @@ struct SupervisorModelTests {
             nextID += 1
             machines[fresh] = Machine(parent: parent, restartPolicy: true, restarts: old.restarts + 1)
             machines[parent]!.children.insert(fresh, at: min(position, machines[parent]!.children.count))
-            urgent.append(fresh)
+            startStack.append(fresh)
         }
 
         /// Children first, siblings in reverse spawn order; every running machine's exits run.

@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import PropertyBased
 import Testing
 
@@ -122,7 +122,7 @@ struct SupervisorProperties {
             let byID = Dictionary(uniqueKeysWithValues: machines.map { ($0.id, $0) })
             var seen = Set<[String]>()
             for machine in machines {
-                guard let slot = machine.slot, let parentID = machine.parent, let parent = byID[parentID] else { continue }
+                guard let slot = machine.parentState, let parentID = machine.parent, let parent = byID[parentID] else { continue }
                 let flow = GeneratedTree.flowIndex(parent.flow)
                 guard let declared = tree.declaration(in: flow, slot: slot) else {
                     problems.append("\(machine.id) runs in \(parent.flow).\(slot), which declares no child")
@@ -294,7 +294,7 @@ struct SupervisorProperties {
                         try? supervisor.send(Leaf.Event.next, to: supervisor.handle(machine.id, as: Leaf.self)!)
                     }
                     #expect(supervisor.checkInvariants().isEmpty)
-                    lines.append(supervisor.machines.map { "\($0.flow):\($0.state)@\($0.slot ?? "-")" }.joined(separator: " ")
+                    lines.append(supervisor.machines.map { "\($0.flow):\($0.state)@\($0.parentState ?? "-")" }.joined(separator: " ")
                                  + " | " + log.effects.joined(separator: ","))
                     log.entries.removeAll()
                 }

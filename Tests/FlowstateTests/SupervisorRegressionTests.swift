@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import Testing
 
 @Suite("Supervisor: async API (run, cancellation, declared children's handles)")

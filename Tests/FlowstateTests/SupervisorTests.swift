@@ -1,4 +1,4 @@
-@_spi(Testing) import Flowstate
+import Flowstate
 import Foundation
 import Testing
 
@@ -22,7 +22,7 @@ struct SupervisorTests {
         _ = try Self.threeLevels(log, supervisor: supervisor)
         #expect(supervisor.machines.map(\.flow) == ["top", "mid", "leaf"])
         #expect(supervisor.machines.map(\.state) == ["busy", "running", "a"])
-        #expect(supervisor.machines.map(\.slot) == [nil, "busy", "running"])
+        #expect(supervisor.machines.map(\.parentState) == [nil, "busy", "running"])
         #expect(supervisor.checkInvariants().isEmpty)
         #expect(log.effects == [
             "enter top.home", "exit top.home", "enter top.busy", "enter mid.idle",
@@ -251,7 +251,7 @@ struct SupervisorTests {
         let restored = Supervisor()
         try restored.restore(snapshot.roots[0], definition: Top.definition(), handler: restoredLog.handler())
         #expect(restored.machines.map(\.state) == supervisor.machines.map(\.state))
-        #expect(restored.machines.map(\.slot) == supervisor.machines.map(\.slot))
+        #expect(restored.machines.map(\.parentState) == supervisor.machines.map(\.parentState))
         #expect(restoredLog.effects.isEmpty, "restoring performs nothing")
 
         log.entries.removeAll()

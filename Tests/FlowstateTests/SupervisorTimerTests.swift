@@ -183,7 +183,7 @@ struct SupervisorTimerTests {
     @Test("Restoring a timer whose state is not active is an error naming it; nothing is restored")
     func inactiveTimerRefused() throws {
         let host = Host()
-        var machine = MachineSnapshot(flow: "verify", state: "verifying", slot: nil, children: [])
+        var machine = MachineSnapshot(flow: "verify", state: "verifying", parentState: nil, children: [])
         machine.timers = [TimerSnapshot(state: "waiting", transition: DelayTests.ids(DelayTests.verify, .waiting,
                                                                                       .seconds(30)).transition.position,
                                         left: .seconds(5))]

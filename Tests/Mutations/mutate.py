@@ -241,8 +241,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the declared child of a state the parent leaves keeps running",
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
-        search="if stateSlot >= 0 && (finished || !isActive(stateSlot)) {",
-        replace="if stateSlot >= 0 && finished {",
+        search="if parentState >= 0 && (finished || !isActive(parentState)) {",
+        replace="if parentState >= 0 && finished {",
     ),
     Mutation(
         name="declared-spawn-order",
@@ -274,8 +274,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the starts taken next (declared children, restarts) are taken innermost first",
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
-        search="for id in ids.reversed() { urgent.append(.start(id)) }",
-        replace="for id in ids { urgent.append(.start(id)) }",
+        search="for id in ids.reversed() { startStack.append(id) }",
+        replace="for id in ids { startStack.append(id) }",
     ),
     Mutation(
         name="parent-gone-ignores-teardown",

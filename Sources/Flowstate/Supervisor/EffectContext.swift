@@ -34,7 +34,7 @@ public struct EffectContext<F: Flow> {
             try supervisor.send(event, to: machine)
         } catch let error where error.code == .stepFailed {
             if let underlying = error.underlying {
-                supervisor.emit(.refused(machine.id, event: "\(event)", error: underlying))
+                supervisor.publish(.refused(machine.id, event: "\(event)", error: underlying))
             }
         } catch {
             // `.machineGone`: already reported as dropped.

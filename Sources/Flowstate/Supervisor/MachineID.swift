@@ -53,7 +53,7 @@ public struct MachineHandle<F: Flow>: Hashable, Sendable, CustomStringConvertibl
     init(id: MachineID) { self.id = id }
 
     /// A handle for a machine identity, for test kits that name machines already gone (not API).
-    @_spi(Testing) public static func naming(_ id: MachineID) -> Self { Self(id: id) }
+    package static func naming(_ id: MachineID) -> Self { Self(id: id) }
 
     /// `#n`.
     public var description: String { id.description }

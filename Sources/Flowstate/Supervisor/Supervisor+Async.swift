@@ -101,7 +101,7 @@ extension Supervisor {
     ) -> MachineHandle<C>? {
         guard let parentSlot = slot(of: parent.id),
               let stateIndex = box(parentSlot).described.stateIndex(labelled: String(describing: state)) else { return nil }
-        for child in core.children(of: parentSlot) where core[child].stateSlot == Int32(stateIndex) {
+        for child in core.children(of: parentSlot) where core[child].parentState == Int32(stateIndex) {
             guard box(child) is MachineBox<C> else { return nil }
             return MachineHandle(id: core.id(of: child))
         }

@@ -12,7 +12,7 @@ extension Supervisor {
         let first = boxes[Int(slot)]!
         let failure = SupervisionFailure(machine: first.id, flow: first.flowName, effect: effectFailure.effect,
                                          message: effectFailure.message)
-        emit(.failed(first.id, failure: failure))
+        publish(.failed(first.id, failure: failure))
         var startingFailure = whileStarting
         while true {
             let box = boxes[Int(slot)]!
@@ -32,7 +32,7 @@ extension Supervisor {
                     core.enqueue(.event(parentID, event))
                     return
                 }
-                emit(.failed(parentID, failure: failure))
+                publish(.failed(parentID, failure: failure))
                 slot = target
                 startingFailure = false
             }
@@ -56,13 +56,12 @@ extension Supervisor {
             return
         }
         guard let id = place(fresh, at: placement, lifecycle: .pending, history: history) else { return }
-        emit(.restarted(box.id, replacement: id))
+        publish(.restarted(box.id, replacement: id))
         core.startNext([id])
     }
 
     /// How many restart instants a machine's line keeps (for tests: at most its policy's `maxRestarts`).
-    @_spi(Testing)
-    public func restartHistoryLength(of machine: MachineID) -> Int {
+    package func restartHistoryLength(of machine: MachineID) -> Int {
         core.slot(of: machine).flatMap { core.restartHistory(of: $0)?.instants.count } ?? 0
     }
 }

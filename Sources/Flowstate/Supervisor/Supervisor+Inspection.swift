@@ -16,15 +16,19 @@ public struct MachineInfo: Hashable, Sendable, CustomStringConvertible {
     /// order of their states).
     public let children: [MachineID]
     /// For a declared child, the label of the parent state that runs it.
-    public let slot: String?
+    public let parentState: String?
     /// Whether it is bound to an owner's lifetime.
     public let isOwnerBound: Bool
     /// How deep it is: 0 for a root.
     public let depth: Int
 
+    /// The former name of ``parentState``.
+    @available(*, deprecated, renamed: "parentState")
+    public var slot: String? { parentState }
+
     /// An indented line: `#3 sign-up in password (in parent state signingUp)`.
     public var description: String {
-        String(repeating: "  ", count: depth) + "\(id) \(flow) in \(state)" + (slot.map { " (runs in \($0))" } ?? "")
+        String(repeating: "  ", count: depth) + "\(id) \(flow) in \(state)" + (parentState.map { " (runs in \($0))" } ?? "")
     }
 }
 
@@ -34,11 +38,11 @@ extension Supervisor {
         liveTree().map { slot, depth in
             let node = core[slot]
             let box = box(slot)
-            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).described.label(ofState: Int(node.stateSlot)) : nil
+            let parentStateLabel = node.parentState >= 0 ? self.box(node.parent).described.label(ofState: Int(node.parentState)) : nil
             return MachineInfo(id: box.id, flow: box.flowName, state: box.described.stateLabel,
                                leaves: box.described.stateLabels,
                                parent: node.parent >= 0 ? core.id(of: node.parent) : nil,
-                               children: core.children(of: slot).map { core.id(of: $0) }, slot: slotLabel,
+                               children: core.children(of: slot).map { core.id(of: $0) }, parentState: parentStateLabel,
                                isOwnerBound: box.ownerBound, depth: depth)
         }
     }
@@ -88,8 +92,7 @@ extension Supervisor {
     /// Checks the tree's invariants (for tests): every machine's parent is alive and lists it exactly
     /// once, every listed child is alive and points back, every machine is reachable from a root, the
     /// count of live machines is right, and outside a step no machine is being torn down.
-    @_spi(Testing)
-    public func checkInvariants() -> [String] {
+    package func checkInvariants() -> [String] {
         var problems: [String] = []
         var reached = 0
         var seen = Set<Int32>()

@@ -195,16 +195,16 @@ extension Supervisor {
         try turn { () throws(SupervisorError) -> MachineID in
             var ids: [MachineID] = []
             ids.reserveCapacity(restored.count)
-            for (box, parent, stateSlot, timers) in restored {
+            for (box, parent, parentState, timers) in restored {
                 let parentSlot = parent >= 0 ? ids[parent].slot : root
-                guard let id = place(box, at: SupervisorCore.Placement(parent: parentSlot, state: stateSlot),
+                guard let id = place(box, at: SupervisorCore.Placement(parent: parentSlot, state: parentState),
                                      lifecycle: .running) else {
                     throw SupervisorError(code: .machineGone, message: "cannot restore under a machine that is gone")
                 }
                 ids.append(id)
                 if !timers.isEmpty { core.restoreTimers(timers, of: id, now: timerNow()) }
                 if isObserved {
-                    emit(.spawned(id, flow: box.flowName, parent: parentSlot >= 0 ? core.id(of: parentSlot) : nil,
+                    publish(.spawned(id, flow: box.flowName, parent: parentSlot >= 0 ? core.id(of: parentSlot) : nil,
                                   state: box.described.stateLabel, transitions: FlowTransitions()))
                 }
             }

@@ -35,7 +35,7 @@ extension Supervisor {
     /// Reports an event for a machine that is gone (or going) as dropped, and makes the error to throw.
     @usableFromInline
     func dropped(_ event: Any, to id: MachineID) -> SupervisorError {
-        emit(.dropped(id, what: "event '\(event)'"))
+        publish(.dropped(id, what: "event '\(event)'"))
         return gone(id, "send '\(event)' to")
     }
 
@@ -55,7 +55,7 @@ extension Supervisor {
         do throws(FlowError) {
             outcome = try box.deliver(event, in: self)
         } catch {
-            emit(.refused(box.id, event: "\(event)", error: error))
+            publish(.refused(box.id, event: "\(event)", error: error))
             logger?.debug("queued event refused", metadata: ["machine": "\(box.id)", "error": "\(error)"])
             return
         }
@@ -73,7 +73,7 @@ extension Supervisor {
             if isObserved {
                 let parent = core[slot].parent
                 let description = describe()
-                emit(.spawned(box.id, flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
+                publish(.spawned(box.id, flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
                               state: description.to, transitions: description.transitions))
             }
             return
@@ -81,7 +81,7 @@ extension Supervisor {
         guard summary.moved else { return }
         if isObserved {
             let description = describe()
-            emit(.transitioned(box.id, from: description.from, to: description.to, event: description.event,
+            publish(.transitioned(box.id, from: description.from, to: description.to, event: description.event,
                                transitions: description.transitions))
         }
         guard box.declaresChildren else { return }
@@ -120,7 +120,7 @@ extension Supervisor {
     func complete(_ slot: Int32) {
         let box = boxes[Int(slot)]!
         let output = box.output()
-        if isObserved, let output { emit(.completed(box.id, output: TreeEvent.Output(output))) }
+        if isObserved, let output { publish(.completed(box.id, output: TreeEvent.Output(output))) }
         let parent = core[slot].parent
         tearDown(slot, reason: .completed)
         guard let output else { return }

@@ -20,7 +20,14 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     public var leaves: [String] = []
     /// For a declared child: the label of the parent state that runs it. `nil` for a root, or a child
     /// spawned dynamically (which is not restored: its owner is an object of the previous launch).
-    public var slot: String?
+    /// Encoded under the key `slot`, its name before 0.x (snapshots written before read the same).
+    public var parentState: String?
+    /// The former name of ``parentState``.
+    @available(*, deprecated, renamed: "parentState")
+    public var slot: String? {
+        get { parentState }
+        set { parentState = newValue }
+    }
     /// Labels of the machine's active states whose declared child was stopped while the state stayed
     /// active (innermost first): restoring leaves them without it, as they were. Any other active
     /// state that declares a child must have it in ``children``.
@@ -52,21 +59,29 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     fileprivate var storage: SnapshotChildren
 
     /// Creates a snapshot of one machine.
-    public init(flow: String, state: String, slot: String?, children: [MachineSnapshot]) {
+    public init(flow: String, state: String, parentState: String?, children: [MachineSnapshot]) {
         self.flow = flow
         self.state = state
-        self.slot = slot
+        self.parentState = parentState
         self.storage = SnapshotChildren(children)
     }
 
-    private enum CodingKeys: String, CodingKey { case flow, state, leaves, slot, stoppedChildren, context, history, timers, children }
+    /// The former spelling of ``init(flow:state:parentState:children:)``.
+    @available(*, deprecated, renamed: "init(flow:state:parentState:children:)")
+    public init(flow: String, state: String, slot: String?, children: [MachineSnapshot]) {
+        self.init(flow: flow, state: state, parentState: slot, children: children)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case flow, state, leaves, parentState = "slot", stoppedChildren, context, history, timers, children
+    }
 
     /// Decodes a snapshot.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(flow: try container.decode(String.self, forKey: .flow),
                   state: try container.decode(String.self, forKey: .state),
-                  slot: try container.decodeIfPresent(String.self, forKey: .slot),
+                  parentState: try container.decodeIfPresent(String.self, forKey: .parentState),
                   children: try container.decode([MachineSnapshot].self, forKey: .children))
         leaves = try container.decodeIfPresent([String].self, forKey: .leaves) ?? []
         stoppedChildren = try container.decodeIfPresent([String].self, forKey: .stoppedChildren) ?? []
@@ -81,7 +96,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         try container.encode(flow, forKey: .flow)
         try container.encode(state, forKey: .state)
         if !leaves.isEmpty { try container.encode(leaves, forKey: .leaves) }
-        try container.encodeIfPresent(slot, forKey: .slot)
+        try container.encodeIfPresent(parentState, forKey: .parentState)
         if !stoppedChildren.isEmpty { try container.encode(stoppedChildren, forKey: .stoppedChildren) }
         try container.encodeIfPresent(context, forKey: .context)
         if !history.isEmpty { try container.encode(history, forKey: .history) }
@@ -93,7 +108,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     public static func == (lhs: MachineSnapshot, rhs: MachineSnapshot) -> Bool {
         var pairs = [(lhs, rhs)]
         while let (a, b) = pairs.popLast() {
-            guard a.flow == b.flow, a.state == b.state, a.leaves == b.leaves, a.slot == b.slot,
+            guard a.flow == b.flow, a.state == b.state, a.leaves == b.leaves, a.parentState == b.parentState,
                   a.stoppedChildren == b.stoppedChildren,
                   a.context == b.context, a.history == b.history, a.timers == b.timers,
                   a.storage.items.count == b.storage.items.count else { return false }
@@ -110,7 +125,7 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
             hasher.combine(node.flow)
             hasher.combine(node.state)
             hasher.combine(node.leaves)
-            hasher.combine(node.slot)
+            hasher.combine(node.parentState)
             hasher.combine(node.stoppedChildren)
             hasher.combine(node.context)
             hasher.combine(node.history)
@@ -200,11 +215,11 @@ extension Supervisor {
         for (slot, _) in tree.reversed() {
             let box = box(slot)
             let node = core[slot]
-            let slotLabel = node.stateSlot >= 0 ? self.box(node.parent).described.label(ofState: Int(node.stateSlot)) : nil
+            let parentStateLabel = node.parentState >= 0 ? self.box(node.parent).described.label(ofState: Int(node.parentState)) : nil
             let childSlots = core.children(of: slot)
             let children = childSlots.compactMap { built.removeValue(forKey: $0) }
             let leaves = box.described.stateLabels
-            var snapshot = MachineSnapshot(flow: box.flowName, state: leaves[0], slot: slotLabel, children: children)
+            var snapshot = MachineSnapshot(flow: box.flowName, state: leaves[0], parentState: parentStateLabel, children: children)
             if leaves.count > 1 { snapshot.leaves = leaves }
             snapshot.context = try box.described.encodedContext()
             snapshot.history = box.described.rememberedLabels
@@ -215,7 +230,7 @@ extension Supervisor {
                 }
             }
             // Active states whose declared child is not running: it was stopped, and stays so.
-            let running = Set(childSlots.map { core[$0].stateSlot })
+            let running = Set(childSlots.map { core[$0].parentState })
             for s in box.activePositions().reversed().lazy.map({ Int($0) })
             where box.childFlow(at: s) != nil && !running.contains(Int32(s)) {
                 snapshot.stoppedChildren.append(box.described.label(ofState: s))
@@ -301,32 +316,32 @@ extension Supervisor {
             var taken: [Int: String] = [:]
             var children: [(MachineSnapshot, Int)] = []
             for child in machine.children {
-                guard let slotLabel = child.slot else { continue }  // dynamic: not restored
-                guard let slot = box.described.stateIndex(labelled: slotLabel) else {
+                guard let stateLabel = child.parentState else { continue }  // dynamic: not restored
+                guard let stateIndex = box.described.stateIndex(labelled: stateLabel) else {
                     throw SupervisorError(code: .snapshotMismatch,
-                                          message: "flow '\(box.flowName)' has no state '\(slotLabel)' to run '\(child.flow)' in")
+                                          message: "flow '\(box.flowName)' has no state '\(stateLabel)' to run '\(child.flow)' in")
                 }
-                guard box.isActive(slot) else {
+                guard box.isActive(stateIndex) else {
                     throw SupervisorError(code: .snapshotMismatch,
-                                          message: "state '\(slotLabel)' of flow '\(box.flowName)' is not active in the snapshot")
+                                          message: "state '\(stateLabel)' of flow '\(box.flowName)' is not active in the snapshot")
                 }
-                guard let spec = box.childFlow(at: slot), spec.name == child.flow else {
+                guard let spec = box.childFlow(at: stateIndex), spec.name == child.flow else {
                     throw SupervisorError(code: .snapshotMismatch,
-                                          message: "state '\(slotLabel)' of flow '\(box.flowName)' does not run '\(child.flow)'")
+                                          message: "state '\(stateLabel)' of flow '\(box.flowName)' does not run '\(child.flow)'")
                 }
-                if let first = taken[slot] {
+                if let first = taken[stateIndex] {
                     throw SupervisorError(code: .snapshotMismatch,
-                                          message: "state '\(slotLabel)' of flow '\(box.flowName)' runs one '\(first)', "
+                                          message: "state '\(stateLabel)' of flow '\(box.flowName)' runs one '\(first)', "
                                               + "and the snapshot has two")
                 }
-                taken[slot] = child.flow
+                taken[stateIndex] = child.flow
                 let childBox: AnyMachineBox
                 do throws(SupervisorError) {
                     childBox = try spec.make(ChildStart(resumingIn: child.resumeLeaves, history: child.history, savedContext: child.context,
                                                         parentContext: box.anyContext))
                 } catch {
                     var located = error
-                    located.message = "declared child '\(child.flow)' in state '\(slotLabel)' of flow "
+                    located.message = "declared child '\(child.flow)' in state '\(stateLabel)' of flow "
                         + "'\(box.flowName)': \(error.message)"
                     throw located
                 }
@@ -335,11 +350,11 @@ extension Supervisor {
                     timers = try childBox.described.restoredTimers(child.timers)
                 } catch {
                     var located = error
-                    located.message = "declared child '\(child.flow)' in state '\(slotLabel)' of flow "
+                    located.message = "declared child '\(child.flow)' in state '\(stateLabel)' of flow "
                         + "'\(box.flowName)': \(error.message)"
                     throw located
                 }
-                plan.append((childBox, index, Int32(slot), timers))
+                plan.append((childBox, index, Int32(stateIndex), timers))
                 children.append((child, plan.count - 1))
             }
             // Every active state that declares a child must have it.
@@ -360,7 +375,7 @@ extension Supervisor {
 
 /// A machine a restore puts in the tree: its box, its parent's index in the plan (-1: the subtree's
 /// root), the parent state that runs it, and its timers with the time each has left.
-typealias RestoredMachine = (box: AnyMachineBox, parent: Int, stateSlot: Int32,
+typealias RestoredMachine = (box: AnyMachineBox, parent: Int, parentState: Int32,
                              timers: [(timer: FlowTimer, left: Duration)])
 
 extension MachineSnapshot {

@@ -39,7 +39,7 @@ extension Supervisor {
             case .success(nil): what = "async completion"
             case .failure(let error): what = "async error '\(error)'"
             }
-            emit(.dropped(originSlot == nil ? origin : target, what: what))
+            publish(.dropped(originSlot == nil ? origin : target, what: what))
             return
         }
         switch result {
@@ -54,6 +54,5 @@ extension Supervisor {
     }
 
     /// How many async effects are in flight (for tests and diagnostics).
-    @_spi(Testing)
-    public var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.taskCount ?? 0) } }
+    package var tasksInFlight: Int { boxes.reduce(0) { $0 + ($1?.taskCount ?? 0) } }
 }

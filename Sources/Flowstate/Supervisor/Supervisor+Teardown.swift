@@ -61,7 +61,7 @@ extension Supervisor {
             let id = box.id
             if step.wasRunning && box.exitsOnStop {
                 for failure in box.stopAndExit(in: self) {
-                    emit(.failed(id, failure: SupervisionFailure(machine: failure.origin, flow: box.flowName,
+                    publish(.failed(id, failure: SupervisionFailure(machine: failure.origin, flow: box.flowName,
                                                                  effect: failure.effect, message: failure.message)))
                 }
             }
@@ -71,7 +71,7 @@ extension Supervisor {
             core.remove(step.slot)
             record.append(id, flow: box.flowName)
             hook?(step.reason)
-            emit(.tornDown(id, reason: step.reason))
+            publish(.tornDown(id, reason: step.reason))
         }
     }
 

@@ -62,7 +62,7 @@ extension Supervisor {
         do throws(FlowError) {
             outcome = try box.fire(timer, in: self)
         } catch {
-            emit(.refused(box.id, event: "\(timer)", error: error))
+            publish(.refused(box.id, event: "\(timer)", error: error))
             logger?.debug("timer refused", metadata: ["machine": "\(box.id)", "error": "\(error)"])
             return
         }

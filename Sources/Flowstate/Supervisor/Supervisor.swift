@@ -55,9 +55,8 @@ public final class Supervisor {
     /// What sweeps tore down since ``sweep()`` began (it returns it).
     var swept = TeardownRecord()
     var nextTask: UInt64 = 1
-    var observers: [Int: (TreeEvent) -> Void] = [:]
-    var continuations: [Int: AsyncStream<TreeEvent>.Continuation] = [:]
-    var nextObserver = 0
+    /// Who observes tree events (``observe(_:)``, ``events()``).
+    let observers = ObserverRegistry<TreeEvent>()
     let logger: Logger?
     let now: () -> Duration
     /// The clock delayed transitions (``After``) wait on, read as offsets from the supervisor's creation.
@@ -111,7 +110,7 @@ public final class Supervisor {
         for box in boxes {
             for task in box?.extras?.tasks.values ?? [:].values { task.cancel() }
         }
-        for continuation in continuations.values { continuation.finish() }
+        observers.finishStreams()
     }
 
     // MARK: Turns
@@ -162,9 +161,9 @@ public final class Supervisor {
             case .fail(let slot, let failure):
                 fail(slot, failure, whileStarting: false)
             case .dropEvent(let id, let event):
-                emit(.dropped(id, what: "event '\(event)'"))
+                publish(.dropped(id, what: "event '\(event)'"))
             case .dropFailure(let id, let failure):
-                emit(.dropped(id, what: "async error '\(failure.message)'"))
+                publish(.dropped(id, what: "async error '\(failure.message)'"))
             case .fire(let timer, let slot):
                 fire(timer, to: slot)
             }

@@ -37,7 +37,7 @@ struct SupervisorCore: ~Copyable {
         private var serialAndLifecycle: UInt64 = 0
         var parent: Int32 = -1
         /// For a declared child, the index of the parent state that runs it; -1 otherwise.
-        var stateSlot: Int32 = -1
+        var parentState: Int32 = -1
         var firstChild: Int32 = -1
         var lastChild: Int32 = -1
         var previous: Int32 = -1
@@ -45,10 +45,10 @@ struct SupervisorCore: ~Copyable {
 
         init() {}
 
-        init(serial: UInt64, lifecycle: Lifecycle, parent: Int32, stateSlot: Int32) {
+        init(serial: UInt64, lifecycle: Lifecycle, parent: Int32, parentState: Int32) {
             self.serialAndLifecycle = serial | UInt64(lifecycle.rawValue) << 62
             self.parent = parent
-            self.stateSlot = stateSlot
+            self.parentState = parentState
         }
 
         /// The machine's serial number; 0 for a free slot.
@@ -160,8 +160,8 @@ struct SupervisorCore: ~Copyable {
     private(set) var liveCount = 0
     /// Whether a step is being processed: calls from user code are then queued or refused.
     @usableFromInline var isProcessing = false
-    /// Starts of declared children and restarts: taken before the mailbox, last pushed first.
-    @usableFromInline var urgent: [Message] = []
+    /// Starts of declared children and restarts, a stack: taken before the mailbox, last pushed first.
+    @usableFromInline var startStack: [MachineID] = []
     /// Everything else, first in first out.
     @usableFromInline var mailbox = Deque<Message>()
     /// The restart history of each line of incarnations, by the slot of its current machine.
@@ -230,14 +230,14 @@ struct SupervisorCore: ~Copyable {
     /// gone (``canPlace(_:)``). A restart's replacement takes its line's `history`.
     mutating func place(_ placement: Placement, lifecycle: Lifecycle, history: RestartHistory? = nil) -> Int32? {
         guard canPlace(placement) else { return nil }
-        let slot = insert(parent: placement.parent, stateSlot: placement.state, lifecycle: lifecycle,
+        let slot = insert(parent: placement.parent, parentState: placement.state, lifecycle: lifecycle,
                           after: placement.after)
         if let history { restarts[slot] = history }
         return slot
     }
 
     /// Adds a machine, last among its siblings or right after `after` (-1: first).
-    private mutating func insert(parent: Int32, stateSlot: Int32, lifecycle: Lifecycle, after: Int32?) -> Int32 {
+    private mutating func insert(parent: Int32, parentState: Int32, lifecycle: Lifecycle, after: Int32?) -> Int32 {
         let slot: Int32
         if let reused = free.popLast() {
             slot = reused
@@ -245,7 +245,7 @@ struct SupervisorCore: ~Copyable {
             slot = Int32(nodes.count)
             nodes.append(Node())
         }
-        nodes[Int(slot)] = Node(serial: nextSerial, lifecycle: lifecycle, parent: parent, stateSlot: stateSlot)
+        nodes[Int(slot)] = Node(serial: nextSerial, lifecycle: lifecycle, parent: parent, parentState: parentState)
         nextSerial += 1
         liveCount += 1
         link(slot, parent: parent, after: after)
@@ -317,7 +317,7 @@ struct SupervisorCore: ~Copyable {
 
     /// Whether anything waits in the queue.
     @inlinable
-    var hasQueued: Bool { !urgent.isEmpty || !mailbox.isEmpty }
+    var hasQueued: Bool { !startStack.isEmpty || !mailbox.isEmpty }
 
     /// Queues a message behind everything queued.
     mutating func enqueue(_ message: Message) { mailbox.append(message) }
@@ -325,7 +325,7 @@ struct SupervisorCore: ~Copyable {
     /// Queues the starts of machines to be taken next, before anything queued, in the order given
     /// (declared children outermost first; a restart).
     mutating func startNext(_ ids: [MachineID]) {
-        for id in ids.reversed() { urgent.append(.start(id)) }
+        for id in ids.reversed() { startStack.append(id) }
     }
 
     /// What a turn does next, or `nil` when it is over. Machines whose owner is gone (`released`) are
@@ -335,7 +335,7 @@ struct SupervisorCore: ~Copyable {
     /// of a machine that is no longer pending and a stop of a machine that is gone are skipped.
     mutating func nextWork(released: Bool) -> Work? {
         if released { return .sweep }
-        while let message = urgent.popLast() ?? mailbox.popFirst() {
+        while let message = startStack.popLast().map(Message.start) ?? mailbox.popFirst() {
             switch message {
             case .event(let id, let event):
                 guard let slot = runningSlot(of: id) else { return .dropEvent(id, event) }
@@ -370,8 +370,8 @@ struct SupervisorCore: ~Copyable {
         var stopped: [Int32] = []
         var child = nodes[Int(slot)].lastChild
         while child >= 0 {
-            let stateSlot = nodes[Int(child)].stateSlot
-            if stateSlot >= 0 && (finished || !isActive(stateSlot)) {
+            let parentState = nodes[Int(child)].parentState
+            if parentState >= 0 && (finished || !isActive(parentState)) {
                 stopped.append(child)
             }
             child = nodes[Int(child)].previous
@@ -391,7 +391,7 @@ struct SupervisorCore: ~Copyable {
         var firstLater: Int32 = -1
         var c = nodes[Int(parent)].lastChild
         while c >= 0 {
-            let s = nodes[Int(c)].stateSlot
+            let s = nodes[Int(c)].parentState
             if s >= 0 {
                 if s < state { break }
                 firstLater = c
@@ -441,7 +441,7 @@ struct SupervisorCore: ~Copyable {
             restarts[slot] = history
             if allowed {
                 // In its place: same parent, same state, right after the same sibling (OTP).
-                return .restart(Placement(parent: node.parent, state: node.stateSlot, after: node.previous), history)
+                return .restart(Placement(parent: node.parent, state: node.parentState, after: node.previous), history)
             }
             return .escalate(parent: node.parent)
         case .escalate:

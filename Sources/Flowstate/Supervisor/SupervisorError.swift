@@ -3,28 +3,39 @@
 public struct SupervisorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as a value to match on. The set of codes can grow.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+        private enum Backing: String, Hashable, Sendable {
+            case machineGone = "machine-gone"
+            case stepFailed = "step-failed"
+            case effectFailed = "effect-failed"
+            case invalidDefinition = "invalid-definition"
+            case snapshotMismatch = "snapshot-mismatch"
+            case noIsolation = "no-isolation"
+            case reentrantCall = "reentrant-call"
+            case contextNotCodable = "context-not-codable"
+        }
+
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
 
         /// The machine was torn down (or never existed in this supervisor).
-        public static let machineGone = Code("machine-gone")
+        public static let machineGone = Code(.machineGone)
         /// The machine refused the event (see ``SupervisorError/underlying``).
-        public static let stepFailed = Code("step-failed")
+        public static let stepFailed = Code(.stepFailed)
         /// The machine's effect handler threw; the failure policy was applied.
-        public static let effectFailed = Code("effect-failed")
+        public static let effectFailed = Code(.effectFailed)
         /// The definition cannot run (validation errors).
-        public static let invalidDefinition = Code("invalid-definition")
+        public static let invalidDefinition = Code(.invalidDefinition)
         /// A snapshot names a flow, state or child that the definition no longer has.
-        public static let snapshotMismatch = Code("snapshot-mismatch")
+        public static let snapshotMismatch = Code(.snapshotMismatch)
         /// Asynchronous work needs a supervisor created in an isolation domain (an actor).
-        public static let noIsolation = Code("no-isolation")
+        public static let noIsolation = Code(.noIsolation)
         /// The call cannot be made from inside a handler, hook or observer (the tree is mid-step).
-        public static let reentrantCall = Code("reentrant-call")
+        public static let reentrantCall = Code(.reentrantCall)
         /// A snapshot was asked of a machine whose flow has a context that is not `Codable`.
-        public static let contextNotCodable = Code("context-not-codable")
+        public static let contextNotCodable = Code(.contextNotCodable)
 
-        /// The code's stable name.
-        public var description: String { name }
+        /// The code's stable name, kebab-case (`machine-gone`).
+        public var description: String { backing.rawValue }
     }
 
     /// What went wrong.
@@ -41,6 +52,7 @@ public struct SupervisorError: Error, Hashable, Sendable, CustomStringConvertibl
         self.underlying = underlying
     }
 
-    /// The message.
-    public var description: String { message }
+    /// `error: message`, one line, the package's one format for problems (docs/ARCHITECTURE.md,
+    /// "Errors"; a supervisor error has no source location).
+    public var description: String { "error: \(message)" }
 }
