@@ -278,11 +278,20 @@ extension FlowMachine {
             for k in active.indices where table.parallelSlowLeaf[Int(active[k])] { return nil }
         }
         let kind = event.kind
+        // For a small flow, the step is packed in a word (``FlowStep/Payload/regions``): the active
+        // atomic states, from field 2 on, gathered here as the selection passes them.
+        let width = table.stepFieldBits
+        var packed: UInt64 = 0
+        var leafShift = 2 &* width
         // The selected moves, by index in the table's event moves (``CommonSelection``). The guard is
         // asked here, not through a method of the machine: calling one would copy the machine.
         var selection = CommonSelection()
         for k in active.indices {
             let leaf = Int(active[k])
+            if width > 0 && table.parallelAtomic[leaf] {
+                packed |= UInt64(truncatingIfNeeded: leaf &+ 1) &<< UInt64(truncatingIfNeeded: leafShift)
+                leafShift &+= width
+            }
             var i = table.eventRanges[leaf]
             let end = table.eventRanges[leaf &+ 1]
             while i < end {
@@ -300,7 +309,9 @@ extension FlowMachine {
                         if selection.first < 0
                             || table.parallelMoves[i].domain != FlowTable<F>.ParallelMove.targetless
                             || !selection.holds(move.declaration, table) {
-                            selection.append(Int32(truncatingIfNeeded: i), at: Int32(truncatingIfNeeded: k))
+                            // Only atomic states have moves: this state's field is the last one packed.
+                            selection.append(Int32(truncatingIfNeeded: i), at: Int32(truncatingIfNeeded: k),
+                                             field: Int32(truncatingIfNeeded: leafShift &- width))
                         }
                         break
                     }
@@ -313,6 +324,10 @@ extension FlowMachine {
         let matched = selection.matched
         guard first >= 0 else {
             guard matched || table.unhandled == .ignore else { return nil }  // the general step throws
+            if width > 0 {
+                return FlowStep(kind: matched ? .rejected : .ignored, state: table.states[current], from: nil,
+                                event: event, table: table, packed: packed)
+            }
             return parallelStep(kind: matched ? .rejected : .ignored, from: nil, event: event, effects: FlowEffects(),
                                 transitions: FlowTransitions(), output: nil)
         }
@@ -320,18 +335,33 @@ extension FlowMachine {
         guard second >= 0 else {
             let move = table.eventMoves[Int(first)]
             applyCommon(table.parallelMoves[Int(first)], at: Int(selection.firstAt))
+            if width > 0 {
+                packed |= UInt64(truncatingIfNeeded: first &+ 1)
+                if move.target >= 0 { packed = Self.repack(packed, field: selection.firstField, leaf: move.target, width) }
+                return FlowStep(kind: .transitioned, state: table.states[current], from: from, event: event,
+                                table: table, packed: packed)
+            }
             return parallelStep(kind: .transitioned, from: from, event: event, effects: table.effects(of: move),
                                 transitions: FlowTransitions(declaration: move.declaration), output: nil)
         }
         let effects: FlowEffects<F.Effect>
         let transitions: FlowTransitions
         if selection.more == nil {
-            effects = commonEffects(CommonMoves(first, second))
-            transitions = FlowTransitions(declaration: table.eventMoves[Int(first)].declaration,
-                                          table.eventMoves[Int(second)].declaration)
+            let one = table.eventMoves[Int(first)]
+            let two = table.eventMoves[Int(second)]
             // The later region first: the earlier one's states keep their positions.
             applyCommon(table.parallelMoves[Int(second)], at: Int(selection.secondAt))
             applyCommon(table.parallelMoves[Int(first)], at: Int(selection.firstAt))
+            if width > 0 && one.effectCount &+ two.effectCount <= 2 {
+                packed |= UInt64(truncatingIfNeeded: first &+ 1)
+                    | UInt64(truncatingIfNeeded: second &+ 1) &<< UInt64(truncatingIfNeeded: width)
+                if one.target >= 0 { packed = Self.repack(packed, field: selection.firstField, leaf: one.target, width) }
+                if two.target >= 0 { packed = Self.repack(packed, field: selection.secondField, leaf: two.target, width) }
+                return FlowStep(kind: .transitioned, state: table.states[current], from: from, event: event,
+                                table: table, packed: packed)
+            }
+            effects = commonEffects(CommonMoves(first, second))
+            transitions = FlowTransitions(declaration: one.declaration, two.declaration)
         } else {
             let more = selection.moves
             effects = commonEffects(more)
@@ -345,6 +375,14 @@ extension FlowMachine {
                             output: nil)
     }
 
+    /// `packed` with the leaf field at bit `field` replaced by `leaf` (the atomic state a move settles in).
+    @inlinable @inline(__always)
+    static func repack(_ packed: UInt64, field: Int32, leaf: Int32, _ width: Int) -> UInt64 {
+        let shift = UInt64(truncatingIfNeeded: field)
+        let mask = ((1 as UInt64) &<< UInt64(truncatingIfNeeded: width)) &- 1
+        return packed & ~(mask &<< shift) | UInt64(truncatingIfNeeded: leaf &+ 1) &<< shift
+    }
+
     /// The moves the common step selects (``sendParallelCommon(_:)``): for each active atomic state in
     /// document order, the first move of it or its ancestors whose event and guard select it.
     @usableFromInline
@@ -355,6 +393,10 @@ extension FlowMachine {
         @usableFromInline var second: Int32 = -1
         @usableFromInline var firstAt: Int32 = -1
         @usableFromInline var secondAt: Int32 = -1
+        /// For a step packed in a word, the bit where the field of the atomic state that selected each
+        /// of the first two moves starts.
+        @usableFromInline var firstField: Int32 = 0
+        @usableFromInline var secondField: Int32 = 0
         /// Every move and its position, in pairs, when there are three or more (`nil` otherwise: a
         /// step of one or two moves releases no array).
         @usableFromInline var more: [Int32]?
@@ -364,13 +406,15 @@ extension FlowMachine {
         @inlinable init() {}
 
         @inlinable @inline(__always)
-        mutating func append(_ move: Int32, at position: Int32) {
+        mutating func append(_ move: Int32, at position: Int32, field: Int32) {
             if first < 0 {
                 first = move
                 firstAt = position
+                firstField = field
             } else if second < 0 {
                 second = move
                 secondAt = position
+                secondField = field
             } else {
                 if more == nil { more = [first, firstAt, second, secondAt] }
                 more!.append(move)

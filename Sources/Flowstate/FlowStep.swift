@@ -86,6 +86,11 @@ public struct FlowStep<F: Flow>: Sendable {
         case extras(FlowStepExtras<F>)
         /// Effects, transitions, output and configuration, for a step of a flow with parallel states.
         case parallel(FlowParallelStepStorage<F>)
+        /// A common step of a small flow with parallel states (``FlowMachine/sendParallelCommon(_:)``),
+        /// packed in a word: the moves it took and the active atomic states after it, as indices of
+        /// the table (``FlowTable/stepFieldBits``), which names them. Nothing written, nothing to reuse:
+        /// the table is shared and immutable.
+        case regions(FlowTable<F>, UInt64)
     }
 
     /// The largest declaration index that fits beside the kind in ``bits``.
@@ -126,6 +131,12 @@ public struct FlowStep<F: Flow>: Sendable {
     @inlinable
     init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, storage: FlowParallelStepStorage<F>) {
         self.init(payload: .parallel(storage), state: state, from: from, event: event, bits: Int32(kind.rawValue))
+    }
+
+    /// A common step of a flow with parallel states, packed in a word (``Payload/regions``).
+    @inlinable
+    init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, table: FlowTable<F>, packed: UInt64) {
+        self.init(payload: .regions(table, packed), state: state, from: from, event: event, bits: Int32(kind.rawValue))
     }
 
     /// Any step: the rarer data (an output, several transitions) is kept in one shared object.
@@ -191,6 +202,7 @@ public struct FlowStep<F: Flow>: Sendable {
         case .shared(let storage, let range): FlowEffects(.shared(storage, range))
         case .extras(let extras): extras.effects
         case .parallel(let storage): storage.effects
+        case .regions(let table, let packed): table.packedStepEffects(packed)
         }
     }
 
@@ -199,8 +211,12 @@ public struct FlowStep<F: Flow>: Sendable {
     /// transitions). Look each up with ``FlowDefinition/subscript(_:)``.
     @inlinable @inline(__always)
     public var transitions: FlowTransitions {
-        if case .extras(let extras) = payload { return extras.transitions }
-        if case .parallel(let storage) = payload { return storage.transitions }
+        switch payload {
+        case .none, .one, .two, .shared: break
+        case .extras(let extras): return extras.transitions
+        case .parallel(let storage): return storage.transitions
+        case .regions(let table, let packed): return table.packedStepTransitions(packed)
+        }
         let declaration = bits >> 3 &- 1
         return declaration < 0 ? FlowTransitions() : FlowTransitions(declaration: declaration)
     }
@@ -209,6 +225,7 @@ public struct FlowStep<F: Flow>: Sendable {
     /// parallel states; with them, one per active region (``state`` is the first).
     public var leaves: [F.State] {
         if case .parallel(let storage) = payload { return storage.leaves }
+        if case .regions(let table, let packed) = payload { return table.packedStepLeaves(packed) }
         return [state]
     }
 

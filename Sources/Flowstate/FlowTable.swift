@@ -199,6 +199,14 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline let parallelSlowLeaf: UnsafeMutableBufferPointer<Bool>
     /// By guard: the state an ``Guard/in(_:)`` guard asks about, else -1.
     @usableFromInline let inStates: UnsafeMutableBufferPointer<Int32>
+    /// By state, for a flow that takes common steps: whether it is atomic (a leaf of a configuration).
+    @usableFromInline let parallelAtomic: UnsafeMutableBufferPointer<Bool>
+    /// The width in bits of one field of a common step packed in a word (``FlowStep/Payload/regions``):
+    /// two fields for the moves taken (index + 1, 0 for none), then one for each active atomic state
+    /// (number + 1, 0 after the last). 0 when the flow takes no common steps, or when the most atomic
+    /// states it can have active at once do not fit: its common steps then keep their data in
+    /// ``FlowParallelStepStorage``.
+    @usableFromInline let stepFieldBits: Int
     /// Whether the flow has parallel states (``parallel`` is set).
     @usableFromInline var runsParallel: Bool { parallel != nil }
     /// Whether some transition is delayed (``After``): its steps then report timers.
@@ -225,6 +233,15 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.parallelEntries = .make(common?.entries ?? [])
         self.parallelSlowLeaf = .make(common?.slowLeaf ?? [])
         self.inStates = .make(common?.inStates ?? [])
+        if let common, common.enabled {
+            self.parallelAtomic = .make(states.indices.map { hierarchy.isAtomic($0) && !hierarchy.isHistory($0) })
+            let largest = max(states.count, eventMoves.count)  // a field holds 0...largest
+            let width = Int.bitWidth - largest.leadingZeroBitCount
+            self.stepFieldBits = (2 + Self.mostActiveLeaves(hierarchy)) * width <= UInt64.bitWidth ? width : 0
+        } else {
+            self.parallelAtomic = .make([])
+            self.stepFieldBits = 0
+        }
         let finals = outputs.map { $0 != nil }
         let derives = recipe != nil
         self.states = .make(states)
@@ -275,6 +292,97 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         parallelEntries.free()
         parallelSlowLeaf.free()
         inStates.free()
+        parallelAtomic.free()
+    }
+
+    /// The most atomic states `hierarchy` can have active at once: one for an atomic state, the sum
+    /// of its regions' for a parallel state, the most of its children's for a compound one. Children
+    /// before parents (reverse document order), without recursion.
+    static func mostActiveLeaves(_ hierarchy: FlowHierarchy) -> Int {
+        var most = [Int](repeating: 0, count: hierarchy.count)
+        let childrenFirst = (0..<hierarchy.count).sorted {
+            hierarchy.documentPosition(of: $0) > hierarchy.documentPosition(of: $1)
+        }
+        for s in childrenFirst where !hierarchy.isHistory(s) {
+            if hierarchy.isAtomic(s) {
+                most[s] = 1
+            } else if hierarchy.isParallel(s) {
+                most[s] = hierarchy.children(of: s).reduce(0) { $0 + most[$1] }
+            } else {
+                most[s] = hierarchy.children(of: s).reduce(0) { max($0, most[$1]) }
+            }
+        }
+        return hierarchy.children(of: FlowHierarchy.root).reduce(0) { max($0, most[$1]) }
+    }
+
+    /// The field `index` of a common step packed in a word (``stepFieldBits``).
+    @inlinable @inline(__always)
+    func stepField(_ packed: UInt64, _ index: Int) -> Int {
+        let width = UInt64(truncatingIfNeeded: stepFieldBits)
+        return Int(truncatingIfNeeded: (packed >> (width &* UInt64(truncatingIfNeeded: index))) & ((1 &<< width) &- 1))
+    }
+
+    /// The effects of a common step packed in a word: none, one move's laid-out effects, or two
+    /// moves' in SCXML's order (the common step packs two only when they have at most two effects
+    /// between them, so reading them never allocates).
+    @inlinable
+    func packedStepEffects(_ packed: UInt64) -> FlowEffects<F.Effect> {
+        let first = stepField(packed, 0)
+        guard first > 0 else { return FlowEffects() }
+        let second = stepField(packed, 1)
+        guard second > 0 else { return effects(of: eventMoves[first &- 1]) }
+        return twoMoveEffects(first &- 1, second &- 1)
+    }
+
+    /// The effects of two common moves (selected in this order) that have at most two between them,
+    /// in SCXML's order: the second's exits, the first's; the first's own, the second's; the first's
+    /// entries, the second's.
+    @inlinable
+    func twoMoveEffects(_ first: Int, _ second: Int) -> FlowEffects<F.Effect> {
+        let storage = effects.elements
+        var one: F.Effect?
+        var two: F.Effect?
+        func add(_ move: Int, from start: Int, count: Int) {
+            let base = Int(eventMoves[move].effectStart) &+ start
+            for k in base..<base &+ count {
+                if one == nil { one = storage[k] } else { two = storage[k] }
+            }
+        }
+        let a = parallelMoves[first]
+        let b = parallelMoves[second]
+        add(second, from: 0, count: Int(b.exitCount))
+        add(first, from: 0, count: Int(a.exitCount))
+        add(first, from: Int(a.exitCount), count: Int(a.contentCount))
+        add(second, from: Int(b.exitCount), count: Int(b.contentCount))
+        add(first, from: Int(a.exitCount &+ a.contentCount),
+            count: Int(eventMoves[first].effectCount &- a.exitCount &- a.contentCount))
+        add(second, from: Int(b.exitCount &+ b.contentCount),
+            count: Int(eventMoves[second].effectCount &- b.exitCount &- b.contentCount))
+        guard let one else { return FlowEffects() }
+        return FlowEffects(first: one, second: two)
+    }
+
+    /// The transitions of a common step packed in a word.
+    @inlinable
+    func packedStepTransitions(_ packed: UInt64) -> FlowTransitions {
+        let first = stepField(packed, 0)
+        guard first > 0 else { return FlowTransitions() }
+        let second = stepField(packed, 1)
+        guard second > 0 else { return FlowTransitions(declaration: eventMoves[first &- 1].declaration) }
+        return FlowTransitions(declaration: eventMoves[first &- 1].declaration, eventMoves[second &- 1].declaration)
+    }
+
+    /// The active atomic states after a common step packed in a word, in declaration order.
+    func packedStepLeaves(_ packed: UInt64) -> [F.State] {
+        var leaves: [F.State] = []
+        var index = 2
+        while index &* stepFieldBits < UInt64.bitWidth {
+            let leaf = stepField(packed, index)
+            guard leaf > 0 else { break }
+            leaves.append(states[leaf &- 1])
+            index &+= 1
+        }
+        return leaves
     }
 
     /// Whether `move` may be taken from `state` on `event`.

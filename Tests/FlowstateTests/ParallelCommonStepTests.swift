@@ -91,28 +91,83 @@ struct ParallelCommonStepTests {
     func heldStepsStay() throws {
         var machine = try FlowMachine(Self.deck)
         _ = try machine.start()
+        // A small flow's common step of one move is packed in the step: no storage at all.
+        #expect(machine.table.stepFieldBits > 0)
+        let started = machine.stepStorage.map(ObjectIdentifier.init)
         let held = try machine.send(.play)
-        let storage = try #require(machine.stepStorage)
+        if case .regions = held.payload {} else { Issue.record("not packed") }
+        #expect(machine.stepStorage.map(ObjectIdentifier.init) == started)
         let next = try machine.send(.louder)
-        #expect(machine.stepStorage !== storage, "the held step's storage was not written again")
         #expect(Array(held.effects) == ["exit stopped", "play", "enter playing"] && held.leaves == [.playing, .quiet])
+        #expect(held.transitions.count == 1 && held.timers.isEmpty && held.timer == nil && held.output == nil)
         #expect(Array(next.effects).isEmpty && next.leaves == [.playing, .loud])
+        // Two moves with four effects between them keep their data in the storage.
+        let reset = try machine.send(.reset)
+        let storage = try #require(machine.stepStorage)
+        _ = try machine.send(.play)
+        _ = try machine.send(.louder)
+        let again = try machine.send(.reset)
+        #expect(machine.stepStorage !== storage, "the held step's storage was not written again")
+        #expect(Array(reset.effects) == ["exit loud", "exit playing", "stop", "quieter"] && reset.leaves == [.stopped, .quiet])
+        #expect(Array(again.effects) == Array(reset.effects) && again.leaves == reset.leaves)
         // A copy of the machine shares the storage: neither writes into it.
         let copy = machine
         let reused = machine.stepStorage
+        _ = try machine.send(.play)
+        _ = try machine.send(.louder)
         _ = try machine.send(.reset)
         #expect(machine.stepStorage !== reused)
-        #expect(copy.configuration == [.loud, .volume, .playing, .playback, .deck])
+        #expect(copy.configuration == [.quiet, .volume, .stopped, .playback, .deck])
         // Dropped steps: the same storage, again and again.
         var machine2 = try FlowMachine(Self.deck)
         _ = try machine2.start()
         _ = try machine2.send(.play)
+        _ = try machine2.send(.louder)
+        _ = try machine2.send(.reset)
         let first = machine2.stepStorage.map(ObjectIdentifier.init)
+        #expect(first != nil)
         for _ in 0..<10 {
+            _ = try machine2.send(.play)
             _ = try machine2.send(.louder)
-            _ = try machine2.send(.eject)
+            _ = try machine2.send(.reset)
         }
         #expect(machine2.stepStorage.map(ObjectIdentifier.init) == first)
+    }
+
+    @Test("A packed step of two moves reports what SCXML's algorithm reports: effects, transitions, leaves")
+    func packedStepsAgreeWithTheAlgorithm() throws {
+        let both = FlowDefinition<Deck>("both", initial: .deck) {
+            Parallel(.deck) {
+                StateNode(.playback, initial: .stopped) {
+                    StateNode(.stopped, exit: ["exit stopped"]) { On(.play, to: .playing) }
+                    StateNode(.playing) { On(.reset, to: .stopped, effects: ["stop"]) }
+                }
+                StateNode(.volume, initial: .quiet) {
+                    StateNode(.quiet, exit: ["exit quiet"]) { On(.play, to: .loud) }
+                    StateNode(.loud) {
+                        On(.reset, to: .quiet)
+                        On(.eject, to: nil, effects: ["eject"])
+                    }
+                }
+            }
+        }
+        #expect(FlowTable<Deck>.mostActiveLeaves(both.table.hierarchy) == 2)
+        var machine = try FlowMachine(both)
+        _ = try machine.start()
+        #expect(machine.table.stepFieldBits > 0)
+        for event in [Deck.Event.play, .eject, .louder, .reset, .play, .reset] {
+            var general = machine
+            let expected = try general.sendParallelGeneral(event)
+            let common = machine.sendParallelCommon(event)
+            let step = try #require(common)
+            if case .regions = step.payload {} else { Issue.record("\(event): not packed") }
+            #expect(step.kind == expected.kind && step.state == expected.state && step.from == expected.from)
+            #expect(Array(step.effects) == Array(expected.effects) && step.transitions == expected.transitions)
+            #expect(step.leaves == expected.leaves && machine.configuration == general.configuration)
+        }
+        var machine2 = try FlowMachine(both)
+        _ = try machine2.start()
+        #expect(Array(try machine2.send(.play).effects) == ["exit quiet", "exit stopped"])
     }
 
     @Test("A flow with an eventless transition, or a move that leaves its region, takes SCXML's algorithm")
