@@ -134,6 +134,7 @@ let package = Package(
             dependencies: [
                 "Flowstate",
                 "FlowstateExamples",
+                "FlowTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -151,7 +152,7 @@ let package = Package(
         ),
         // One test target per module (issue 22). Helpers and fixtures they share have one home each:
         // FlowTestSupport (Flowstate and FlowGraph level: fixture paths in the source tree, golden files,
-        // scratch folders, sample flows, SVG readers, the headless browser) and FlowSpecTestSupport (the
+        // scratch folders, sample flows, SVG readers, the headless browser, a manual clock) and FlowSpecTestSupport (the
         // flow files, SCXML corpora and W3C suite kept in Tests/FlowSpecTests, the SCXML round trip).
         // Neither needs Graphviz.
         .target(
@@ -226,6 +227,7 @@ let package = Package(
                 "FlowstateExamples",
                 "CoordinatorExamples",
                 "GeneratedFlows",
+                "FlowTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -33,7 +33,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, ".build", "ratios")
 TARGETS = "^(Engine|SupervisorBench|ExporterBench)$"
-GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "render": "Big", "spec": "Spec"}  # --only: name prefixes
+GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "timers": "Timers", "render": "Big", "spec": "Spec"}  # --only: name prefixes
 # Rendering big flows in-process (wall clock, ms): the issue's absolute targets, with `dot` on the
 # same DOT in the same run shown beside them.
 RENDER_LIMITS = {200: 1_000.0, 400: 5_000.0}
@@ -109,6 +109,11 @@ LINEARITY = 1.5
 # "10,000 owner-bound spawns cost at most ~10x 1,000 of them": linear is 10x (the spawns without an
 # owner, measured in the same run, show what linear looks like here); ~ allows 20% for noise.
 OWNER_GROWTH = 12.0
+# "10,000 armed timers cost O(log n) each to arm and cancel" (issue 25): the cost per timer with 10,000
+# in the queue against 1,000 (paired in each iteration). log2(10k) / log2(1k) is 1.33x; a queue that
+# scans or shifts its timers grows about 10x. 2x leaves room for the cache misses of a bigger heap.
+TIMERS = "Timers: {} armed and cancelled"
+TIMER_GROWTH = 2.0
 
 METRICS = {  # as the influx export names them (spaces removed)
     "cpu": "ThreadCPUtime(ns)",
@@ -231,6 +236,8 @@ def evaluate(checker, groups):
         evaluate_tree(checker, clock, per_machine)
     if "owner" in groups:
         evaluate_owner(checker, clock)
+    if "timers" in groups:
+        evaluate_timers(checker, clock)
     if "render" in groups:
         evaluate_render(checker)
     if "spec" in groups:
@@ -332,6 +339,16 @@ def evaluate_owner(checker, clock):
     s, b = checker.get(PLAIN.format("10k"), checker.time_metric), checker.get(PLAIN.format("1k"), checker.time_metric)
     if s is not None and b:
         checker.info(f"10k / 1k spawns without owner ({clock} ms), for scale", s / 1e6, b / 1e6, s / b)
+
+
+def evaluate_timers(checker, clock):
+    # Arm and cancel: the cost per timer with 10k timers in the queue against 1k.
+    measured = checker.time_ratio(TIMERS.format("10k"), TIMERS.format("1k"), per=1e6)
+    if measured:
+        subject, baseline, ratio = measured
+        per_timer = ratio / 10
+        checker.check(f"timer queue: arm + cancel per timer, 10k armed / 1k armed ({clock} ms per run)",
+                      subject, baseline, per_timer, TIMER_GROWTH)
 
 
 def table(rows, header):

@@ -1,4 +1,4 @@
-import Flowstate
+@_spi(TimerQueue) import Flowstate
 import Testing
 
 /// An exhaustive tester for a `FlowMachine` or a `FlowRuntime`, in the style of a TCA test store:
@@ -38,6 +38,8 @@ import Testing
 ///
 /// With a runtime, events its effect handler sends are processed after the step, as steps of their
 /// own: state each with ``receive(sourceLocation:_:)`` before the next ``send(_:sourceLocation:_:)``.
+/// So are the steps a runtime runs between the tester's calls, such as a delayed transition's timer
+/// firing on the runtime's clock: every step the runtime runs is a step the test states.
 /// ``finish(sourceLocation:)`` (or, failing that, the tester's deinitialization) reports steps that
 /// were never stated.
 ///
@@ -61,7 +63,6 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     private var observation: FlowObservation?
     /// Steps the runtime ran that the test has not stated yet, in order.
     private var pending: [FlowStep<F>] = []
-    private var recording = false
     private var finished = false
     private let location: SourceLocation
     /// The context when it was last checked.
@@ -93,7 +94,9 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         checkedContext = runtime.context
         location = sourceLocation
         observation = runtime.observe { [weak self] step in
-            guard let self, self.recording else { return }
+            // Every step the runtime runs, whoever caused it (the tester's call, an event its handler
+            // sent, a timer that fired on the runtime's clock between two calls), until `finish`.
+            guard let self, !self.finished else { return }
             self.pending.append(step)
         }
     }
@@ -188,7 +191,8 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
         return step
     }
 
-    /// States the next step a runtime ran for an event its effect handler sent.
+    /// States the next step a runtime ran that the test has not stated: one for an event its effect
+    /// handler sent, or one a timer fired on the runtime's clock since the last call.
     /// - Parameters:
     ///   - sourceLocation: Where failures are reported: the caller's line by default.
     ///   - expect: States what the step did.
@@ -197,7 +201,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
     public func receive(sourceLocation: SourceLocation = #_sourceLocation,
                         _ expect: (inout FlowStepExpectation<F>) -> Void = { _ in }) -> FlowStep<F>? {
         guard !pending.isEmpty else {
-            Issue.record("expected a step caused by an event the effect handler sent, but there is none",
+            Issue.record("expected a step caused by an event the effect handler sent or by a timer, but there is none",
                          sourceLocation: sourceLocation)
             return nil
         }
@@ -227,9 +231,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
             track(step)
             return step
         case .runtime(let runtime):
-            recording = true
-            defer { recording = false }
-            pending.removeAll()
+            // `pending` is empty here: the caller reported what was left unstated.
             try onRuntime(runtime)
             guard !pending.isEmpty else {
                 throw FlowError(code: .reentrantCall, message: "the runtime ran no step: the call was queued")
@@ -304,7 +306,7 @@ public final class FlowStepTester<F: Flow> where F.Effect: Equatable, F.Output: 
 
     private static func unstated(_ steps: [FlowStep<F>]) -> String {
         "\(steps.count) step\(steps.count == 1 ? "" : "s") caused by events the effect handler sent "
-            + "(or by timers after the first that advance(by:) fired) "
+            + "(or by timers: after the first that advance(by:) fired, or on a runtime's clock) "
             + "\(steps.count == 1 ? "was" : "were") not stated with receive():\n"
             + steps.map { "  \($0)" }.joined(separator: "\n")
     }

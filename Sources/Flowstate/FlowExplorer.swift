@@ -72,6 +72,9 @@ package struct FlowExploration<Key, Label> {
     /// A value for each edge of the tree path to `node`, then for `last`, in path order.
     private func pathFromEnd<T>(to node: Int, then last: Int?, _ value: (Int) -> T) -> [T] {
         let length = depth(of: node) + (last == nil ? 0 : 1)
+        // Not `Array(unsafeUninitializedCapacity: 0)`: it writes the count into the storage that all
+        // empty arrays share, a data race between explorations on two threads (`make sanitize`).
+        guard length > 0 else { return [] }
         return [T](unsafeUninitializedCapacity: length) { buffer, count in
             var position = length
             if let last {

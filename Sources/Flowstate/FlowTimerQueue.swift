@@ -10,13 +10,25 @@
 /// An indexed binary min-heap: ``arm(_:at:)``, ``cancel(_:)`` and ``popDue(at:)`` cost O(log n) each,
 /// ``next`` and ``contains(_:)`` O(1); no operation scans the timers or sorts them (only ``ordered``,
 /// which returns them all, sorts).
-package struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
+///
+/// Not part of the public API: `FlowTesting` (the step tester's virtual clock) and the benchmarks
+/// (`make bench`, a separate package that measures the O(log n) claim at 10,000 timers) reach it
+/// through `@_spi(TimerQueue) import Flowstate`.
+@_spi(TimerQueue)
+public struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
     /// One armed timer: its key, deadline and arming order.
     @usableFromInline
     struct Entry: Sendable {
         @usableFromInline var key: Key
         @usableFromInline var deadline: Duration
         @usableFromInline var order: UInt64
+
+        @usableFromInline
+        init(key: Key, deadline: Duration, order: UInt64) {
+            self.key = key
+            self.deadline = deadline
+            self.order = order
+        }
 
         /// Whether `self` comes due before `other`: earlier deadline, then earlier arming.
         @inlinable
@@ -33,13 +45,13 @@ package struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
     @usableFromInline var nextOrder: UInt64 = 0
     /// How many times an entry has moved one level up or down the heap, in all: what the O(log n)
     /// claim bounds (the complexity test reads it; counting costs an addition per move).
-    package private(set) var levelMoves = 0
+    @usableFromInline package internal(set) var levelMoves = 0
 
     /// An empty queue.
-    package init() {}
+    @inlinable @_spi(TimerQueue) public init() {}
 
     /// How many timers are armed.
-    package var count: Int { heap.count }
+    @inlinable @_spi(TimerQueue) public var count: Int { heap.count }
 
     /// Whether no timer is armed.
     package var isEmpty: Bool { heap.isEmpty }
@@ -62,7 +74,7 @@ package struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Arms `key` to come due at `deadline`; an armed key is re-armed (its old deadline forgotten).
-    package mutating func arm(_ key: Key, at deadline: Duration) {
+    @inlinable @_spi(TimerQueue) public mutating func arm(_ key: Key, at deadline: Duration) {
         if positions[key] != nil { cancel(key) }
         let entry = Entry(key: key, deadline: deadline, order: nextOrder)
         nextOrder &+= 1
@@ -73,8 +85,8 @@ package struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
 
     /// Cancels `key`: it will not come due.
     /// - Returns: Its deadline, or `nil` when it was not armed (nothing changes).
-    @discardableResult
-    package mutating func cancel(_ key: Key) -> Duration? {
+    @discardableResult @inlinable
+    @_spi(TimerQueue) public mutating func cancel(_ key: Key) -> Duration? {
         guard let index = positions.removeValue(forKey: key) else { return nil }
         let removed = heap[index]
         let last = heap.removeLast()
@@ -109,7 +121,8 @@ package struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
         positions.removeAll()
     }
 
-    private mutating func siftUp(_ start: Int) {
+    @usableFromInline
+    mutating func siftUp(_ start: Int) {
         var child = start
         let entry = heap[child]
         while child > 0 {
@@ -124,7 +137,8 @@ package struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
         positions[entry.key] = child
     }
 
-    private mutating func siftDown(_ start: Int) {
+    @usableFromInline
+    mutating func siftDown(_ start: Int) {
         var parent = start
         let entry = heap[parent]
         let count = heap.count

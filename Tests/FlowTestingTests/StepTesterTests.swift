@@ -172,7 +172,7 @@ struct StepTesterTests {
         withKnownIssue {
             tester.finish()
         } matching: { issue in
-            Self.text(of: issue).contains("1 step caused by events the effect handler sent (or by timers after the first that advance(by:) fired) was not stated with receive():\n  editing --edited--> editing")
+            Self.text(of: issue).contains("1 step caused by events the effect handler sent (or by timers: after the first that advance(by:) fired, or on a runtime's clock) was not stated with receive():\n  editing --edited--> editing")
         }
         withKnownIssue {
             tester.receive()

@@ -1,4 +1,5 @@
 import Flowstate
+import FlowTestSupport
 import Testing
 
 // The article's flow (Sources/Flowstate/Flowstate.docc/DelayedTransitions.md), verbatim.

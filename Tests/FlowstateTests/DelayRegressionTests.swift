@@ -1,4 +1,5 @@
 import Flowstate
+import FlowTestSupport
 import Testing
 
 /// Regressions found by reviewing delayed transitions: each test failed before its fix.

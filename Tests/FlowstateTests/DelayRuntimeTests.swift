@@ -1,4 +1,5 @@
 import Flowstate
+import FlowTestSupport
 import Testing
 
 @Suite("Delayed transitions in the runtime")

@@ -1,5 +1,6 @@
-@testable import Flowstate
+@_spi(TimerQueue) @testable import Flowstate
 import Foundation
+import FlowTestSupport
 import Testing
 
 /// A toast: shown, dismissed after 3 seconds (its output goes to the screen that runs it).

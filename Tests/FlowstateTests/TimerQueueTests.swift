@@ -1,4 +1,4 @@
-@testable import Flowstate
+@_spi(TimerQueue) @testable import Flowstate
 import PropertyBased
 import Testing
 

@@ -1,4 +1,5 @@
 import Flowstate
+import FlowTestSupport
 import FlowstateExamples
 import Testing
 

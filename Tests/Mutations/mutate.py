@@ -53,7 +53,7 @@ class Suite:
 
 
 SUITES = [
-    Suite("FlowstateTests", ["Flowstate", "FlowstateExamples", "FlowstateTests"]),
+    Suite("FlowstateTests", ["Flowstate", "FlowGraph", "FlowstateExamples", "FlowTestSupport", "FlowstateTests"]),
     # FlowSpec's interpreter (SCXML and JSON flow files), FlowPaths, the W3C tests: no Graphviz.
     Suite("FlowSpecTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowstateExamples", "FlowTestSupport",
                             "FlowSpecTestSupport", "FlowSpecTests"]),
@@ -62,7 +62,7 @@ SUITES = [
     # The testing kit: the path finder's exploration and its reasons.
     Suite("FlowTestingTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowTesting", "FlowNavigation", "FlowstateExamples",
                                "CoordinatorExamples", "GeneratedFlows", "FlowCodegen", "flowstate-codegen",
-                               "FlowTestingTests"]),
+                               "FlowTestSupport", "FlowTestingTests"]),
 ]
 SUITE_NAMES = [s.name for s in SUITES]
 

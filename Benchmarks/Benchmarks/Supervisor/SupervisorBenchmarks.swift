@@ -65,6 +65,7 @@ let benchmarks: @Sendable () -> Void = {
 
     treeBenchmarks()
     ownerBenchmarks()
+    timerQueueBenchmarks()
 
     // The earlier comparison (docs/PERFORMANCE.md, "Supervisor: spawn and teardown"), not part of
     // `make bench`: against bare child arrays, flat and three levels.

@@ -2,13 +2,14 @@ import Foundation
 
 /// A clock that only moves when a test advances it: `advance(by:)` resumes every sleeper whose
 /// deadline has come, in deadline order. Tests never wait on a real clock.
-final class ManualClock: Clock, @unchecked Sendable {
+public final class ManualClock: Clock, @unchecked Sendable {
     // @unchecked: every mutable field is read and written under `lock`.
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public init(offset: Duration) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -23,13 +24,16 @@ final class ManualClock: Clock, @unchecked Sendable {
     private var cancelled: Set<Int> = []
     private var nextID = 0
 
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .zero }
+    /// A clock at zero, with no sleeper.
+    public init() {}
+
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on the clock.
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock { () -> Int in
             nextID += 1
             return nextID
@@ -57,7 +61,7 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// Moves the clock on and wakes every sleeper whose deadline has come, earliest first.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = lock.withLock { () -> [Sleeper] in
             current = current.advanced(by: duration)
             let due = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
@@ -71,7 +75,7 @@ final class ManualClock: Clock, @unchecked Sendable {
 /// Lets other tasks run until `condition` holds (at most `limit` turns): what a test awaits after
 /// scheduling work on another task, without a real clock.
 @MainActor
-func eventually(_ limit: Int = 100_000, _ condition: () -> Bool) async -> Bool {
+public func eventually(_ limit: Int = 100_000, _ condition: () -> Bool) async -> Bool {
     for _ in 0..<limit {
         if condition() { return true }
         await Task.yield()
