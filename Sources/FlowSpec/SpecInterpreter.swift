@@ -373,8 +373,8 @@ struct SpecInterpreter: Sendable {
         if s == 0, !recording { rootTransitions += taken }
         note(.started(path: pathOf(s), state: Self.describe(step.leaves), leaf: step.state, effects: Array(step.effects), transitions: taken))
         if s == 0 { rootState = step.state }
-        try replay(microsteps, active: [], in: s, event: nil)
-        if let output = step.output { try finish(s, output: output, event: nil) }
+        replay(microsteps, active: [], in: s, event: nil)
+        if let output = step.output { finish(s, output: output, event: nil) }
         try mainEventLoopTurn(s, external: nil)
         return s
     }
@@ -514,8 +514,8 @@ struct SpecInterpreter: Sendable {
             }
             if s == 0 { rootState = step.state }
             // A timer's step has no event: its content sees none.
-            try replay(microsteps, active: Set(before), in: s, event: timer == nil ? event : nil)
-            if let output = step.output { try finish(s, output: output, event: timer == nil ? event : nil) }
+            replay(microsteps, active: Set(before), in: s, event: timer == nil ? event : nil)
+            if let output = step.output { finish(s, output: output, event: timer == nil ? event : nil) }
         }
     }
 
@@ -523,9 +523,9 @@ struct SpecInterpreter: Sendable {
     /// `active` it started in. The engine is the only one that says what a step exited and entered,
     /// for flows with and without parallel states.
     private mutating func replay(_ microsteps: [FlowMicrostep], active: Set<String>, in s: Int,
-                                 event: SpecEvent?) throws(Stop) {
+                                 event: SpecEvent?) {
         var active = active
-        for report in microsteps { try microstep(report, in: s, active: &active, event: event) }
+        for report in microsteps { microstep(report, in: s, active: &active, event: event) }
     }
 
     // MARK: microstep
@@ -534,13 +534,13 @@ struct SpecInterpreter: Sendable {
     /// `executeTransitionContent`, then `enterStates`. The report lists its actions in that order
     /// (``FlowMicrostep/actions``); `active` follows the configuration through them.
     private mutating func microstep(_ report: FlowMicrostep, in s: Int, active: inout Set<String>,
-                                    event: SpecEvent?) throws(Stop) {
+                                    event: SpecEvent?) {
         let actions = report.actions[...]
         let exits = actions.prefix { if case .exit = $0 { true } else { false } }
         let taken = actions[exits.endIndex...].prefix { if case .take = $0 { true } else { false } }
-        try exitStates(exits, in: s, active: &active, event: event)
-        try executeTransitionContent(taken, in: s, active: active, event: event)
-        try enterStates(actions[taken.endIndex...], in: s, active: &active, event: event)
+        exitStates(exits, in: s, active: &active, event: event)
+        executeTransitionContent(taken, in: s, active: active, event: event)
+        enterStates(actions[taken.endIndex...], in: s, active: &active, event: event)
     }
 
     // MARK: exitStates
@@ -549,12 +549,12 @@ struct SpecInterpreter: Sendable {
     /// history already recorded): each state's `<onexit>` blocks, then the sessions it invoked are
     /// cancelled (and an invocation still due is dropped).
     private mutating func exitStates(_ exits: ArraySlice<FlowMicrostep.Action>, in s: Int, active: inout Set<String>,
-                                     event: SpecEvent?) throws(Stop) {
+                                     event: SpecEvent?) {
         let declared = sessions[s]!.document.definition.states
         for action in exits {
             guard case .exit(let p) = action else { continue }
             let state = declared[p].state
-            try exitState(state, in: s, active: &active, event: event)
+            exitState(state, in: s, active: &active, event: event)
             cancelInvocations(of: state, in: s)
         }
     }
@@ -563,9 +563,9 @@ struct SpecInterpreter: Sendable {
     /// (which still holds it), then it leaves `active`. The one place exit blocks run: for a
     /// microstep's exit set and for a session that ends (``exitInterpreter(_:event:)``).
     private mutating func exitState(_ state: String, in s: Int, active: inout Set<String>,
-                                    event: SpecEvent?) throws(Stop) {
+                                    event: SpecEvent?) {
         for block in sessions[s]?.document.states[state]?.onExit ?? [] {
-            try executeContent(block, in: s, active: active, event: event)
+            executeContent(block, in: s, active: active, event: event)
         }
         active.remove(state)
     }
@@ -575,12 +575,12 @@ struct SpecInterpreter: Sendable {
     /// The recommendation's `executeTransitionContent`: the blocks of the transitions taken, in the
     /// engine's order, after every exit and before any entry.
     private mutating func executeTransitionContent(_ taken: ArraySlice<FlowMicrostep.Action>, in s: Int,
-                                                   active: Set<String>, event: SpecEvent?) throws(Stop) {
+                                                   active: Set<String>, event: SpecEvent?) {
         let document = sessions[s]!.document
         for action in taken {
             guard case .take(let id) = action else { continue }
             if let block = document.contents[document.index.specTransitions[id.position]] {
-                try executeContent(block, in: s, active: active, event: event)
+                executeContent(block, in: s, active: active, event: event)
             }
         }
     }
@@ -593,14 +593,14 @@ struct SpecInterpreter: Sendable {
     /// inside a parallel one) is queued where it was raised, after the entry blocks of that final
     /// state.
     private mutating func enterStates(_ entries: ArraySlice<FlowMicrostep.Action>, in s: Int,
-                                      active: inout Set<String>, event: SpecEvent?) throws(Stop) {
+                                      active: inout Set<String>, event: SpecEvent?) {
         let declared = sessions[s]!.document.definition.states
         for action in entries {
             switch action {
             case .enter(let p):
                 let state = declared[p].state
                 active.insert(state)
-                try enterState(state, in: s, active: active, event: event)
+                enterState(state, in: s, active: active, event: event)
             case .done(let p):
                 sessions[s]?.internalQueue.append(SpecEvent("done.state.\(declared[p].state)"))
             case .exit, .take:
@@ -613,10 +613,10 @@ struct SpecInterpreter: Sendable {
     /// a nested final outside parallel states raises `done.state.<parent>` (inside one, the engine
     /// raises it: see ``enterStates(_:in:active:event:)``). A top-level final ends the session once
     /// the step is replayed (``finish(_:output:event:)``).
-    private mutating func enterState(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) throws(Stop) {
+    private mutating func enterState(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) {
         let document = sessions[s]!.document
         guard let declared = document.states[state] else { return }
-        for block in declared.onEntry { try executeContent(block, in: s, active: active, event: event) }
+        for block in declared.onEntry { executeContent(block, in: s, active: active, event: event) }
         if declared.child != nil { sessions[s]?.toInvoke.append(state) }
         if document.raisesDone.contains(state), let parent = document.index.parent[state] {
             sessions[s]?.internalQueue.append(SpecEvent("done.state.\(parent)"))
@@ -627,7 +627,7 @@ struct SpecInterpreter: Sendable {
 
     /// A session reached its top-level final state: it exits (``exitInterpreter(_:event:)``), its
     /// invocations are cancelled, and its parent gets `done.invoke.<id>` (`returnDoneEvent`).
-    private mutating func finish(_ s: Int, output: String, event: SpecEvent?) throws(Stop) {
+    private mutating func finish(_ s: Int, output: String, event: SpecEvent?) {
         guard let session = sessions[s] else { return }
         note(.finished(path: pathOf(s), output: output))
         if s == 0 { rootFinished = true }
@@ -655,14 +655,15 @@ struct SpecInterpreter: Sendable {
     /// active state is exited, innermost first (``exitState(_:in:active:event:)``), each seeing the
     /// configuration of its moment. Its invocations are the caller's: ``finish(_:output:event:)``
     /// cancels them after, ``cancelInvoke(_:)`` has cancelled them before. A failing block abandons
-    /// itself only: the session ends anyway.
+    /// itself only (``executeContent(_:in:active:event:)`` does not throw): the state's next blocks
+    /// still run, every state leaves `active`, and the session ends.
     private mutating func exitInterpreter(_ s: Int, event: SpecEvent?) {
         guard let machine = sessions[s]?.machine else { return }
         // A finished machine rests in its final configuration, which is exited too; a cancelled
         // session's machine has not finished (a session ends as its machine finishes).
         let configuration = machine.configuration
         var active = Set(configuration)
-        for state in configuration { try? exitState(state, in: s, active: &active, event: event) }
+        for state in configuration { exitState(state, in: s, active: &active, event: event) }
     }
 
     private mutating func end(_ s: Int) {
@@ -780,9 +781,11 @@ struct SpecInterpreter: Sendable {
 
     /// The recommendation's `executeContent` for one block. An instruction that fails places its
     /// error event on the internal queue and abandons the rest of the block (the recommendation's
-    /// rule).
+    /// rule). It does not throw: a failure is an event, never a reason to skip the blocks after this
+    /// one (the next `<onexit>` of the same state, the next state's), so every replay of a microstep
+    /// and every exit of a session (``exitInterpreter(_:event:)``) runs to its end.
     private mutating func executeContent(_ block: FlowSpec.Executable, in s: Int, active: Set<String>,
-                                         event: SpecEvent?) throws(Stop) {
+                                         event: SpecEvent?) {
         let code = block.instructions
         var pc = 0
         while pc < code.count {

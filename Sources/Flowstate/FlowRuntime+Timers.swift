@@ -2,9 +2,9 @@
 /// deadline, and one sleeping task, for the earliest deadline, re-armed whenever the earliest changes.
 /// When it wakes it hops to the runtime's actor, which fires every timer then due, in deadline order.
 final class FlowRuntimeTimers<F: Flow> {
-    /// The actor timers fire on, held weakly (as the sleeping task holds it): an actor that keeps the
-    /// runtime is not kept alive by the runtime's timers.
-    private weak var isolation: (any Actor)?
+    /// The actor timers fire on, held as the sleeping task holds it (``HeldIsolation``): an actor that
+    /// keeps the runtime is not kept alive by the runtime's timers.
+    private let isolation: HeldIsolation
     /// The clock, read as offsets from when the runtime was created: what deadlines are.
     let clock: TimerClock
     private var queue = FlowTimerQueue<FlowTimer>()
@@ -17,7 +17,7 @@ final class FlowRuntimeTimers<F: Flow> {
 
     init(clock: any Clock<Duration>, isolation: any Actor) {
         self.clock = TimerClock(clock)
-        self.isolation = isolation
+        self.isolation = HeldIsolation(isolation)
     }
 
     /// Schedules the timers a step armed and cancels those it cancelled, then re-arms the sleeping
@@ -68,7 +68,7 @@ final class FlowRuntimeTimers<F: Flow> {
         if sleeper?.deadline == next { return }
         sleeper?.task.cancel()
         sleeper = nil
-        guard let next, let isolation else { return }
+        guard let next, isolation.actor != nil else { return }
         sleepers &+= 1
         let task = RuntimeReference(runtime).sleep(sleepers, until: next, clock: clock, on: isolation)
         sleeper = (task, next, sleepers)
@@ -81,12 +81,12 @@ final class FlowRuntimeTimers<F: Flow> {
         init(_ runtime: FlowRuntime<F>) { self.runtime = runtime }
 
         /// A task that sleeps until `deadline` on `clock`, then wakes the runtime on its actor.
-        func sleep(_ number: UInt64, until deadline: Duration, clock: TimerClock, on isolation: any Actor)
+        func sleep(_ number: UInt64, until deadline: Duration, clock: TimerClock, on held: HeldIsolation)
             -> Task<Void, Never>
         {
-            Task { [weak isolation] in
+            Task {
                 do { try await clock.sleep(until: deadline) } catch { return }  // cancelled
-                guard let isolation else { return }  // the actor is gone, and the runtime with it
+                guard let isolation = held.actor else { return }  // the actor is gone, and the runtime with it
                 await self.wake(number, on: isolation)
             }
         }

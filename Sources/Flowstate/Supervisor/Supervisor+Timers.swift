@@ -20,17 +20,18 @@ extension Supervisor {
         if timerSleeper?.deadline == next { return }
         timerSleeper?.task.cancel()
         timerSleeper = nil
-        guard let next, let isolation else { return }
+        guard let next, isolation != nil else { return }
         timerSleepers &+= 1
         let number = timerSleepers
         let clock = timerClock
         let supervisor = WeakSupervisor(self)
         let instant = next - timerShift  // a deadline on the clock, before the time a test advanced
-        // The actor is held weakly while the task sleeps, as the supervisor holds it: an actor that
-        // keeps the supervisor is not kept alive by its pending timers.
-        let task = Task { [weak isolation] in
+        // The task holds the actor as the supervisor does (``HeldIsolation``): an actor that keeps the
+        // supervisor is not kept alive by its pending timers.
+        let held = heldIsolation
+        let task = Task {
             do { try await clock.sleep(until: instant) } catch { return }  // cancelled: re-armed or gone
-            guard let isolation else { return }
+            guard let isolation = held.actor else { return }
             await Supervisor.wakeTimers(supervisor, number: number, isolation: isolation)
         }
         timerSleeper = TimerSleeper(task: task, deadline: next, number: number)

@@ -66,12 +66,9 @@ public final class Supervisor {
     var timerSleepers: UInt64 = 0
     /// The time a test advanced the supervisor's timers by, beyond its clock (``advanceTimers(by:)``).
     var timerShift: Duration = .zero
-    /// The isolation the supervisor was created in. An actor is held weakly (the actor that owns a
-    /// supervisor must not be kept alive by it); the main actor, global and immortal, is remembered as
-    /// a flag (a weak reference to it would allocate a side table that is never freed).
-    var isolation: (any Actor)? { isolatedToMainActor ? MainActor.shared : weakIsolation }
-    private weak var weakIsolation: (any Actor)?
-    private let isolatedToMainActor: Bool
+    /// The isolation the supervisor was created in, held without keeping it alive (``HeldIsolation``).
+    var isolation: (any Actor)? { heldIsolation.actor }
+    let heldIsolation: HeldIsolation
 
     /// Creates an empty supervisor in the caller's isolation domain.
     /// - Parameters:
@@ -95,12 +92,7 @@ public final class Supervisor {
             let origin = clock.now
             self.now = { origin.duration(to: clock.now) }
         }
-        if let isolation, isolation === MainActor.shared {
-            isolatedToMainActor = true
-        } else {
-            isolatedToMainActor = false
-            weakIsolation = isolation
-        }
+        heldIsolation = HeldIsolation(isolation)
         isObserved = logger != nil
         link.supervisor = self
     }
