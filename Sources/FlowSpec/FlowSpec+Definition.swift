@@ -340,15 +340,8 @@ extension FlowSpec {
     /// Calls `body` with every transition, in document order (a state's transitions, then its
     /// children's), without copying the states.
     func forEachTransition(_ body: (Transition) -> Void) {
-        var stack: [(states: [State], next: Int)] = [(states, 0)]
-        while let (list, next) = stack.last {
-            guard next < list.count else {
-                stack.removeLast()
-                continue
-            }
-            stack[stack.count - 1].next += 1
-            for t in list[next].transitions { body(t) }
-            if !list[next].states.isEmpty { stack.append((list[next].states, 0)) }
+        forEachState { state in
+            for transition in state.transitions { body(transition) }
         }
     }
 }

@@ -176,21 +176,16 @@ func report(_ line: String) {
 
 extension FlowFile {
     /// The simulation `simulate` and `view --events` run: the child flows found beside the file, and
-    /// guard defaults from `--guard NAME=true|false` (already validated). Reports and exits 2 when a
-    /// child file cannot be read, 3 when the flow cannot be simulated (history states, several initial
-    /// states, data, a missing child).
-    func simulation(guards: [String]) throws -> FlowSimulation {
+    /// the guards' default truths (``guardDefaults(_:)``). Reports and exits 2 when a child file cannot
+    /// be read, 3 when the flow cannot be simulated (history states, several initial states, data, a
+    /// missing child).
+    func simulation(guards defaults: [String: Bool]) throws -> FlowSimulation {
         let children: [String: FlowSpec]
         do {
             children = try self.children()
         } catch {
             report(error.line)
             throw ExitCode(2)
-        }
-        var defaults: [String: Bool] = [:]
-        for item in guards {
-            let parts = item.split(separator: "=", maxSplits: 1)
-            defaults[String(parts[0])] = parts[1] == "true"
         }
         do {
             return try FlowSimulation(spec, guards: defaults, children: { children[$0] })
@@ -211,4 +206,19 @@ func inputList(_ text: String) throws -> [FlowSimulation.Input] {
         report("error: \(error)")
         throw ExitCode.validationFailure
     }
+}
+
+/// The guards' default truths from `--guard NAME=true|false` options (`simulate`, `view --events`): the
+/// one reader of the option, called by the commands' `validate()` and again when they run.
+/// - Throws: `ValidationError` naming the first option that is not `NAME=true` or `NAME=false`.
+func guardDefaults(_ items: [String]) throws -> [String: Bool] {
+    var defaults: [String: Bool] = [:]
+    for item in items {
+        let parts = item.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, parts[1] == "true" || parts[1] == "false" else {
+            throw ValidationError("--guard '\(item)' must be NAME=true or NAME=false")
+        }
+        defaults[String(parts[0])] = parts[1] == "true"
+    }
+    return defaults
 }

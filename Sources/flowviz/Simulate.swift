@@ -54,12 +54,7 @@ struct Simulate: AsyncParsableCommand {
         guard timeLimit.isFinite, timeLimit >= 0 else {
             throw ValidationError("--time-limit must be a number of seconds, 0 or more (0: no limit)")
         }
-        for item in guards {
-            let parts = item.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[1] == "true" || parts[1] == "false" else {
-                throw ValidationError("--guard '\(item)' must be NAME=true or NAME=false")
-            }
-        }
+        _ = try guardDefaults(guards)
     }
 
     func run() async throws {
@@ -78,7 +73,7 @@ struct Simulate: AsyncParsableCommand {
             text = lines.joined(separator: ",")
         }
         let list = try inputList(text)
-        let simulation = try flow.simulation(guards: guards)
+        let simulation = try flow.simulation(guards: guardDefaults(guards))
         if timeLimit > 0 { simulation.timeLimit = .seconds(timeLimit) }
         var printed = 0
         func flush() {

@@ -48,12 +48,7 @@ struct View: AsyncParsableCommand {
         if events != nil, trace != nil { throw ValidationError("give --events or --trace, not both") }
         if file == "-", trace == "-" { throw ValidationError("FILE and --trace cannot both be standard input") }
         if !guards.isEmpty, events == nil { throw ValidationError("--guard needs --events") }
-        for item in guards {
-            let parts = item.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[1] == "true" || parts[1] == "false" else {
-                throw ValidationError("--guard '\(item)' must be NAME=true or NAME=false")
-            }
-        }
+        _ = try guardDefaults(guards)
     }
 
     func run() async throws {
@@ -108,7 +103,7 @@ struct View: AsyncParsableCommand {
 
     /// Runs the events on the flow as `simulate` does; the root machine's trace, with its effects.
     private func simulate(_ flow: FlowFile, events text: String) throws -> FlowTrace {
-        let simulation = try flow.simulation(guards: guards)
+        let simulation = try flow.simulation(guards: guardDefaults(guards))
         let list = try inputList(text)
         do {
             try simulation.start()

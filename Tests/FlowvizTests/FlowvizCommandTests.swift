@@ -70,6 +70,21 @@ struct FlowvizCommandTests {
         }
     }
 
+    @Test("--guard is read by one function for simulate and view: NAME=true|false is accepted, anything else is a usage error naming it")
+    func guardDefaultsOption() throws {
+        let path = try flowFile("player.scxml").path
+        for command in [["simulate", path, "--events", "play"], ["view", path, "--events", "play", "-o", "-"]] {
+            let good = try Flowviz.run(command + ["--guard", "ready=false"])
+            #expect(good.status == 0, "\(command[0]): \(good.stderr)")
+            for bad in ["ready", "ready=yes", "=maybe"] {
+                let wrong = try Flowviz.run(command + ["--guard", bad])
+                #expect(wrong.status == 64, "\(command[0]) --guard \(bad): \(wrong.stderr)")
+                #expect(wrong.stderr.contains("--guard '\(bad)' must be NAME=true or NAME=false"),
+                        "\(command[0]): \(wrong.stderr)")
+            }
+        }
+    }
+
     @Test("flowviz render collapses a big nested flow by itself, and --collapse, --cluster and --pages choose")
     func flowvizOptions() throws {
         let scratch = try Scratch()
