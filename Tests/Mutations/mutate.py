@@ -614,16 +614,28 @@ def patch_problems(root):
     return problems
 
 
+def table_problems():
+    """docs/TESTING.md's table of mutations names every mutation, and no other: the table readers trust."""
+    with open(os.path.join(ROOT, "docs", "TESTING.md"), encoding="utf-8") as f:
+        listed = set(re.findall(r"^\| `([a-z0-9-]+)` \| ", f.read(), re.MULTILINE))
+    names = {m.name for m in MUTATIONS}
+    problems = [f"{n}: not in docs/TESTING.md's table of mutations" for n in sorted(names - listed)]
+    # Rows of the other tables there name a mutation too (the tests that catch it): only names that are
+    # no mutation at all are stale.
+    problems += [f"{n}: docs/TESTING.md lists it, but it is no mutation" for n in sorted(listed - names)]
+    return problems
+
+
 def check():
-    """`--check`: the patches and the suites against the working tree; no copy, no build."""
-    problems = patch_problems(ROOT) + manifest_problems()
+    """`--check`: the patches, the suites and docs/TESTING.md's table against the working tree; no copy, no build."""
+    problems = patch_problems(ROOT) + manifest_problems() + table_problems()
     for p in problems:
         log(f"mutate --check: {p}")
     if problems:
         log(f"mutate --check: {len(problems)} problem(s); update Tests/Mutations/mutate.py (docs/TESTING.md, make mutate)")
         return 1
     log(f"mutate --check: OK, {len(MUTATIONS)} mutations apply (each search text found once), "
-        f"{len(SUITES)} suites' targets match Package.swift")
+        f"{len(SUITES)} suites' targets match Package.swift, docs/TESTING.md lists each")
     return 0
 
 
