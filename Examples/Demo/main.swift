@@ -60,7 +60,7 @@ func liveTree() throws -> FlowGraph {
     let supervisor = Supervisor()
     let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
     try supervisor.send(.createAccount, to: launch)
-    if let child = supervisor.machines.last, let signUp = supervisor.handle(child.id, as: SignUp.self) {
+    if let child = supervisor.machines.last, let signUp = supervisor.handle(of: child.id, as: SignUp.self) {
         try supervisor.send(.submitEmail("ada@example.com"), to: signUp)
     }
     return FlowGraph(supervisor: supervisor)

@@ -172,7 +172,7 @@ public final class FlowTreeTester<Screen: Hashable & Sendable> {
         check(taking(), what: "What happened since the last command", at: sourceLocation, expect)
     }
 
-    /// Waits until every async effect (`EffectContext.run(_:)`) has delivered its result through the
+    /// Waits until every async effect (`EffectContext.task(_:)`) has delivered its result through the
     /// supervisor's queue, or until `timeout`. What the results caused is then stated with
     /// ``receive(sourceLocation:_:)``. Call it from the supervisor's isolation (the main actor, for
     /// example): the results are delivered there while it waits.
@@ -413,7 +413,7 @@ public struct FlowTreeExpectation<Screen: Hashable & Sendable> {
     /// otherwise one made from the identity, so that the test can name a machine that is already gone.
     private func handle<F: Flow>(_ id: MachineID) -> MachineHandle<F> {
         // A machine already gone still has its identity: name it by that.
-        supervisor.handle(id, as: F.self) ?? .naming(id)
+        supervisor.handle(of: id, as: F.self) ?? .naming(id)
     }
 
     /// The machine took a transition to `state` (a leaf state). State each transition of a machine,

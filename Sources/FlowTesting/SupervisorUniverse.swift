@@ -129,7 +129,7 @@ struct FlowOfUniverse<F: Flow>: UniverseFlow {
 
     func spawn(_ child: any UniverseFlow, under parent: MachineID, in supervisor: Supervisor, owner: FlowLifetime,
                policy: FailurePolicy, failures: FailureSwitch) throws(SupervisorError) -> MachineID? {
-        guard let parent = supervisor.handle(parent, as: F.self) else { return nil }
+        guard let parent = supervisor.handle(of: parent, as: F.self) else { return nil }
         return try child.spawn(under: parent, in: supervisor, owner: owner, policy: policy, failures: failures)
     }
 
@@ -141,7 +141,7 @@ struct FlowOfUniverse<F: Flow>: UniverseFlow {
     }
 
     func send(_ pick: Int, to machine: MachineID, in supervisor: Supervisor) -> (event: String, error: SupervisorError?, pick: Int)? {
-        guard let handle = supervisor.handle(machine, as: F.self), let state = supervisor.state(of: handle),
+        guard let handle = supervisor.handle(of: machine, as: F.self), let state = supervisor.state(of: handle),
               !sampler.samples.isEmpty else { return nil }
         let leaf = sampler.index.position[state] ?? 0
         let pool = sampler.handled[leaf].isEmpty ? Array(sampler.samples.indices) : sampler.handled[leaf]

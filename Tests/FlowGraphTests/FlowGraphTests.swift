@@ -119,7 +119,7 @@ struct TreeGraphTests {
         let supervisor = Supervisor()
         let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
         try supervisor.send(.createAccount, to: launch)
-        let signUp = supervisor.handle(supervisor.machines[1].id, as: SignUp.self)!
+        let signUp = supervisor.handle(of: supervisor.machines[1].id, as: SignUp.self)!
         try supervisor.send(.submitEmail("ada@example.com"), to: signUp)
         let graph = FlowGraph(supervisor: supervisor)
         let slot = try #require(graph.nodes.first { $0.label == "creatingAccount" })

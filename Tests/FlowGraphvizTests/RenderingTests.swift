@@ -55,6 +55,17 @@ struct RenderingTests {
         #expect(error?.message.contains("gif-of-doom") == true)
     }
 
+    @Test("A Graphviz error is in the package's one style: kebab-case code names, `error: message`")
+    func errorStyle() {
+        let codes: [GraphvizError.Code] = [.invalidDOT, .layoutFailed, .renderFailed, .unavailable, .writeFailed]
+        #expect(codes.map(\.description) == ["invalid-dot", "layout-failed", "render-failed", "unavailable", "write-failed"])
+        let error = #expect(throws: GraphvizError.self) {
+            try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .svg, engine: "spiral")
+        }
+        #expect(error.map { "\($0)" } == error.map { "error: \($0.message)" })
+        #expect(GraphvizError(code: .writeFailed, message: "cannot write x").description == "error: cannot write x")
+    }
+
     @Test("After an error the renderer still works (the context is reused, nothing is left behind)")
     func recovers() throws {
         _ = try? GraphvizRenderer.shared.render(dot: "digraph {", format: .svg)

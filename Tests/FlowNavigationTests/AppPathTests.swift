@@ -64,7 +64,7 @@ struct AppPathTests {
                                       effects: AppLogin.navigation)
         }
         while coordinator.supervisor.machines.isEmpty { await Task.yield() }
-        let login = try #require(coordinator.supervisor.handle(coordinator.supervisor.machines[0].id, as: AppLogin.self))
+        let login = try #require(coordinator.supervisor.handle(of: coordinator.supervisor.machines[0].id, as: AppLogin.self))
         try coordinator.send(.next, to: login)
         try coordinator.send(.signIn, to: login)
         #expect(try await task.value == "grace")
@@ -109,7 +109,7 @@ struct AppPathTests {
             try await supervisor.run(AppLogin.definition, context: AppLogin.Context(user: "alan")) { _, _ in }
         }
         while supervisor.machines.isEmpty { await Task.yield() }
-        let login = try #require(supervisor.handle(supervisor.machines[0].id, as: AppLogin.self))
+        let login = try #require(supervisor.handle(of: supervisor.machines[0].id, as: AppLogin.self))
         try supervisor.send(.next, to: login)
         try supervisor.send(.signIn, to: login)
         #expect(try await task.value == "alan")

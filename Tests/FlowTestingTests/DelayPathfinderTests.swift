@@ -1,4 +1,5 @@
 import Flowstate
+import FlowTestSupport
 import FlowTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 struct DelayPathfinderTests {
     @Test("Every simple path with a timer replays and visits its target, whatever generation its route arms")
     func simplePathsWithTimersReplay() throws {
-        let finder = try FlowPathfinder(DelayPathfinderChain.definition)
+        let finder = try FlowPathfinder(DelayChain.definition)
         let paths = finder.simplePaths(to: .d)
         #expect(paths.count >= 2, "\(paths)")
         for path in paths {
@@ -43,27 +44,5 @@ struct DelayPathfinderTests {
         let path = try #require(finder.shortestPath(to: .r))
         try path.replay()
         #expect(path.events == [.a, .b, .a])
-    }
-}
-
-/// `a` reaches `c` directly (x) or through `b` (y, z); `b` goes back to `a` after 5 s; `c` goes to `d`
-/// after 1 s. `c`'s timer has one generation on the first route and another on the second.
-enum DelayPathfinderChain: Flow {
-    enum State: Hashable, Sendable { case a, b, c, d }
-    enum Event: FlowEvent, Hashable { typealias Kind = Self; case x, y, z }
-    typealias Effect = Never
-    typealias Output = Void
-
-    static let definition = FlowDefinition<DelayPathfinderChain>("chain", initial: .a) {
-        StateNode(.a) {
-            On(.x, to: .c)
-            On(.y, to: .b)
-        }
-        StateNode(.b) {
-            After(.seconds(5), to: .a)
-            On(.z, to: .c)
-        }
-        StateNode(.c) { After(.seconds(1), to: .d) }
-        Final(.d)
     }
 }

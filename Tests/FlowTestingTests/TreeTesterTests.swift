@@ -276,7 +276,7 @@ struct TreeTesterTests {
         let tester = FlowTreeTester(supervisor)
         let root = try tester.step {
             try supervisor.start(Fetch.definition, handler: tester.recording { effect, context in
-                try context.run { Fetch.Event.loaded }
+                try context.task { Fetch.Event.loaded }
             })
         } expect: {
             $0.spawned(Fetch.definition, in: .idle)
@@ -294,7 +294,7 @@ struct TreeTesterTests {
         let slow = FlowTreeTester(supervisor)
         let other = try slow.step {
             try supervisor.start(Fetch.definition, handler: slow.recording { _, context in
-                try context.run {
+                try context.task {
                     try await Task.sleep(for: .seconds(60))
                     return nil
                 }

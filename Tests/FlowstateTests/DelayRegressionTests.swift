@@ -12,35 +12,20 @@ struct DelayRegressionTests {
         typealias Output = Void
     }
 
-    /// `a` reaches `c` directly (x) or through `b` (y, z); `b` goes back to `a` after 5 s; `c` goes to
-    /// `d` after 1 s. `c`'s timer has one generation on the first route and another on the second.
-    static let chain = FlowDefinition<Chain>("chain", initial: .a) {
-        StateNode(.a) {
-            On(.x, to: .c)
-            On(.y, to: .b)
-        }
-        StateNode(.b) {
-            After(.seconds(5), to: .a)
-            On(.z, to: .c)
-        }
-        StateNode(.c) { After(.seconds(1), to: .d) }
-        Final(.d)
-    }
-
     @Test("A restored machine numbers its timers after the saved machine's: an old timer stays stale")
     func restoredGenerationsDoNotCollide() throws {
-        var saved = try FlowMachine(Self.chain)
+        var saved = try FlowMachine(DelayChain.definition)
         _ = try saved.start()
         _ = try saved.send(.y)
         let first = try #require(saved.armedTimers.first)  // b's timer
         _ = try saved.fire(first)  // back in a: spent
         _ = try saved.send(.y)     // b again, a new generation
         #expect(saved.lastTimerGeneration == 2)
-        var restored = try FlowMachine(Self.chain, resumingIn: [.b], lastTimerGeneration: saved.lastTimerGeneration)
+        var restored = try FlowMachine(DelayChain.definition, resumingIn: [.b], lastTimerGeneration: saved.lastTimerGeneration)
         #expect(restored.armedTimers.map(\.generation) == [3])
         #expect(try restored.fire(first).kind == .ignored)
         // Without the saved generation the restored machine numbers from 1, as documented.
-        let fresh = try FlowMachine(Self.chain, resumingIn: [.b])
+        let fresh = try FlowMachine(DelayChain.definition, resumingIn: [.b])
         #expect(fresh.armedTimers.map(\.generation) == [1])
     }
 

@@ -92,7 +92,7 @@ struct ParallelSupervisorTests {
     }
 
     static func handle<F: Flow>(_ flow: String, in supervisor: Supervisor, as type: F.Type) -> MachineHandle<F>? {
-        supervisor.machines.first { $0.flow == flow }.flatMap { supervisor.handle($0.id, as: F.self) }
+        supervisor.machines.first { $0.flow == flow }.flatMap { supervisor.handle(of: $0.id, as: F.self) }
     }
 
     @Test("Entering a parallel state spawns the declared children of every region's state at once, in document order")

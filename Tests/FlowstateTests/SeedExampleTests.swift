@@ -11,7 +11,7 @@ struct SeedExampleTests {
         let launch = try supervisor.start(FirstLaunch.definition) { effect, _ in performed.append("\(effect)") }
         try supervisor.send(.createAccount, to: launch)
         #expect(supervisor.machines.map(\.flow) == ["first-launch", "sign-up"])
-        let signUp = supervisor.handle(supervisor.machines[1].id, as: SignUp.self)!
+        let signUp = supervisor.handle(of: supervisor.machines[1].id, as: SignUp.self)!
         for event: SignUp.Event in [.submitEmail("ada@example.com"), .submitPassword("correct horse"), .submitCode("123456")] {
             try supervisor.send(event, to: signUp)
         }
@@ -28,7 +28,7 @@ struct SeedExampleTests {
         let supervisor = Supervisor()
         let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
         try supervisor.send(.createAccount, to: launch)
-        let signUp = supervisor.handle(supervisor.machines[1].id, as: SignUp.self)!
+        let signUp = supervisor.handle(of: supervisor.machines[1].id, as: SignUp.self)!
         let steps: [SignUp.Event] = [.submitEmail("ada@example.com"), .submitPassword("correct horse")]
         for event in steps.prefix(step) { try supervisor.send(event, to: signUp) }
         try supervisor.send(.cancel, to: signUp)
@@ -63,7 +63,7 @@ struct SeedExampleTests {
         var performed: [String] = []
         let feed = try supervisor.start(Feed.definition) { effect, _ in performed.append("\(effect)") }
         try supervisor.send(.newPhoto, to: feed)
-        let photo = supervisor.handle(supervisor.machines[1].id, as: PhotoCreation.self)!
+        let photo = supervisor.handle(of: supervisor.machines[1].id, as: PhotoCreation.self)!
         try supervisor.send(.picked(photo: "IMG_0001"), to: photo)
         try supervisor.send(post ? .post : .cancel, to: photo)
         #expect(supervisor.state(of: feed) == .browsing)

@@ -32,7 +32,7 @@ struct SupervisorAsyncTests {
         let supervisor = Supervisor()
         let events = supervisor.events()
         let fetch = try supervisor.start(Fetch.definition) { effect, context in
-            if effect == "load" { try context.run { .loaded } }
+            if effect == "load" { try context.task { .loaded } }
         }
         let event = await firstEvent(events) { if case .transitioned = $0 { true } else { false } }
         #expect(event == .transitioned(fetch.id, from: "loading", to: "loaded", event: "loaded",
@@ -48,7 +48,7 @@ struct SupervisorAsyncTests {
         let events = supervisor.events()
         let fetch = try supervisor.start(Fetch.definition) { effect, context in
             if effect == "load" {
-                try context.run {
+                try context.task {
                     try await Task.sleep(for: .seconds(60))
                     return .loaded
                 }
@@ -72,7 +72,7 @@ struct SupervisorAsyncTests {
         var failures: [SupervisionFailure] = []
         supervisor.observe { if case .failed(_, let failure) = $0 { failures.append(failure) } }
         _ = try supervisor.start(Fetch.definition, policy: .stop) { effect, context in
-            if effect == "load" { try context.run { .loaded } }
+            if effect == "load" { try context.task { .loaded } }
         }
         #expect(supervisor.liveCount == 0)
         #expect(failures.first?.message.contains("created on an actor") == true)
@@ -125,7 +125,7 @@ actor TreeHost {
             supervisor.sweep()
         default:
             if let leaf = supervisor.machines.last(where: { $0.flow == "leaf" }),
-               let handle = supervisor.handle(leaf.id, as: Leaf.self) {
+               let handle = supervisor.handle(of: leaf.id, as: Leaf.self) {
                 try? supervisor.send(.next, to: handle)
             }
         }
@@ -147,7 +147,7 @@ actor SupervisorOwner {
     func setUp() throws {
         let supervisor = Supervisor()
         _ = try supervisor.start(Fetch.definition) { effect, context in
-            if effect == "load" { try context.run { .loaded } }
+            if effect == "load" { try context.task { .loaded } }
         }
         self.supervisor = supervisor
     }

@@ -312,13 +312,13 @@ struct SupervisorModelTests {
         func issue(_ command: Command) {
             switch command {
             case .send(let n, let event):
-                guard let id = pick(n), let handle = supervisor.handle(id, as: Node.self) else { return }
+                guard let id = pick(n), let handle = supervisor.handle(of: id, as: Node.self) else { return }
                 try? supervisor.send(event, to: handle)
             case .stop(let n):
                 guard let id = pick(n) else { return }
                 supervisor.stop(id)
             case .spawn(let n, let restarts):
-                guard let id = pick(n), let parent = supervisor.handle(id, as: Node.self) else { return }
+                guard let id = pick(n), let parent = supervisor.handle(of: id, as: Node.self) else { return }
                 let lifetime = FlowLifetime()
                 let policy: FailurePolicy = restarts ? .restart(maxRestarts: 1, within: .seconds(60)) : .stop
                 if let child = try? supervisor.spawn(Node.definition, under: parent, owner: lifetime,

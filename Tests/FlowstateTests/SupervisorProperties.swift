@@ -174,7 +174,7 @@ struct SupervisorProperties {
             }
             func handle(_ n: Int) -> MachineHandle<Gx>? {
                 let machines = supervisor.machines
-                return machines.isEmpty ? nil : supervisor.handle(machines[n % machines.count].id, as: Gx.self)
+                return machines.isEmpty ? nil : supervisor.handle(of: machines[n % machines.count].id, as: Gx.self)
             }
 
             for op in ops {
@@ -205,7 +205,7 @@ struct SupervisorProperties {
                     for _ in 0..<times {
                         try? supervisor.send(Gx.Event(kind: GeneratedTree.fail, payload: 0), to: target)
                         guard let next = watcher.replaced.first(where: { $0.value == target.id })?.key,
-                              let handle = supervisor.handle(next, as: Gx.self) else { break }
+                              let handle = supervisor.handle(of: next, as: Gx.self) else { break }
                         target = handle
                     }
                 }
@@ -250,9 +250,9 @@ struct SupervisorProperties {
                     let flows = ["top", "mid", "leaf"]
                     guard let target = supervisor.machines.first(where: { $0.flow == flows[level] }) else { continue }
                     switch level {
-                    case 0: try? supervisor.send(Top.Event.allCases[event % 5], to: supervisor.handle(target.id, as: Top.self)!)
-                    case 1: try? supervisor.send(Mid.Event.allCases[event % 6], to: supervisor.handle(target.id, as: Mid.self)!)
-                    default: try? supervisor.send(Leaf.Event.allCases[event % 2], to: supervisor.handle(target.id, as: Leaf.self)!)
+                    case 0: try? supervisor.send(Top.Event.allCases[event % 5], to: supervisor.handle(of: target.id, as: Top.self)!)
+                    case 1: try? supervisor.send(Mid.Event.allCases[event % 6], to: supervisor.handle(of: target.id, as: Mid.self)!)
+                    default: try? supervisor.send(Leaf.Event.allCases[event % 2], to: supervisor.handle(of: target.id, as: Leaf.self)!)
                     }
                     lines.append(supervisor.machines.map { "\($0.flow):\($0.state)" }.joined(separator: " ")
                                  + " | " + log.effects.joined(separator: ","))
@@ -289,9 +289,9 @@ struct SupervisorProperties {
                     let flows = ["desk", "timer", "inbox", "chat"]
                     guard let machine = supervisor.machines.first(where: { $0.flow == flows[target] }) else { continue }
                     if target == 0 {
-                        try? supervisor.send(Desk.Event.allCases[event], to: supervisor.handle(machine.id, as: Desk.self)!)
+                        try? supervisor.send(Desk.Event.allCases[event], to: supervisor.handle(of: machine.id, as: Desk.self)!)
                     } else {
-                        try? supervisor.send(Leaf.Event.next, to: supervisor.handle(machine.id, as: Leaf.self)!)
+                        try? supervisor.send(Leaf.Event.next, to: supervisor.handle(of: machine.id, as: Leaf.self)!)
                     }
                     #expect(supervisor.checkInvariants().isEmpty)
                     lines.append(supervisor.machines.map { "\($0.flow):\($0.state)@\($0.parentState ?? "-")" }.joined(separator: " ")

@@ -119,7 +119,7 @@ struct SupervisorRegressionTests {
         let error = #expect(throws: SupervisorError.self) { try second.send(.next, to: theirs) }
         #expect(error?.code == .machineGone)
         #expect(!second.contains(theirs.id))
-        #expect(second.handle(theirs.id, as: Chain.self) == nil)
+        #expect(second.handle(of: theirs.id, as: Chain.self) == nil)
         #expect(second.stop(theirs.id).isEmpty)
         #expect(second.state(of: ours) == .a, "the machine with the same number was not touched")
         #expect(first.state(of: theirs) == .a)
@@ -139,7 +139,7 @@ struct SupervisorRegressionTests {
         log.failBoom = false
         #expect(replacements.count == 1 && replacements[0].0 == leaf.id)
         #expect((#expect(throws: SupervisorError.self) { try supervisor.send(.next, to: leaf) })?.code == .machineGone)
-        let fresh = try #require(supervisor.handle(replacements[0].1, as: Chain.self))
+        let fresh = try #require(supervisor.handle(of: replacements[0].1, as: Chain.self))
         try supervisor.send(.next, to: fresh)
         #expect(supervisor.state(of: fresh) == .b)
     }
@@ -184,7 +184,7 @@ struct SupervisorRegressionTests {
         current = leaf.id
         for _ in 0..<1_000 {
             clock += .seconds(2)  // each failure outside the window of the previous ones
-            let handle = try #require(supervisor.handle(current!, as: Chain.self))
+            let handle = try #require(supervisor.handle(of: current!, as: Chain.self))
             log.failBoom = true
             try supervisor.send(.fail, to: handle)
             log.failBoom = false
@@ -429,7 +429,7 @@ struct SupervisorRegressionTests {
         #expect(try restored.snapshot() == snapshot)
         #expect(restored.stop(again).ids.count == depth)
         // Closing the innermost completes it; its output closes its parent, and so on up: all through the queue.
-        let innermost = try #require(supervisor.handle(supervisor.machines.last!.id, as: Nest.self))
+        let innermost = try #require(supervisor.handle(of: supervisor.machines.last!.id, as: Nest.self))
         try supervisor.send("close", to: innermost)
         #expect(supervisor.liveCount == 0)
         #expect(!supervisor.contains(root.id))

@@ -14,7 +14,7 @@ struct SupervisorRunTests {
         let supervisor = Supervisor()
         let output = try await supervisor.run(Leaf.definition) { effect, context in
             // Each state's entry asks for the next step, delivered later as an event.
-            if effect.hasPrefix("enter") { try context.run { .next } }
+            if effect.hasPrefix("enter") { try context.task { .next } }
         }
         #expect(output == "leaf output")
         #expect(supervisor.liveCount == 0)
@@ -54,10 +54,10 @@ struct SupervisorRunTests {
                                      handler: log.handler())
         }
         await started(supervisor)
-        let first = try #require(supervisor.handle(supervisor.machines[0].id, as: Leaf.self))
+        let first = try #require(supervisor.handle(of: supervisor.machines[0].id, as: Leaf.self))
         try supervisor.send(.fail, to: first)  // its handler throws: restarted
         #expect(!supervisor.contains(first.id))
-        let second = try #require(supervisor.handle(supervisor.machines[0].id, as: Leaf.self))
+        let second = try #require(supervisor.handle(of: supervisor.machines[0].id, as: Leaf.self))
         try supervisor.send(.next, to: second)
         try supervisor.send(.next, to: second)
         #expect(try await task.value == "leaf output")

@@ -10,7 +10,7 @@ struct SupervisorTests {
         let top = try supervisor.start(definition, handler: log.handler())
         try supervisor.send(.go, to: top)
         let mid = supervisor.machines.first { $0.flow == "mid" }!
-        try supervisor.send(Mid.Event.go, to: supervisor.handle(mid.id, as: Mid.self)!)
+        try supervisor.send(Mid.Event.go, to: supervisor.handle(of: mid.id, as: Mid.self)!)
         return top
     }
 
@@ -53,7 +53,7 @@ struct SupervisorTests {
         let log = EffectLog()
         let supervisor = Supervisor()
         _ = try Self.threeLevels(log, supervisor: supervisor)
-        let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
+        let leaf = supervisor.handle(of: supervisor.machines.last!.id, as: Leaf.self)!
         try supervisor.send(.next, to: leaf)
         try supervisor.send(.next, to: leaf)
         #expect(!supervisor.contains(leaf.id))
@@ -156,7 +156,7 @@ struct SupervisorTests {
         let log = EffectLog()
         let supervisor = Supervisor()
         _ = try Self.threeLevels(log, supervisor: supervisor)
-        let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
+        let leaf = supervisor.handle(of: supervisor.machines.last!.id, as: Leaf.self)!
         try supervisor.send(.fail, to: leaf)
         #expect(!supervisor.contains(leaf.id))
         #expect(supervisor.machines.map(\.state) == ["busy", "waiting"])
@@ -168,7 +168,7 @@ struct SupervisorTests {
         let log = EffectLog()
         let supervisor = Supervisor()
         let top = try Self.threeLevels(log, supervisor: supervisor, definition: Top.definition(mapLeafFailure: false))
-        let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
+        let leaf = supervisor.handle(of: supervisor.machines.last!.id, as: Leaf.self)!
         try supervisor.send(.fail, to: leaf)
         #expect(supervisor.machines.map(\.flow) == ["top"], "mid failed and escalated to top as .childFailed")
         #expect(log.effects.contains("top saw failure"))
@@ -181,7 +181,7 @@ struct SupervisorTests {
         let log = EffectLog()
         let supervisor = Supervisor()
         _ = try Self.threeLevels(log, supervisor: supervisor, definition: Top.definition(leafPolicy: .stop))
-        let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
+        let leaf = supervisor.handle(of: supervisor.machines.last!.id, as: Leaf.self)!
         try supervisor.send(.fail, to: leaf)
         #expect(supervisor.machines.map(\.state) == ["busy", "running"])
         #expect(!log.effects.contains("mid saw failure"))
@@ -197,7 +197,7 @@ struct SupervisorTests {
         _ = try Self.threeLevels(log, supervisor: supervisor,
                                  definition: Top.definition(leafPolicy: .restart(maxRestarts: 2, within: .seconds(10))))
         func failLeaf() throws {
-            let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
+            let leaf = supervisor.handle(of: supervisor.machines.last!.id, as: Leaf.self)!
             try supervisor.send(.fail, to: leaf)
         }
         try failLeaf()
@@ -209,7 +209,7 @@ struct SupervisorTests {
         #expect(supervisor.machines.map(\.state) == ["busy", "waiting"])
         // After the window, restarts are allowed again.
         clock = .seconds(30)
-        try supervisor.send(Mid.Event.go, to: supervisor.handle(supervisor.machines[1].id, as: Mid.self)!)
+        try supervisor.send(Mid.Event.go, to: supervisor.handle(of: supervisor.machines[1].id, as: Mid.self)!)
         try failLeaf()
         #expect(restarts == 3)
     }
@@ -229,7 +229,7 @@ struct SupervisorTests {
                                  handler: log.handler(), output: { _ in nil })
         for _ in 0..<3 {
             guard let leaf = supervisor.machines.first(where: { $0.flow == "leaf" }) else { break }
-            try supervisor.send(.fail, to: supervisor.handle(leaf.id, as: Leaf.self)!)
+            try supervisor.send(.fail, to: supervisor.handle(of: leaf.id, as: Leaf.self)!)
         }
         #expect(restarts == 2)
         #expect(supervisor.liveCount == 0, "the third failure escalated: top has no mapping and stops")
@@ -241,7 +241,7 @@ struct SupervisorTests {
         let log = EffectLog()
         let supervisor = Supervisor()
         _ = try Self.threeLevels(log, supervisor: supervisor)
-        let leaf = supervisor.handle(supervisor.machines.last!.id, as: Leaf.self)!
+        let leaf = supervisor.handle(of: supervisor.machines.last!.id, as: Leaf.self)!
         try supervisor.send(.next, to: leaf)
         let snapshot = try supervisor.snapshot()
         #expect(snapshot.roots.first?.state == "busy")
@@ -256,7 +256,7 @@ struct SupervisorTests {
 
         log.entries.removeAll()
         try supervisor.send(.next, to: leaf)
-        try restored.send(.next, to: restored.handle(restored.machines.last!.id, as: Leaf.self)!)
+        try restored.send(.next, to: restored.handle(of: restored.machines.last!.id, as: Leaf.self)!)
         #expect(restoredLog.effects == log.effects)
         #expect(restored.machines.map(\.state) == supervisor.machines.map(\.state))
     }

@@ -45,11 +45,20 @@ public struct EffectContext<F: Flow> {
     /// on the supervisor's isolation domain. If ``origin`` or ``machine`` is torn down first, the work
     /// is cancelled and its result is dropped and reported (``TreeEvent/dropped(_:what:)``), never
     /// delivered to another machine.
+    ///
+    /// A task, not a run: ``Supervisor/run(_:context:policy:isolation:handler:)`` runs a flow to its
+    /// end, this starts work and returns at once (docs/ARCHITECTURE.md, "Glossary").
     /// - Throws: ``SupervisorError/Code/noIsolation`` when the supervisor was created outside any
     ///   isolation domain (create it on an actor, such as the main actor, to run async effects).
-    public func run(_ operation: @escaping @Sendable () async throws -> F.Event?) throws(SupervisorError) {
+    public func task(_ operation: @escaping @Sendable () async throws -> F.Event?) throws(SupervisorError) {
         guard let supervisor else { return }
         try supervisor.startTask(origin: origin, target: machine, operation)
+    }
+
+    /// Starts asynchronous work on behalf of ``origin``: ``task(_:)``'s former name.
+    @available(*, deprecated, renamed: "task(_:)")
+    public func run(_ operation: @escaping @Sendable () async throws -> F.Event?) throws(SupervisorError) {
+        try task(operation)
     }
 }
 

@@ -130,8 +130,7 @@ extension MachineBox {
                 machine = try FlowMachine(definition, context: start)
             }
         } catch {
-            throw SupervisorError(code: error.code == .invalidDefinition ? .invalidDefinition : .snapshotMismatch,
-                                  message: error.message, underlying: error)
+            throw SupervisorError(error, otherwise: .snapshotMismatch)
         }
         self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
                   onTeardown: onTeardown, lifetime: lifetime)

@@ -178,7 +178,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         do throws(FlowError) {
             machine = try FlowMachine(definition, context: context ?? definition.initialContext)
         } catch {
-            throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
+            throw SupervisorError(error, otherwise: .invalidDefinition)
         }
         self.init(machine: machine, route: route, policy: policy, mapOutput: mapOutput, mapFailure: mapFailure,
                   onTeardown: onTeardown, lifetime: lifetime)
@@ -341,7 +341,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         do throws(FlowError) {
             machine = try FlowMachine(self.machine.definition, context: startContext)
         } catch {
-            throw SupervisorError(code: .invalidDefinition, message: error.message, underlying: error)
+            throw SupervisorError(error, otherwise: .invalidDefinition)
         }
         let fresh = MachineBox<F>(machine: machine, route: route, policy: policy, mapOutput: mapOutput,
                                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)

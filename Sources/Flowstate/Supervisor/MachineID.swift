@@ -44,7 +44,7 @@ public struct MachineID: Hashable, Comparable, Sendable, Codable, CustomStringCo
 /// stopped, its owner went away, or it failed and was restarted as a new machine), the handle names
 /// nothing: sending through it is a ``SupervisorError`` with code ``SupervisorError/Code/machineGone``.
 /// After a restart, find the replacement through ``TreeEvent/restarted(_:replacement:)`` or
-/// ``Supervisor/handle(_:as:)``.
+/// ``Supervisor/handle(of:as:)``.
 public struct MachineHandle<F: Flow>: Hashable, Sendable, CustomStringConvertible {
     /// The machine's identity.
     public let id: MachineID

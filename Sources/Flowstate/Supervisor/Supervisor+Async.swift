@@ -9,7 +9,7 @@ extension Supervisor {
     /// ```
     ///
     /// The machine is an ordinary root of the tree while it runs: find it in ``machines`` (its
-    /// handle through ``handle(_:as:)``), send it events, snapshot it; its handler sends events to it
+    /// handle through ``handle(of:as:)``), send it events, snapshot it; its handler sends events to it
     /// through its `EffectContext`. A root restarted by its failure policy is followed to its
     /// replacement.
     ///

@@ -56,11 +56,18 @@ extension Supervisor {
     /// Whether the machine is alive (started, or spawned from a handler and about to start).
     public func contains(_ machine: MachineID) -> Bool { slot(of: machine) != nil }
 
-    /// A typed handle to a live machine found by inspection (``machines``, tree events), or `nil`
-    /// if the machine is gone, belongs to another supervisor, or runs another flow.
-    public func handle<F: Flow>(_ machine: MachineID, as flow: F.Type = F.self) -> MachineHandle<F>? {
+    /// The handle of a live machine found by inspection (``machines``, tree events): a typed
+    /// ``MachineHandle``, or `nil` if the machine is gone, belongs to another supervisor, or runs
+    /// another flow. A noun: a supervisor's *handler* performs effects (docs/ARCHITECTURE.md, "Glossary").
+    public func handle<F: Flow>(of machine: MachineID, as flow: F.Type = F.self) -> MachineHandle<F>? {
         guard let slot = slot(of: machine), box(slot) is MachineBox<F> else { return nil }
         return MachineHandle(id: machine)
+    }
+
+    /// The handle of a live machine: ``handle(of:as:)``'s former spelling.
+    @available(*, deprecated, renamed: "handle(of:as:)")
+    public func handle<F: Flow>(_ machine: MachineID, as flow: F.Type = F.self) -> MachineHandle<F>? {
+        handle(of: machine, as: flow)
     }
 
     /// The structure of a live machine's flow, for drawing; `nil` if the machine is gone.

@@ -108,7 +108,7 @@ extension Supervisor {
                 outcome = try box.start(in: self)
             } catch {
                 discard(id.slot)
-                throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
+                throw SupervisorError(error, otherwise: .stepFailed)
             }
             followUp(box, outcome, starting: true)
             return id

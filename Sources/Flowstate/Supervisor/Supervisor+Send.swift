@@ -19,7 +19,7 @@ extension Supervisor {
             do throws(FlowError) {
                 outcome = try typed.step(event, in: self)
             } catch {
-                throw SupervisorError(code: .stepFailed, message: error.message, underlying: error)
+                throw SupervisorError(error, otherwise: .stepFailed)
             }
             followUp(typed, outcome, starting: false)
         }

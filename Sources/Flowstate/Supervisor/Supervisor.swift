@@ -22,7 +22,7 @@ import Logging
 /// A supervisor is not `Sendable`: it lives in the isolation domain that created it (on iOS, the main
 /// actor) and is used there synchronously; the compiler keeps it there. To drive one tree from many
 /// tasks, own the supervisor in an actor and call it through the actor. Asynchronous effects
-/// (``EffectContext/run(_:)``) run off that domain and deliver their result back to it, through the
+/// (``EffectContext/task(_:)``) run off that domain and deliver their result back to it, through the
 /// queue, which is why the supervisor remembers the isolation it was created in.
 ///
 /// ## Run to completion and re-entrancy
