@@ -236,7 +236,7 @@ public struct FlowPaths: Sendable {
                 guard steps + 1 <= stepLimit else { return nil }
                 var classified = event
                 classified.matchKind = scxml ? compiled.classes.kind(of: event.name) : nil
-                let taken: FlowStep<SpecFlow>
+                let taken: FlowStep<StringFlow>
                 do {
                     taken = try machine.send(classified)
                 } catch {
@@ -387,7 +387,7 @@ public struct FlowPaths: Sendable {
     /// do, the root machine alone and the steps it took.
     private enum Run {
         case interpreter(SpecInterpreter)
-        case machine(FlowMachine<SpecFlow>, steps: Int)
+        case machine(FlowMachine<StringFlow>, steps: Int)
     }
 
     /// No edge (`passedVia`): -1 is the start.

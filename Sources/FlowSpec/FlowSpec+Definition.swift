@@ -13,7 +13,7 @@ extension FlowSpec {
     /// Transitions match their event text exactly (what drawing needs). ``FlowSimulation`` runs a
     /// definition compiled for SCXML's descriptor matching instead (a descriptor matches every event
     /// whose dotted name starts with its tokens).
-    public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<SpecFlow> {
+    public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<StringFlow> {
         compiled(guards: guards, matching: .text).definition
     }
 
@@ -36,8 +36,8 @@ extension FlowSpec {
     ///     so they compile without: the engine then lays out no effect ranges and makes no labels.
     ///   - children: The child flow a state runs, by state, for the supervisor.
     func compiled(guards defaults: [String: Bool], matching: Matching, effects: Bool = true,
-                  children: (State) -> ChildFlow<SpecFlow>? = { _ in nil })
-        -> (definition: FlowDefinition<SpecFlow>, specTransitions: [Int])
+                  children: (State) -> ChildFlow<StringFlow>? = { _ in nil })
+        -> (definition: FlowDefinition<StringFlow>, specTransitions: [Int])
     {
         let scxml = semantics == .scxml
         // With parallel states, `In()` asks the engine's configuration (a set of states); without,
@@ -50,10 +50,10 @@ extension FlowSpec {
         let fallbackLocation = FlowSourceLocation(file: name, line: 0, column: 0)
         // One guard per distinct condition text, shared by every transition that names it: a file
         // with 50,000 guarded transitions and five guard names makes five closures, not 50,000.
-        var conditions: [String: Guard<SpecFlow>] = [:]
-        func condition(_ name: String) -> Guard<SpecFlow> {
+        var conditions: [String: Guard<StringFlow>] = [:]
+        func condition(_ name: String) -> Guard<StringFlow> {
             if let known = conditions[name] { return known }
-            let made: Guard<SpecFlow>
+            let made: Guard<StringFlow>
             let trimmed = name.trimmingSpaces
             if trimmed == "true" || trimmed == "false" {
                 let value = trimmed == "true"
@@ -72,10 +72,10 @@ extension FlowSpec {
             return made
         }
         // One update per distinct name: a flow file's context update is a name with no code behind it.
-        var updates: [String: Update<SpecFlow>] = [:]
-        func update(_ name: String) -> Update<SpecFlow> {
+        var updates: [String: Update<StringFlow>] = [:]
+        func update(_ name: String) -> Update<StringFlow> {
             if let known = updates[name] { return known }
-            let made = Update<SpecFlow>(name) { _, _ in }
+            let made = Update<StringFlow>(name) { _, _ in }
             updates[name] = made
             return made
         }
@@ -97,18 +97,18 @@ extension FlowSpec {
         // children's in document order, so each state takes its block of numbers on the way down.
         var declared: [Int] = []
         var counter = 0
-        func element(_ state: State, topLevel: Bool, inParallel: Bool) -> FlowElement<SpecFlow> {
+        func element(_ state: State, topLevel: Bool, inParallel: Bool) -> FlowElement<StringFlow> {
             let l = state.location ?? fallbackLocation
             let firstOwn = counter
             counter += state.transitions.count
             if let history = state.history {
                 // A <history>: its one transition is its default (the engine's `default:`), not one of
                 // the engine's transitions.
-                return Flowstate.History<SpecFlow>(state.name, history == .deep ? .deep : .shallow,
+                return Flowstate.History<StringFlow>(state.name, history == .deep ? .deep : .shallow,
                                          default: state.transitions.first?.target ?? "",
                                          fileID: l.file, line: l.line, column: l.column).element
             }
-            var body: [FlowElement<SpecFlow>] = []
+            var body: [FlowElement<StringFlow>] = []
             body.reserveCapacity(state.states.count + state.transitions.count)
             // Child states first, then the state's own transitions: the order "cancel from any step"
             // is usually written in, and the order the transitions keep in graphs.
@@ -122,7 +122,7 @@ extension FlowSpec {
                 if let delay = t.delay {
                     // A delayed transition: the engine arms its timer when the state is entered (the
                     // readers refuse a delay with an event, several targets or `internal`).
-                    body.append(After<SpecFlow>(delay, guard: guardCondition, to: t.target, update: t.update.map(update),
+                    body.append(After<StringFlow>(delay, guard: guardCondition, to: t.target, update: t.update.map(update),
                                                 effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     declared.append(firstOwn + k)
                     continue
@@ -130,10 +130,10 @@ extension FlowSpec {
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
                     if t.targets.count > 1 {
-                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
+                        body.append(Always<StringFlow>(guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
                                                     effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     } else {
-                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, type: type, update: t.update.map(update),
+                        body.append(Always<StringFlow>(guard: guardCondition, to: t.target ?? state.name, type: type, update: t.update.map(update),
                                                     effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     }
                     declared.append(firstOwn + k)
@@ -141,11 +141,11 @@ extension FlowSpec {
                 }
                 for kind in kinds(event) {
                     if t.targets.count > 1 {
-                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
+                        body.append(On<StringFlow>(SpecEvent(kind), guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
                                                  effects: labels, label: event, fileID: tl.file, line: tl.line,
                                                  column: tl.column).element)
                     } else {
-                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, type: type, update: t.update.map(update),
+                        body.append(On<StringFlow>(SpecEvent(kind), guard: guardCondition, to: t.target, type: type, update: t.update.map(update),
                                                  effects: labels, label: event, fileID: tl.file, line: tl.line,
                                                  column: tl.column).element)
                     }
@@ -153,17 +153,17 @@ extension FlowSpec {
                 }
             }
             // Handed over as a function, not a closure literal: the result builder would copy the list.
-            let contents: () -> [FlowElement<SpecFlow>] = { body }
+            let contents: () -> [FlowElement<StringFlow>] = { body }
             // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state: the
             // engine raises it for a final inside a parallel state (and reports it to the driver), the
             // driver for any other. (A name declared twice is an error; the engine skips the second
             // declaration.)
             if state.isFinal && (!scxml || topLevel || inParallel) {
-                return Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: effects ? state.entry : [],
+                return Final<StringFlow>(state.name, output: state.output ?? state.name, entry: effects ? state.entry : [],
                                        fileID: l.file, line: l.line, column: l.column, contents).element
             }
             if state.isParallel && !state.states.isEmpty {
-                return Parallel<SpecFlow>(state.name, runs: children(state), entry: effects ? state.entry : [],
+                return Parallel<StringFlow>(state.name, runs: children(state), entry: effects ? state.entry : [],
                                           exit: effects ? state.exit : [], fileID: l.file, line: l.line,
                                           column: l.column, contents).element
             }
@@ -175,11 +175,11 @@ extension FlowSpec {
                 ancestry = index
                 initialChild = ([first] + index.ancestors(of: first)).first { index.parent[$0] == state.name } ?? first
             }
-            return StateNode<SpecFlow>(state.name, initial: initialChild, runs: children(state),
+            return StateNode<StringFlow>(state.name, initial: initialChild, runs: children(state),
                                        entry: effects ? state.entry : [], exit: effects ? state.exit : [],
                                        fileID: l.file, line: l.line, column: l.column, contents).element
         }
-        var top: [FlowElement<SpecFlow>] = []
+        var top: [FlowElement<StringFlow>] = []
         top.reserveCapacity(states.count)
         for state in states { top.append(element(state, topLevel: true, inParallel: false)) }
         // Handed over, not copied: the engine can free the tree as soon as it has read it.

@@ -7,7 +7,7 @@ import Flowstate
 /// from declarations to the file's transitions, and its index. Shared by every session of it.
 final class SpecDocument: Sendable {
     let spec: FlowSpec
-    let definition: FlowDefinition<SpecFlow>
+    let definition: FlowDefinition<StringFlow>
     let index: SpecIndex
     let scxml: Bool
     /// The states a step may have something to do in besides the engine's work, by name: those with
@@ -103,7 +103,7 @@ struct SpecInterpreter: Sendable {
 
     struct Session: Sendable {
         var document: SpecDocument
-        var machine: FlowMachine<SpecFlow>
+        var machine: FlowMachine<StringFlow>
         /// The child flow names from the root (empty for it).
         var path: [String]
         var sessionID: String
@@ -349,7 +349,7 @@ struct SpecInterpreter: Sendable {
     /// first macrostep. Returns the session's slot.
     private mutating func interpret(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
                                     invokingState: String?, autoforward: Bool) throws(Stop) -> Int {
-        var machine: FlowMachine<SpecFlow>
+        var machine: FlowMachine<StringFlow>
         do {
             machine = try FlowMachine(document.definition)
         } catch {
@@ -359,7 +359,7 @@ struct SpecInterpreter: Sendable {
         live.append(s)
         sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
                                 invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
-        let step: FlowStep<SpecFlow>
+        let step: FlowStep<StringFlow>
         var microsteps: [FlowMicrostep] = []
         do {
             (step, microsteps) = try machine.startReportingMicrosteps(completions: .reported)
@@ -467,7 +467,7 @@ struct SpecInterpreter: Sendable {
         classified.matchKind = document.scxml ? classes.kind(of: event.name) : nil
         let from = document.parallel ? Self.leaves(machine) : machine.state
         let before = document.hasContent ? machine.configuration : []
-        let step: FlowStep<SpecFlow>
+        let step: FlowStep<StringFlow>
         var microsteps: [FlowMicrostep] = []
         do {
             // The engine reports what the step exited and entered when the driver has anything to run
@@ -739,7 +739,7 @@ struct SpecInterpreter: Sendable {
 
     /// The atomic states a machine is in, as notes name them: the state, or with parallel states each
     /// active leaf in declaration order, separated by commas.
-    static func leaves(_ machine: FlowMachine<SpecFlow>) -> String {
+    static func leaves(_ machine: FlowMachine<StringFlow>) -> String {
         guard machine.definition.hierarchy.hasParallel else { return machine.state }
         let hierarchy = machine.definition.hierarchy
         let leaves = machine.activeStates.filter { state in
