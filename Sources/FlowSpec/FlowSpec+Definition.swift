@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// A definition of the spec that the engine and the supervisor run, with string states and effects
     /// and ``SpecEvent`` events.
     ///
@@ -276,11 +276,11 @@ struct EventClasses: Sendable {
     private(set) var all: [String] = [""]
 
     /// The classes of the descriptors in the given specs' transitions.
-    init(_ specs: [FlowSpec]) {
+    init(_ specs: [FlowFile]) {
         for spec in specs {
             spec.forEachTransition { t in
                 guard let event = t.event else { return }
-                for d in FlowSpec.descriptors(event) where d != "*" && !d.isEmpty { descriptors.insert(String(d)) }
+                for d in FlowFile.descriptors(event) where d != "*" && !d.isEmpty { descriptors.insert(String(d)) }
             }
         }
         all = [""] + descriptors.sorted()
@@ -314,7 +314,7 @@ struct EventClasses: Sendable {
     /// The classes a transition's event attribute matches, in ``all``'s order.
     func kinds(matching event: String) -> [String] {
         var ranks = Set<Int>()
-        for d in FlowSpec.descriptors(event) {
+        for d in FlowFile.descriptors(event) {
             if d == "*" { return all }
             ranks.formUnion(extensions[String(d)] ?? [])
         }
@@ -322,7 +322,7 @@ struct EventClasses: Sendable {
     }
 }
 
-extension FlowSpec {
+extension FlowFile {
     /// Calls `body` with every state, in document order, without copying the states.
     func forEachState(_ body: (State) -> Void) {
         var stack: [(states: [State], next: Int)] = [(states, 0)]
@@ -359,7 +359,7 @@ extension FlowSpec {
 /// file's index is a few bytes a state).
 struct SpecIndex: Sendable {
     /// For a compiled definition, the spec transition each declaration stands for (see
-    /// ``FlowSpec/compiled(guards:matching:effects:children:)``).
+    /// ``FlowFile/compiled(guards:matching:effects:children:)``).
     var specTransitions: [Int] = []
     /// State names in document order (pre-order), each once.
     private(set) var order: [String] = []
@@ -371,7 +371,7 @@ struct SpecIndex: Sendable {
     /// transitions, then its children's).
     private(set) var sourceOrdinals: [Int32] = []
     /// The top-level states, from which every state is found.
-    private let roots: [FlowSpec.State]
+    private let roots: [FlowFile.State]
     /// States as declared, in pre-order, a name declared twice counted twice ("instances"): each one's
     /// parent instance (-1 at the top), its position among its parent's states, the document-order
     /// number of its first transition, and its name's ordinal.
@@ -385,7 +385,7 @@ struct SpecIndex: Sendable {
     /// The instance each transition is declared on.
     private var transitionInstance: [Int32] = []
 
-    init(_ spec: FlowSpec) {
+    init(_ spec: FlowFile) {
         roots = spec.states
         // Counted first, so every list is allocated once at its size.
         var instanceCount = 0
@@ -435,8 +435,8 @@ struct SpecIndex: Sendable {
 
     /// Visits every state in pre-order with its parent's instance number (-1 at the top) and its
     /// position among its siblings, without recursion.
-    private static func preorder(_ states: [FlowSpec.State], _ body: (FlowSpec.State, Int, Int) -> Void) {
-        var stack: [(states: [FlowSpec.State], next: Int, parent: Int)] = [(states, 0, -1)]
+    private static func preorder(_ states: [FlowFile.State], _ body: (FlowFile.State, Int, Int) -> Void) {
+        var stack: [(states: [FlowFile.State], next: Int, parent: Int)] = [(states, 0, -1)]
         var instances = 0
         while let (list, next, parent) = stack.last {
             guard next < list.count else {
@@ -462,7 +462,7 @@ struct SpecIndex: Sendable {
     }
 
     /// The state declared as an instance: found from the top, through its ancestors.
-    private func state(instance: Int) -> FlowSpec.State {
+    private func state(instance: Int) -> FlowFile.State {
         guard instanceParent[instance] >= 0 else { return roots[Int(instanceSlot[instance])] }
         var path: [Int] = []
         var current = instance
@@ -478,7 +478,7 @@ struct SpecIndex: Sendable {
     /// Calls `body` with every state (its first declaration) and its ordinal, in document order, and
     /// with every transition and its number, walking the spec once (``stateList`` and
     /// ``transitionList`` find each item from the top).
-    func forEach(state: (Int, FlowSpec.State) -> Void = { _, _ in }, transition: (Int, FlowSpec.Transition) -> Void = { _, _ in }) {
+    func forEach(state: (Int, FlowFile.State) -> Void = { _, _ in }, transition: (Int, FlowFile.Transition) -> Void = { _, _ in }) {
         var instance = 0
         var t = 0
         Self.preorder(roots) { item, _, _ in
@@ -502,7 +502,7 @@ struct SpecIndex: Sendable {
         let index: SpecIndex
         var startIndex: Int { 0 }
         var endIndex: Int { index.order.count }
-        subscript(position: Int) -> FlowSpec.State { index.state(instance: Int(index.firstInstance[position])) }
+        subscript(position: Int) -> FlowFile.State { index.state(instance: Int(index.firstInstance[position])) }
     }
 
     /// The transitions in document order.
@@ -510,7 +510,7 @@ struct SpecIndex: Sendable {
         let index: SpecIndex
         var startIndex: Int { 0 }
         var endIndex: Int { index.transitionInstance.count }
-        subscript(position: Int) -> FlowSpec.Transition {
+        subscript(position: Int) -> FlowFile.Transition {
             let instance = Int(index.transitionInstance[position])
             return index.state(instance: instance).transitions[position - Int(index.instanceFirstTransition[instance])]
         }
@@ -548,7 +548,7 @@ struct SpecIndex: Sendable {
     /// States by name.
     struct States {
         let index: SpecIndex
-        subscript(name: String) -> FlowSpec.State? { index.ordinals[name].map { index.stateList[$0] } }
+        subscript(name: String) -> FlowFile.State? { index.ordinals[name].map { index.stateList[$0] } }
     }
 
     /// Parents by name.
@@ -562,7 +562,7 @@ struct SpecIndex: Sendable {
         let index: SpecIndex
         var startIndex: Int { 0 }
         var endIndex: Int { index.transitionList.count }
-        subscript(position: Int) -> (source: String, transition: FlowSpec.Transition) {
+        subscript(position: Int) -> (source: String, transition: FlowFile.Transition) {
             (index.order[Int(index.sourceOrdinals[position])], index.transitionList[position])
         }
     }

@@ -6,16 +6,16 @@ import Flowstate
 /// A flow file compiled once for running: its definition (descriptor matching for SCXML), the map
 /// from declarations to the file's transitions, and its index. Shared by every session of it.
 final class SpecDocument: Sendable {
-    let spec: FlowSpec
+    let spec: FlowFile
     let definition: FlowDefinition<StringFlow>
     let index: SpecIndex
     let scxml: Bool
     /// The states a step may have something to do in besides the engine's work, by name: those with
     /// executable content, an invoke, or (SCXML) a nested final raising `done.state`. Looked up for
     /// every state entered or exited; every other state has nothing to run.
-    let states: [String: FlowSpec.State]
+    let states: [String: FlowFile.State]
     /// The executable content of the file's transitions that have some, by index in document order.
-    let contents: [Int: FlowSpec.Executable]
+    let contents: [Int: FlowFile.Executable]
     /// Whether a step can have anything for the driver to do besides the engine's work: executable
     /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has
     /// none), or parallel states (whose `done.state` events the engine reports for the driver to queue).
@@ -29,8 +29,8 @@ final class SpecDocument: Sendable {
     let raisesDone: Set<String>
 
     /// - Parameter effects: Whether the definition carries effect labels (what a simulation reports;
-    ///   an exploration does not read them, see ``FlowSpec/compiled(guards:matching:effects:children:)``).
-    init(_ spec: FlowSpec, guards: [String: Bool], classes: EventClasses, effects: Bool = true) {
+    ///   an exploration does not read them, see ``FlowFile/compiled(guards:matching:effects:children:)``).
+    init(_ spec: FlowFile, guards: [String: Bool], classes: EventClasses, effects: Bool = true) {
         self.spec = spec
         let scxml = spec.semantics == .scxml
         self.scxml = scxml
@@ -40,8 +40,8 @@ final class SpecDocument: Sendable {
         var index = SpecIndex(spec)
         index.specTransitions = map
         self.definition = definition
-        var states: [String: FlowSpec.State] = [:]
-        var contents: [Int: FlowSpec.Executable] = [:]
+        var states: [String: FlowFile.State] = [:]
+        var contents: [Int: FlowFile.Executable] = [:]
         var raisesDone: Set<String> = []
         let hierarchy = definition.hierarchy
         index.forEach(state: { ordinal, state in
@@ -784,7 +784,7 @@ struct SpecInterpreter: Sendable {
     /// rule). It does not throw: a failure is an event, never a reason to skip the blocks after this
     /// one (the next `<onexit>` of the same state, the next state's), so every replay of a microstep
     /// and every exit of a session (``exitInterpreter(_:event:)``) runs to its end.
-    private mutating func executeContent(_ block: FlowSpec.Executable, in s: Int, active: Set<String>,
+    private mutating func executeContent(_ block: FlowFile.Executable, in s: Int, active: Set<String>,
                                          event: SpecEvent?) {
         let code = block.instructions
         var pc = 0
@@ -837,7 +837,7 @@ struct SpecInterpreter: Sendable {
         if text.isEmpty { return nil }
         if text == "true" { return true }
         if text == "false" { return false }
-        if let state = FlowSpec.inPredicate(text) { return active.contains(state) }
+        if let state = FlowFile.inPredicate(text) { return active.contains(state) }
         return event?.guards[condition] ?? guards[condition] ?? true
     }
 
@@ -846,8 +846,8 @@ struct SpecInterpreter: Sendable {
     }
 
     /// Routes a `<send>`; false when it failed (its error is already queued).
-    private mutating func dispatch(_ send: FlowSpec.Send, from s: Int) -> Bool {
-        if let type = send.type, type != FlowSpec.Send.scxmlType, type != "scxml" {
+    private mutating func dispatch(_ send: FlowFile.Send, from s: Int) -> Bool {
+        if let type = send.type, type != FlowFile.Send.scxmlType, type != "scxml" {
             raiseError("error.execution", in: s)
             return false
         }
