@@ -4,7 +4,7 @@ import Flowstate
 /// Runs flow files as the W3C SCXML recommendation says (Appendix D's algorithm, for the null data
 /// model, parallel and history states included), on the engine that runs Swift flows.
 ///
-/// The engine selects and takes transitions; around it one driver (the same that ``FlowPaths``
+/// The engine selects and takes transitions; around it one driver (the same that ``FlowFilePathfinder``
 /// explores with) keeps each session's internal and external queues, runs the file's executable
 /// content (`<raise>`, `<send>` with `delay`, `target` `#_internal`, `#_parent`, `#_<invokeid>`,
 /// `#_scxml_<sessionid>` and `type`, `<cancel>`, `<log>`, `<if>`/`<elseif>`/`<else>`, `In()`), raises

@@ -15,7 +15,7 @@ extension FlowFile {
         compile().validate()
     }
 
-    /// The spec compiled once for the engine, as ``FlowPaths`` explores it: validate it and explore it
+    /// The spec compiled once for the engine, as ``FlowFilePathfinder`` explores it: validate it and explore it
     /// without compiling it twice (what `flowviz paths` does). Compiling costs time and memory linear
     /// in the flow's size; it is most of what validating a big file costs.
     /// - Parameter guards: Default truths of guards that steps do not mention (true otherwise), for

@@ -198,7 +198,7 @@ public struct FlowFile: Sendable {
 
     /// Every transition with the name of the state that declares it, in document order (a state's
     /// transitions, then its children's): the numbering the graph of a file (`FlowGraph(spec)`),
-    /// traces (`FlowTrace.Step.transitions`) and ``FlowPaths`` use for the file's transitions.
+    /// traces (`FlowTrace.Step.transitions`) and ``FlowFilePathfinder`` use for the file's transitions.
     public var transitionsInDocumentOrder: [(state: String, transition: Transition)] {
         SpecIndex(self).transitions.map { ($0.source, $0.transition) }
     }

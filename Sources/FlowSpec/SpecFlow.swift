@@ -1,10 +1,10 @@
 import Flowstate
 
-/// An event of a flow read from a file: Flowstate's ``Flowstate/SpecEvent``, under its name in this
-/// module too (`FlowSpec.SpecEvent`).
+/// An event of a flow read from a file: Flowstate's `SpecEvent`, under its name in this module too
+/// (`FlowSpec.SpecEvent`).
 public typealias SpecEvent = Flowstate.SpecEvent
 
-/// The flow type of flows read from files: now Flowstate's ``Flowstate/StringFlow``, the one flow of
-/// string labels.
+/// The flow type of flows read from files: now Flowstate's `StringFlow`, the one flow of string
+/// labels.
 @available(*, deprecated, renamed: "StringFlow")
 public typealias SpecFlow = StringFlow

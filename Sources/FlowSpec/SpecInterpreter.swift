@@ -67,7 +67,7 @@ final class SpecDocument: Sendable {
 
 /// The W3C SCXML algorithm (Appendix D) for the null data model, `<history>` included, around the
 /// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
-/// ``FlowPaths`` copies to explore.
+/// ``FlowFilePathfinder`` copies to explore.
 ///
 /// The engine selects transitions (document order, innermost state first, descriptor matching through
 /// ``EventClasses``), takes eventless transitions after each microstep, and reports which transitions

@@ -36,9 +36,9 @@ struct Paths: AsyncParsableCommand {
         // Compiled once, validated and explored: compiling is most of what either costs on a big file.
         let compiled = flow.spec.compile()
         try DiskFile.requireValid(compiled.validate(), orExit: 2)
-        let paths: FlowPaths
+        let paths: FlowFilePathfinder
         do {
-            paths = try FlowPaths(compiled)
+            paths = try FlowFilePathfinder(compiled)
         } catch {
             report(error.description)
             throw ExitCode(3)

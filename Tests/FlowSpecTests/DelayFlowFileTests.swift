@@ -312,7 +312,7 @@ struct DelayFlowFileTests {
     @Test("Paths: time passing is an edge ('wait 30s'); every transition is covered, and each path replays in simulate")
     func paths() throws {
         for spec in [try Self.json(), try Self.scxml()] {
-            let paths = try FlowPaths(spec)
+            let paths = try FlowFilePathfinder(spec)
             #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
             #expect(paths.uncovered.isEmpty, "\(paths.uncovered.map(\.eventLabel))")
             #expect(paths.shortestPath(to: "canResend")?.map(\.description) == ["wait 30s"])

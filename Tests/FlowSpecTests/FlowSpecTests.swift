@@ -167,7 +167,7 @@ struct FlowSpecTests {
     func article() throws {
         let text = FlowFile(SignUp.definition).json()
         let spec = try FlowFile.parse(text, file: "sign-up.json")
-        let paths = try FlowPaths(spec)
+        let paths = try FlowFilePathfinder(spec)
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         for event in paths.shortestPath(to: "twoFactor")! { try simulation.send(event) }

@@ -45,7 +45,7 @@ struct HistoryFlowFileTests {
 
     @Test("paths explore configurations with what the histories remember: every state is reached")
     func paths() throws {
-        let paths = try FlowPaths(try Self.spec())
+        let paths = try FlowFilePathfinder(try Self.spec())
         #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
         #expect(Set(paths.reached).isSuperset(of: ["home", "page1", "page2", "locked", "finished"]), "\(paths.reached)")
         #expect(paths.uncovered.isEmpty, "\(paths.uncovered)")

@@ -43,7 +43,7 @@ struct InternalTransitionFileTests {
 
     @Test("paths explore it: every state reached, every transition covered")
     func paths() throws {
-        let paths = try FlowPaths(try Self.spec())
+        let paths = try FlowFilePathfinder(try Self.spec())
         #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
         #expect(paths.uncovered.isEmpty, "\(paths.uncovered)")
     }

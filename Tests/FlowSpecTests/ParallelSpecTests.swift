@@ -166,7 +166,7 @@ struct ParallelSpecTests {
         #expect(simulation.configuration == ["full", "video", "audible", "audio", "playing"])
         try simulation.send("end")
         #expect(simulation.configuration == ["idle"])
-        let paths = try FlowPaths(spec)
+        let paths = try FlowFilePathfinder(spec)
         #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
         #expect(paths.uncovered.isEmpty, "\(paths.uncovered.map { $0.event ?? "" })")
         #expect(paths.reached.contains("audible") && paths.reached.contains("full"))

@@ -190,7 +190,7 @@ struct SCXMLDriverTests {
             state.isFinal = i + 1 == n
             return state
         }
-        let paths = try FlowPaths(FlowFile(name: "chain", initial: "s0", states: states))
+        let paths = try FlowFilePathfinder(FlowFile(name: "chain", initial: "s0", states: states))
         #expect(paths.reached.count == n)
         #expect(paths.shortestPath(to: "s\(n - 1)")?.count == n - 1)
         #expect(paths.uncovered.isEmpty)

@@ -158,7 +158,7 @@ struct SCXMLTests {
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         #expect(simulation.configuration == ["y", "x", "p"])
-        #expect(try FlowPaths(spec).reached == ["p", "x", "y"])
+        #expect(try FlowFilePathfinder(spec).reached == ["p", "x", "y"])
     }
 
     @Test("Event lists with guard truths: printing and reading agree")
@@ -180,7 +180,7 @@ struct SCXMLTests {
 struct PathsTests {
     @Test("The door's paths: every state, transient ones marked, and a cover that takes every transition")
     func door() throws {
-        let paths = try FlowPaths(try readSpec("door.scxml"))
+        let paths = try FlowFilePathfinder(try readSpec("door.scxml"))
         let open = SpecEvent("open", guards: ["unlocked": true])
         #expect(paths.shortestPath(to: "ajar") == [open, "narrow"])
         #expect(paths.shortestPath(to: "opening") == [open])
@@ -194,7 +194,7 @@ struct PathsTests {
         await propertyCheck(count: 200, input: SpecGenerator.genes) { genes in
             let spec = SpecGenerator.spec(genes)
             guard !spec.definition().validate().contains(where: { $0.severity == .error }) else { return }
-            let paths = try FlowPaths(spec)
+            let paths = try FlowFilePathfinder(spec)
             for state in paths.reached {
                 let events = try #require(paths.shortestPath(to: state))
                 let simulation = try FlowSimulation(spec)

@@ -33,7 +33,7 @@ struct SpecScaleTests {
         #expect(index.footprint < 128 * n, "\(index.footprint / n) bytes a state")
         let compiled = spec.compile()
         #expect(!compiled.validate().contains { $0.severity == .error })
-        let paths = try FlowPaths(compiled)
+        let paths = try FlowFilePathfinder(compiled)
         #expect(paths.reached.count == n)
         #expect(paths.shortestPath(to: "s\(n - 1)")?.count == n - 1)
         #expect(paths.cover.count == 1 && paths.cover[0].count == n - 1, "one sequence takes the whole chain")
@@ -83,7 +83,7 @@ struct SpecScaleTests {
             let spec = try readSpec(name)
             let compiled = spec.compile()
             #expect(compiled.validate().map(\.description) == spec.validate().map(\.description), "\(name)")
-            let once = try FlowPaths(compiled), alone = try FlowPaths(spec)
+            let once = try FlowFilePathfinder(compiled), alone = try FlowFilePathfinder(spec)
             #expect(once.cover == alone.cover && once.reached == alone.reached && once.unreachable == alone.unreachable, "\(name)")
             for state in alone.states { #expect(once.shortestPath(to: state) == alone.shortestPath(to: state), "\(name): \(state)") }
         }

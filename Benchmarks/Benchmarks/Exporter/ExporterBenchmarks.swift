@@ -154,7 +154,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Spec: paths (shortest paths and transition cover) of 10,000 states and 50,000 transitions",
               configuration: .init(maxIterations: 10)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try FlowPaths(bigSpec))
+            blackHole(try FlowFilePathfinder(bigSpec))
         }
     }
     // What `flowviz paths` does: one compilation, validated and explored. Information only: the check
@@ -165,7 +165,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let compiled = bigSpec.compile()
             blackHole(compiled.validate())
-            blackHole(try FlowPaths(compiled))
+            blackHole(try FlowFilePathfinder(compiled))
         }
     }
     Benchmark("Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)",

@@ -17,7 +17,7 @@ import Flowstate
 ///
 /// Time and memory are linear in the flow's size (states, transitions, and the edges explored): states
 /// and transitions are numbered once, and each state's path is kept as the edge that discovered it.
-public struct FlowPaths: Sendable {
+public struct FlowFilePathfinder: Sendable {
     /// The states some event sequence settles in (leaf states and the compound states containing
     /// them), in document order; ``shortestPath(to:)`` gives the sequence.
     public var reached: [String]
@@ -420,3 +420,8 @@ public struct FlowPaths: Sendable {
         return settledVia[ordinal] < 0 && passedVia[ordinal] != Self.none
     }
 }
+
+/// The paths of a flow file: now ``FlowFilePathfinder``, named beside `FlowTesting`'s `FlowPathfinder`
+/// (the same explorer, for typed flows) and apart from its `FlowPath`.
+@available(*, deprecated, renamed: "FlowFilePathfinder")
+public typealias FlowPaths = FlowFilePathfinder
