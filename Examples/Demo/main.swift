@@ -111,7 +111,7 @@ func writeSpecs() throws -> [String] {
     let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
     try supervisor.send(.createAccount, to: launch)
     var written: [String] = []
-    for spec in FlowSpec.specs(of: supervisor) + [FlowSpec(PhotoCreation.definition), FlowSpec(Feed.definition)] {
+    for spec in FlowFile.specs(of: supervisor) + [FlowFile(PhotoCreation.definition), FlowFile(Feed.definition)] {
         for (text, ext) in [(spec.json(), "json"), (spec.scxml(), "scxml")] {
             let url = folder.appendingPathComponent("\(spec.name).\(ext)")
             try text.write(to: url, atomically: true, encoding: .utf8)

@@ -46,10 +46,10 @@ public struct FlowDiff: Sendable {
     /// The differences: the initial state, then states, then transitions, each in document order.
     public var changes: [Change]
     /// The old and new versions.
-    public let old: FlowSpec, new: FlowSpec
+    public let old: FlowFile, new: FlowFile
 
     /// Compares two versions of a flow.
-    public init(old: FlowSpec, new: FlowSpec) {
+    public init(old: FlowFile, new: FlowFile) {
         self.old = old
         self.new = new
         let before = SpecIndex(old), after = SpecIndex(new)
@@ -79,14 +79,14 @@ public struct FlowDiff: Sendable {
             compare("output", was.output, now.output, optional)
             compare("initial", was.initialStates, now.initialStates) { $0.isEmpty ? "none" : $0.joined(separator: " ") }
             compare("child", was.child, now.child, optional)
-            let outputs: ([FlowSpec.ChildOutput]) -> String = { list($0.map { "\($0.output): \($0.event ?? "none")" }) }
+            let outputs: ([FlowFile.ChildOutput]) -> String = { list($0.map { "\($0.output): \($0.event ?? "none")" }) }
             compare("outputs", was.childOutputs, now.childOutputs, outputs)
             compare("entry", was.entry, now.entry, list)
             compare("exit", was.exit, now.exit, list)
             if !what.isEmpty { changes.append(.stateChanged(name, what: what)) }
         }
         // Transitions, matched by (state, event, guard) and occurrence.
-        func keyed(_ index: SpecIndex) -> [(key: String, source: String, transition: FlowSpec.Transition)] {
+        func keyed(_ index: SpecIndex) -> [(key: String, source: String, transition: FlowFile.Transition)] {
             var counts: [String: Int] = [:]
             return index.transitions.map { source, t in
                 let base = [source, t.eventLabel ?? "\u{0}", t.guardName ?? "\u{0}"].joined(separator: "\u{1}")
@@ -95,7 +95,7 @@ public struct FlowDiff: Sendable {
             }
         }
         let oldKeyed = keyed(before), newKeyed = keyed(after)
-        var oldByKey: [String: FlowSpec.Transition] = [:]
+        var oldByKey: [String: FlowFile.Transition] = [:]
         for entry in oldKeyed { oldByKey[entry.key] = entry.transition }
         let newKeys = Set(newKeyed.map(\.key))
         for entry in oldKeyed where !newKeys.contains(entry.key) {
@@ -127,12 +127,12 @@ public struct FlowDiff: Sendable {
     }
 
     /// A transition's targets as SCXML writes them (`a b` for several), `nil` for a targetless one.
-    static func target(_ t: FlowSpec.Transition) -> String? {
+    static func target(_ t: FlowFile.Transition) -> String? {
         t.targets.isEmpty ? nil : t.targets.joined(separator: " ")
     }
 
     /// `event [guard]`, as diagrams label a transition without its effects.
-    static func label(_ t: FlowSpec.Transition) -> String {
+    static func label(_ t: FlowFile.Transition) -> String {
         (t.eventLabel ?? "") + (t.guardName.map { (t.eventLabel == nil ? "" : " ") + "[\($0)]" } ?? "")
     }
 

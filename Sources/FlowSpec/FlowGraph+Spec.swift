@@ -8,7 +8,7 @@ extension FlowGraph {
     ///
     /// Edges name the file's transitions by their index in document order (a state's transitions,
     /// then its children's), the numbering traces of flow files use (`FlowTrace.Step.transitions`).
-    public init(_ spec: FlowSpec, mergeParallelEdges: Bool = false) {
+    public init(_ spec: FlowFile, mergeParallelEdges: Bool = false) {
         let (definition, specTransitions) = spec.compiled(guards: [:], matching: .text)
         self.init(definition, mergeParallelEdges: mergeParallelEdges)
         for e in edges.indices {

@@ -4,7 +4,7 @@ import Flowstate
 /// Runs flow files as the W3C SCXML recommendation says (Appendix D's algorithm, for the null data
 /// model, parallel and history states included), on the engine that runs Swift flows.
 ///
-/// The engine selects and takes transitions; around it one driver (the same that ``FlowPaths``
+/// The engine selects and takes transitions; around it one driver (the same that ``FlowFilePathfinder``
 /// explores with) keeps each session's internal and external queues, runs the file's executable
 /// content (`<raise>`, `<send>` with `delay`, `target` `#_internal`, `#_parent`, `#_<invokeid>`,
 /// `#_scxml_<sessionid>` and `type`, `<cancel>`, `<log>`, `<if>`/`<elseif>`/`<else>`, `In()`), raises
@@ -113,7 +113,7 @@ public final class FlowSimulation {
     private var timeUsed = Duration.zero
 
     private var interpreter: SpecInterpreter
-    private let rootSpec: FlowSpec
+    private let rootSpec: FlowFile
     private let rootIndex: SpecIndex
     private var started = false
     /// Everything that happened so far, in order.
@@ -141,17 +141,17 @@ public final class FlowSimulation {
     ///     inline (`<invoke><content>`) are found without it.
     /// - Throws: ``Problem`` when a flow has what is not simulated (a history whose default runs
     ///   content, several initial states, data), a child flow is missing, or child flows nest in a cycle.
-    public init(_ spec: FlowSpec, guards: [String: Bool] = [:], children: (String) -> FlowSpec? = { _ in nil }) throws(Problem) {
+    public init(_ spec: FlowFile, guards: [String: Bool] = [:], children: (String) -> FlowFile? = { _ in nil }) throws(Problem) {
         // Every flow the run may start, by the name states use: iteratively, with cycles refused.
-        var specs: [String: FlowSpec] = [spec.name: spec]
-        var work: [(spec: FlowSpec, chain: [String])] = [(spec, [spec.name])]
+        var specs: [String: FlowFile] = [spec.name: spec]
+        var work: [(spec: FlowFile, chain: [String])] = [(spec, [spec.name])]
         while let (current, chain) = work.popLast() {
             let index = SpecIndex(current)
             // The null data model runs no data: a document that needs it is refused, naming where.
             if let at = current.dataElements.first {
                 throw Problem(description: "\(at): error: the document declares data or a script: simulate runs SCXML's null data model (structure, events, In())")
             }
-            func refuseData(_ block: FlowSpec.Executable) throws(Problem) {
+            func refuseData(_ block: FlowFile.Executable) throws(Problem) {
                 for case .unsupported(let element, let location) in block.instructions {
                     let at = location.map { "\($0): " } ?? ""
                     throw Problem(description: "\(at)error: \(element) needs a data model: simulate runs SCXML's null data model (structure, events, In())")
@@ -161,7 +161,7 @@ public final class FlowSimulation {
             for name in index.order {
                 let state = index.states[name]!
                 for block in state.onEntry + state.onExit { try refuseData(block) }
-                if let reason = FlowSpec.notRun(state, verb: "simulated") { throw Problem(description: reason) }
+                if let reason = FlowFile.notRun(state, verb: "simulated") { throw Problem(description: reason) }
                 guard let child = state.child else { continue }
                 guard var childSpec = current.documents[child] ?? children(child) else {
                     let at = state.location.map { "\($0): " } ?? ""
@@ -304,7 +304,7 @@ public final class FlowSimulation {
                         continue
                     }
                     let amount = event.name.dropFirst(4)
-                    guard let delay = FlowSpec.duration(parsing: amount), delay > .zero else {
+                    guard let delay = FlowFile.duration(parsing: amount), delay > .zero else {
                         return .failure(SpecEvent.ListError(position: i + 1, token: event.name,
                                                             reason: "'wait' takes a positive duration such as 30s, 500ms or 5min"))
                     }

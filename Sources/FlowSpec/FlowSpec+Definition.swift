@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// A definition of the spec that the engine and the supervisor run, with string states and effects
     /// and ``SpecEvent`` events.
     ///
@@ -13,7 +13,7 @@ extension FlowSpec {
     /// Transitions match their event text exactly (what drawing needs). ``FlowSimulation`` runs a
     /// definition compiled for SCXML's descriptor matching instead (a descriptor matches every event
     /// whose dotted name starts with its tokens).
-    public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<SpecFlow> {
+    public func definition(guards: [String: Bool] = [:]) -> FlowDefinition<StringFlow> {
         compiled(guards: guards, matching: .text).definition
     }
 
@@ -36,8 +36,8 @@ extension FlowSpec {
     ///     so they compile without: the engine then lays out no effect ranges and makes no labels.
     ///   - children: The child flow a state runs, by state, for the supervisor.
     func compiled(guards defaults: [String: Bool], matching: Matching, effects: Bool = true,
-                  children: (State) -> ChildFlow<SpecFlow>? = { _ in nil })
-        -> (definition: FlowDefinition<SpecFlow>, specTransitions: [Int])
+                  children: (State) -> ChildFlow<StringFlow>? = { _ in nil })
+        -> (definition: FlowDefinition<StringFlow>, specTransitions: [Int])
     {
         let scxml = semantics == .scxml
         // With parallel states, `In()` asks the engine's configuration (a set of states); without,
@@ -50,10 +50,10 @@ extension FlowSpec {
         let fallbackLocation = FlowSourceLocation(file: name, line: 0, column: 0)
         // One guard per distinct condition text, shared by every transition that names it: a file
         // with 50,000 guarded transitions and five guard names makes five closures, not 50,000.
-        var conditions: [String: Guard<SpecFlow>] = [:]
-        func condition(_ name: String) -> Guard<SpecFlow> {
+        var conditions: [String: Guard<StringFlow>] = [:]
+        func condition(_ name: String) -> Guard<StringFlow> {
             if let known = conditions[name] { return known }
-            let made: Guard<SpecFlow>
+            let made: Guard<StringFlow>
             let trimmed = name.trimmingSpaces
             if trimmed == "true" || trimmed == "false" {
                 let value = trimmed == "true"
@@ -72,10 +72,10 @@ extension FlowSpec {
             return made
         }
         // One update per distinct name: a flow file's context update is a name with no code behind it.
-        var updates: [String: Update<SpecFlow>] = [:]
-        func update(_ name: String) -> Update<SpecFlow> {
+        var updates: [String: Update<StringFlow>] = [:]
+        func update(_ name: String) -> Update<StringFlow> {
             if let known = updates[name] { return known }
-            let made = Update<SpecFlow>(name) { _, _ in }
+            let made = Update<StringFlow>(name) { _, _ in }
             updates[name] = made
             return made
         }
@@ -97,18 +97,18 @@ extension FlowSpec {
         // children's in document order, so each state takes its block of numbers on the way down.
         var declared: [Int] = []
         var counter = 0
-        func element(_ state: State, topLevel: Bool, inParallel: Bool) -> FlowElement<SpecFlow> {
+        func element(_ state: State, topLevel: Bool, inParallel: Bool) -> FlowElement<StringFlow> {
             let l = state.location ?? fallbackLocation
             let firstOwn = counter
             counter += state.transitions.count
             if let history = state.history {
                 // A <history>: its one transition is its default (the engine's `default:`), not one of
                 // the engine's transitions.
-                return Flowstate.History<SpecFlow>(state.name, history == .deep ? .deep : .shallow,
+                return Flowstate.History<StringFlow>(state.name, history == .deep ? .deep : .shallow,
                                          default: state.transitions.first?.target ?? "",
                                          fileID: l.file, line: l.line, column: l.column).element
             }
-            var body: [FlowElement<SpecFlow>] = []
+            var body: [FlowElement<StringFlow>] = []
             body.reserveCapacity(state.states.count + state.transitions.count)
             // Child states first, then the state's own transitions: the order "cancel from any step"
             // is usually written in, and the order the transitions keep in graphs.
@@ -122,7 +122,7 @@ extension FlowSpec {
                 if let delay = t.delay {
                     // A delayed transition: the engine arms its timer when the state is entered (the
                     // readers refuse a delay with an event, several targets or `internal`).
-                    body.append(After<SpecFlow>(delay, guard: guardCondition, to: t.target, update: t.update.map(update),
+                    body.append(After<StringFlow>(delay, guard: guardCondition, to: t.target, update: t.update.map(update),
                                                 effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     declared.append(firstOwn + k)
                     continue
@@ -130,10 +130,10 @@ extension FlowSpec {
                 guard let event = t.event else {
                     // The readers refuse an eventless transition without a target.
                     if t.targets.count > 1 {
-                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
+                        body.append(Always<StringFlow>(guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
                                                     effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     } else {
-                        body.append(Always<SpecFlow>(guard: guardCondition, to: t.target ?? state.name, type: type, update: t.update.map(update),
+                        body.append(Always<StringFlow>(guard: guardCondition, to: t.target ?? state.name, type: type, update: t.update.map(update),
                                                     effects: labels, fileID: tl.file, line: tl.line, column: tl.column).element)
                     }
                     declared.append(firstOwn + k)
@@ -141,11 +141,11 @@ extension FlowSpec {
                 }
                 for kind in kinds(event) {
                     if t.targets.count > 1 {
-                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
+                        body.append(On<StringFlow>(SpecEvent(kind), guard: guardCondition, to: t.targets, type: type, update: t.update.map(update),
                                                  effects: labels, label: event, fileID: tl.file, line: tl.line,
                                                  column: tl.column).element)
                     } else {
-                        body.append(On<SpecFlow>(kind, guard: guardCondition, to: t.target, type: type, update: t.update.map(update),
+                        body.append(On<StringFlow>(SpecEvent(kind), guard: guardCondition, to: t.target, type: type, update: t.update.map(update),
                                                  effects: labels, label: event, fileID: tl.file, line: tl.line,
                                                  column: tl.column).element)
                     }
@@ -153,17 +153,17 @@ extension FlowSpec {
                 }
             }
             // Handed over as a function, not a closure literal: the result builder would copy the list.
-            let contents: () -> [FlowElement<SpecFlow>] = { body }
+            let contents: () -> [FlowElement<StringFlow>] = { body }
             // Under SCXML, only a top-level <final> ends the flow; a nested one raises done.state: the
             // engine raises it for a final inside a parallel state (and reports it to the driver), the
             // driver for any other. (A name declared twice is an error; the engine skips the second
             // declaration.)
             if state.isFinal && (!scxml || topLevel || inParallel) {
-                return Final<SpecFlow>(state.name, output: state.output ?? state.name, entry: effects ? state.entry : [],
+                return Final<StringFlow>(state.name, output: state.output ?? state.name, entry: effects ? state.entry : [],
                                        fileID: l.file, line: l.line, column: l.column, contents).element
             }
             if state.isParallel && !state.states.isEmpty {
-                return Parallel<SpecFlow>(state.name, runs: children(state), entry: effects ? state.entry : [],
+                return Parallel<StringFlow>(state.name, runs: children(state), entry: effects ? state.entry : [],
                                           exit: effects ? state.exit : [], fileID: l.file, line: l.line,
                                           column: l.column, contents).element
             }
@@ -175,11 +175,11 @@ extension FlowSpec {
                 ancestry = index
                 initialChild = ([first] + index.ancestors(of: first)).first { index.parent[$0] == state.name } ?? first
             }
-            return StateNode<SpecFlow>(state.name, initial: initialChild, runs: children(state),
+            return StateNode<StringFlow>(state.name, initial: initialChild, runs: children(state),
                                        entry: effects ? state.entry : [], exit: effects ? state.exit : [],
                                        fileID: l.file, line: l.line, column: l.column, contents).element
         }
-        var top: [FlowElement<SpecFlow>] = []
+        var top: [FlowElement<StringFlow>] = []
         top.reserveCapacity(states.count)
         for state in states { top.append(element(state, topLevel: true, inParallel: false)) }
         // Handed over, not copied: the engine can free the tree as soon as it has read it.
@@ -276,11 +276,11 @@ struct EventClasses: Sendable {
     private(set) var all: [String] = [""]
 
     /// The classes of the descriptors in the given specs' transitions.
-    init(_ specs: [FlowSpec]) {
+    init(_ specs: [FlowFile]) {
         for spec in specs {
             spec.forEachTransition { t in
                 guard let event = t.event else { return }
-                for d in FlowSpec.descriptors(event) where d != "*" && !d.isEmpty { descriptors.insert(String(d)) }
+                for d in FlowFile.descriptors(event) where d != "*" && !d.isEmpty { descriptors.insert(String(d)) }
             }
         }
         all = [""] + descriptors.sorted()
@@ -314,7 +314,7 @@ struct EventClasses: Sendable {
     /// The classes a transition's event attribute matches, in ``all``'s order.
     func kinds(matching event: String) -> [String] {
         var ranks = Set<Int>()
-        for d in FlowSpec.descriptors(event) {
+        for d in FlowFile.descriptors(event) {
             if d == "*" { return all }
             ranks.formUnion(extensions[String(d)] ?? [])
         }
@@ -322,7 +322,7 @@ struct EventClasses: Sendable {
     }
 }
 
-extension FlowSpec {
+extension FlowFile {
     /// Calls `body` with every state, in document order, without copying the states.
     func forEachState(_ body: (State) -> Void) {
         var stack: [(states: [State], next: Int)] = [(states, 0)]
@@ -352,7 +352,7 @@ extension FlowSpec {
 /// file's index is a few bytes a state).
 struct SpecIndex: Sendable {
     /// For a compiled definition, the spec transition each declaration stands for (see
-    /// ``FlowSpec/compiled(guards:matching:effects:children:)``).
+    /// ``FlowFile/compiled(guards:matching:effects:children:)``).
     var specTransitions: [Int] = []
     /// State names in document order (pre-order), each once.
     private(set) var order: [String] = []
@@ -364,7 +364,7 @@ struct SpecIndex: Sendable {
     /// transitions, then its children's).
     private(set) var sourceOrdinals: [Int32] = []
     /// The top-level states, from which every state is found.
-    private let roots: [FlowSpec.State]
+    private let roots: [FlowFile.State]
     /// States as declared, in pre-order, a name declared twice counted twice ("instances"): each one's
     /// parent instance (-1 at the top), its position among its parent's states, the document-order
     /// number of its first transition, and its name's ordinal.
@@ -378,7 +378,7 @@ struct SpecIndex: Sendable {
     /// The instance each transition is declared on.
     private var transitionInstance: [Int32] = []
 
-    init(_ spec: FlowSpec) {
+    init(_ spec: FlowFile) {
         roots = spec.states
         // Counted first, so every list is allocated once at its size.
         var instanceCount = 0
@@ -428,8 +428,8 @@ struct SpecIndex: Sendable {
 
     /// Visits every state in pre-order with its parent's instance number (-1 at the top) and its
     /// position among its siblings, without recursion.
-    private static func preorder(_ states: [FlowSpec.State], _ body: (FlowSpec.State, Int, Int) -> Void) {
-        var stack: [(states: [FlowSpec.State], next: Int, parent: Int)] = [(states, 0, -1)]
+    private static func preorder(_ states: [FlowFile.State], _ body: (FlowFile.State, Int, Int) -> Void) {
+        var stack: [(states: [FlowFile.State], next: Int, parent: Int)] = [(states, 0, -1)]
         var instances = 0
         while let (list, next, parent) = stack.last {
             guard next < list.count else {
@@ -455,7 +455,7 @@ struct SpecIndex: Sendable {
     }
 
     /// The state declared as an instance: found from the top, through its ancestors.
-    private func state(instance: Int) -> FlowSpec.State {
+    private func state(instance: Int) -> FlowFile.State {
         guard instanceParent[instance] >= 0 else { return roots[Int(instanceSlot[instance])] }
         var path: [Int] = []
         var current = instance
@@ -471,7 +471,7 @@ struct SpecIndex: Sendable {
     /// Calls `body` with every state (its first declaration) and its ordinal, in document order, and
     /// with every transition and its number, walking the spec once (``stateList`` and
     /// ``transitionList`` find each item from the top).
-    func forEach(state: (Int, FlowSpec.State) -> Void = { _, _ in }, transition: (Int, FlowSpec.Transition) -> Void = { _, _ in }) {
+    func forEach(state: (Int, FlowFile.State) -> Void = { _, _ in }, transition: (Int, FlowFile.Transition) -> Void = { _, _ in }) {
         var instance = 0
         var t = 0
         Self.preorder(roots) { item, _, _ in
@@ -495,7 +495,7 @@ struct SpecIndex: Sendable {
         let index: SpecIndex
         var startIndex: Int { 0 }
         var endIndex: Int { index.order.count }
-        subscript(position: Int) -> FlowSpec.State { index.state(instance: Int(index.firstInstance[position])) }
+        subscript(position: Int) -> FlowFile.State { index.state(instance: Int(index.firstInstance[position])) }
     }
 
     /// The transitions in document order.
@@ -503,7 +503,7 @@ struct SpecIndex: Sendable {
         let index: SpecIndex
         var startIndex: Int { 0 }
         var endIndex: Int { index.transitionInstance.count }
-        subscript(position: Int) -> FlowSpec.Transition {
+        subscript(position: Int) -> FlowFile.Transition {
             let instance = Int(index.transitionInstance[position])
             return index.state(instance: instance).transitions[position - Int(index.instanceFirstTransition[instance])]
         }
@@ -541,7 +541,7 @@ struct SpecIndex: Sendable {
     /// States by name.
     struct States {
         let index: SpecIndex
-        subscript(name: String) -> FlowSpec.State? { index.ordinals[name].map { index.stateList[$0] } }
+        subscript(name: String) -> FlowFile.State? { index.ordinals[name].map { index.stateList[$0] } }
     }
 
     /// Parents by name.
@@ -555,7 +555,7 @@ struct SpecIndex: Sendable {
         let index: SpecIndex
         var startIndex: Int { 0 }
         var endIndex: Int { index.transitionList.count }
-        subscript(position: Int) -> (source: String, transition: FlowSpec.Transition) {
+        subscript(position: Int) -> (source: String, transition: FlowFile.Transition) {
             (index.order[Int(index.sourceOrdinals[position])], index.transitionList[position])
         }
     }

@@ -4,7 +4,7 @@ import Flowstate
 // Delayed transitions in flow files (the typed `After`): how a delay is written, in JSON
 // (`"after": "30s"`) and in SCXML (the `<send delay>`/`<cancel>` idiom on entry and exit).
 
-extension FlowSpec {
+extension FlowFile {
     /// Reads a delay as flow files write it: a decimal number followed by a unit, `ms`, `s`, `min` or
     /// `h` (`"30s"`, `"500ms"`, `"1.5s"`, `"5min"`, `"1h"`), optionally signed (validation, not the
     /// reader, reports a delay that is not positive, as it does for a typed flow's). Exact: `"0.1s"` is
@@ -73,7 +73,7 @@ extension FlowSpec {
 
 }
 
-extension FlowSpec.Transition {
+extension FlowFile.Transition {
     /// What the transition waits for, as diagrams and messages say it: its event, `after 30s` for a
     /// delayed transition (a typed `After`'s label), or `nil` for an eventless one.
     public var eventLabel: String? {
@@ -83,7 +83,7 @@ extension FlowSpec.Transition {
 
 // MARK: SCXML: the <send delay>/<cancel> idiom
 
-extension FlowSpec {
+extension FlowFile {
     /// Reads each state's `<onentry><send event="E" delay="D" id="X"/></onentry>`, `<onexit><cancel
     /// sendid="X"/></onexit>` and `<transition event="E" target="T"/>` as one delayed transition
     /// (``Transition/delay``), where the document has that shape exactly: each of the `<onentry>` and
@@ -111,7 +111,7 @@ extension FlowSpec {
                 }
             }
         }
-        var documentsToScan: [FlowSpec] = [self]
+        var documentsToScan: [FlowFile] = [self]
         while let document = documentsToScan.popLast() {
             document.forEachState { state in
                 for block in state.onEntry + state.onExit { count(block) }

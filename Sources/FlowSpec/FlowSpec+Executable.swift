@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// One block of SCXML executable content (an `<onentry>`, an `<onexit>` or a `<transition>`'s
     /// body), flattened into instructions: `<if>`/`<elseif>`/`<else>` become branches and jumps, so
     /// running a block is a loop however deeply the file nests its conditions.

@@ -1,13 +1,13 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// Reads a spec from the bytes of a file.
     /// - Parameters:
     ///   - bytes: The file's contents (UTF-8).
     ///   - file: The path, used in every error's location.
     /// - Throws: ``FlowSpecError`` naming the problem and its `file:line:column`.
-    public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
+    public static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowFile {
         // The top-level states are converted as they are read, each from its own small tree, so the
         // tree of the whole file never exists at once (a 100,000-state file's tree is several times
         // the size of its spec). Problems are still reported in the order a reader of the whole tree
@@ -34,13 +34,13 @@ extension FlowSpec {
     /// A spec from its JSON object: the file's, or one of its ``documents`` (a child flow, in the same
     /// format). `streamed` holds the top-level states when they were read as the file was parsed.
     private static func document(_ json: JSON, what: String,
-                                 streamed: (states: [State], problem: FlowSpecError?)?) throws(FlowSpecError) -> FlowSpec {
+                                 streamed: (states: [State], problem: FlowSpecError?)?) throws(FlowSpecError) -> FlowFile {
         var reader = Reader(json, what: what)
         try reader.only(["flowspec", "name", "semantics", "initial", "data", "states", "documents"])
         let version = try reader.number("flowspec")
-        guard version == Double(FlowSpec.version) else {
+        guard version == Double(FlowFile.version) else {
             throw FlowSpecError(code: .unsupportedVersion,
-                                message: "flowspec version \(version.formatted) is not supported (this reader reads \(FlowSpec.version))",
+                                message: "flowspec version \(version.formatted) is not supported (this reader reads \(FlowFile.version))",
                                 location: reader.location(of: "flowspec"))
         }
         let name = try reader.string("name")
@@ -52,7 +52,7 @@ extension FlowSpec {
         } else {
             states = try reader.array("states").map(Self.state)
         }
-        var spec = FlowSpec(name: name, initial: "", states: states)
+        var spec = FlowFile(name: name, initial: "", states: states)
         spec.initialStates = initial == [""] ? [] : initial
         spec.location = json.location
         if let semantics = try reader.optionalString("semantics") {
@@ -107,7 +107,7 @@ extension FlowSpec {
     ///   - bytes: The file's contents (UTF-8).
     ///   - file: The path, used to choose the format and in every error's location.
     /// - Throws: ``FlowSpecError`` naming the problem and its `file:line:column`.
-    public static func read(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
+    public static func read(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowFile {
         let lower = file.lowercased()
         let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         let isXML = lower.hasSuffix(".scxml") || lower.hasSuffix(".xml") || firstByte == UInt8(ascii: "<")
@@ -115,7 +115,7 @@ extension FlowSpec {
     }
 
     /// Reads a spec from text.
-    public static func parse(_ text: String, file: String) throws(FlowSpecError) -> FlowSpec {
+    public static func parse(_ text: String, file: String) throws(FlowSpecError) -> FlowFile {
         try parse(Array(text.utf8), file: file)
     }
 
@@ -201,7 +201,7 @@ extension FlowSpec {
     private func json(indent: String) -> String {
         let field = indent + "  "
         var out = "{\n"
-        out += "\(field)\"flowspec\": \(FlowSpec.version),\n"
+        out += "\(field)\"flowspec\": \(FlowFile.version),\n"
         out += "\(field)\"name\": \(Self.quote(name)),\n"
         if semantics != .flowstate { out += "\(field)\"semantics\": \(Self.quote(semantics.rawValue)),\n" }
         out += "\(field)\"initial\": \(Self.names(initialStates.isEmpty ? [""] : initialStates)),\n"
@@ -356,7 +356,7 @@ struct Reader {
         let expected = "a delay: a number of seconds or a string such as \"30s\", \"500ms\", \"1.5s\" or \"5min\""
         switch field.value.value {
         case .string(let text):
-            guard let delay = FlowSpec.duration(parsing: Substring(text)) else {
+            guard let delay = FlowFile.duration(parsing: Substring(text)) else {
                 throw FlowSpecError(code: .invalidValue,
                                     message: "'\(key)' is '\(text)', not \(expected) (units: ms, s, min, h)",
                                     location: field.value.location)
@@ -368,7 +368,7 @@ struct Reader {
                                     location: field.value.location)
             }
             // Read from its shortest decimal text, exactly (0.1 is 100 milliseconds).
-            return FlowSpec.duration(parsing: Substring(seconds.formatted + "s")) ?? .seconds(seconds)
+            return FlowFile.duration(parsing: Substring(seconds.formatted + "s")) ?? .seconds(seconds)
         default:
             throw wrong(key, expected, field.value)
         }

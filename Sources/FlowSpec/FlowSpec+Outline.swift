@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// The spec of a flow's outline: what a live machine of a `Supervisor` gives
     /// (`Supervisor.outline(of:)`), whatever the flow's Swift types. The one place a spec is made from
     /// a flow's structure: `init(_:)` of a definition writes its outline's spec, then its children's.
@@ -60,11 +60,11 @@ extension FlowSpec {
     /// The specs of every flow alive in a supervisor's tree, each flow once, roots first: written to
     /// `<name>.json` side by side, they are what `flowviz simulate` runs (a state's `child` names the
     /// child flow's file).
-    public static func specs(of supervisor: Supervisor) -> [FlowSpec] {
+    public static func specs(of supervisor: Supervisor) -> [FlowFile] {
         var seen: Set<String> = []
         return supervisor.machines.compactMap { machine in
             guard seen.insert(machine.flow).inserted, let outline = supervisor.outline(of: machine.id) else { return nil }
-            return FlowSpec(outline)
+            return FlowFile(outline)
         }
     }
 }

@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// Reads an SCXML document's structure (W3C State Chart XML): `<scxml initial name>`, `<state>`
     /// with nested states and `initial` (attribute or `<initial>` element), `<parallel>`, `<final>`
     /// (with `<donedata><content expr>` as its output), `<transition event cond target>`, `<onentry>`,
@@ -25,12 +25,12 @@ extension FlowSpec {
     /// (see `docs/flowspec.md`); any other `<send delay>` stays a delayed event. A `target` or `initial` may name several states (one
     /// in each of several regions of a parallel state: ``Transition/targets``,
     /// ``State/initialStates``). Anything that is not SCXML is refused with its location.
-    public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowSpec {
+    public static func parseSCXML(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> FlowFile {
         try read(try XMLParser.parse(bytes, file: file), file: file)
     }
 
     /// Reads the `<scxml>` element of a document (the whole file, or an `<invoke>`'s inline `<content>`).
-    static func read(_ root: XMLNode, file: String) throws(FlowSpecError) -> FlowSpec {
+    static func read(_ root: XMLNode, file: String) throws(FlowSpecError) -> FlowFile {
         var names = SCXMLReader.InlineNames()
         let spec = try read(root, file: file, inline: &names)
         // An inline document named as an `<invoke src>` of the file, or as the file's own document, would
@@ -43,7 +43,7 @@ extension FlowSpec {
 
     /// Reads an `<scxml>` element; `inline` names the inline documents of the file (see
     /// ``SCXMLReader/InlineNames``).
-    static func read(_ root: XMLNode, file: String, inline: inout SCXMLReader.InlineNames) throws(FlowSpecError) -> FlowSpec {
+    static func read(_ root: XMLNode, file: String, inline: inout SCXMLReader.InlineNames) throws(FlowSpecError) -> FlowFile {
         guard root.name == "scxml" else {
             throw FlowSpecError(code: .unsupported, message: "the root element is <\(root.name)>, not <scxml>",
                                 location: root.location)
@@ -64,7 +64,7 @@ extension FlowSpec {
             }
             reader.warn("<scxml> contains no <state>, <parallel> or <final>: there is nothing to run", root.location)
         }
-        var spec = FlowSpec(name: root.attribute("name") ?? Self.baseName(file), initial: "", states: states)
+        var spec = FlowFile(name: root.attribute("name") ?? Self.baseName(file), initial: "", states: states)
         spec.initialStates = initialStates
         spec.semantics = .scxml
         spec.location = root.location
@@ -82,7 +82,7 @@ extension FlowSpec {
     }
 
     /// Reads an SCXML document from text.
-    public static func parseSCXML(_ text: String, file: String) throws(FlowSpecError) -> FlowSpec {
+    public static func parseSCXML(_ text: String, file: String) throws(FlowSpecError) -> FlowFile {
         try parseSCXML(Array(text.utf8), file: file)
     }
 
@@ -163,14 +163,14 @@ struct SCXMLReader {
     /// Names given to states without an `id`.
     var anonymous = 0
     /// Documents given inline by `<invoke><content>`, by the name their state's `child` uses.
-    var documents: [String: FlowSpec] = [:]
+    var documents: [String: FlowFile] = [:]
     /// How the inline documents of the file are named, and the names met so far.
     var inline = InlineNames()
 
     /// The names of a file's inline documents: the `n`-th met, nested ones included, is named
     /// `<its name>@<n>`, unique in the file and the same when a written document is read again. A
     /// number that would give a name to avoid (an `<invoke src>` of the file, the file's document's
-    /// name) is skipped, so that a state's ``FlowSpec/State/child`` names one flow.
+    /// name) is skipped, so that a state's ``FlowFile/State/child`` names one flow.
     struct InlineNames {
         /// The inline documents named so far.
         var count = 0
@@ -195,7 +195,7 @@ struct SCXMLReader {
         }
     }
     /// Where the document declares data or scripts, or holds what needs a data model: one place for
-    /// each element kept as text (``FlowSpec/data``, ``FlowSpec/State/data``) and each eventless
+    /// each element kept as text (``FlowFile/data``, ``FlowFile/State/data``) and each eventless
     /// transition without a target. A simulation refuses them.
     var dataElements: [FlowSourceLocation] = []
     /// What was read but is not run, in the order found.
@@ -215,7 +215,7 @@ struct SCXMLReader {
 
     /// Records something read that is not run.
     mutating func warn(_ message: String, _ location: FlowSourceLocation) {
-        warnings.append(FlowSpec.notRun(message, at: location))
+        warnings.append(FlowFile.notRun(message, at: location))
     }
 
     /// Keeps an element as text in `data`, a place a simulation refuses, and a warning.
@@ -228,9 +228,9 @@ struct SCXMLReader {
     /// The states among an element's children (`parent` is the enclosing state's name, if any); its
     /// `<datamodel>` and `<script>` elements are kept in `data`.
     mutating func children(of node: XMLNode, in parent: String?, data: inout [String]) throws(FlowSpecError)
-        -> [FlowSpec.State]
+        -> [FlowFile.State]
     {
-        var states: [FlowSpec.State] = []
+        var states: [FlowFile.State] = []
         for child in node.children {
             switch child.name {
             case "state", "parallel", "final":
@@ -258,11 +258,11 @@ struct SCXMLReader {
     }
 
     /// A `<history>`: a pseudo-state with its type and its default transition (drawn, not simulated).
-    mutating func history(_ node: XMLNode) throws(FlowSpecError) -> FlowSpec.State {
+    mutating func history(_ node: XMLNode) throws(FlowSpecError) -> FlowFile.State {
         guard let id = node.attribute("id"), !id.isEmpty else {
             throw error(.missingField, "a <history> needs an 'id' (transitions target it)", node.location)
         }
-        var state = FlowSpec.State(name: id)
+        var state = FlowFile.State(name: id)
         state.location = node.location
         switch node.attribute("type") ?? "shallow" {
         case "shallow": state.history = .shallow
@@ -286,7 +286,7 @@ struct SCXMLReader {
         return state
     }
 
-    mutating func state(_ node: XMLNode) throws(FlowSpecError) -> FlowSpec.State {
+    mutating func state(_ node: XMLNode) throws(FlowSpecError) -> FlowFile.State {
         let name: String
         if let id = node.attribute("id") {
             guard !id.isEmpty else { throw error(.invalidValue, "a state's 'id' is empty", node.location(of: "id")) }
@@ -295,7 +295,7 @@ struct SCXMLReader {
             anonymous += 1
             name = "_\(node.name)\(anonymous)"  // SCXML generates ids for states without one
         }
-        var state = FlowSpec.State(name: name)
+        var state = FlowFile.State(name: name)
         state.location = node.location
         state.isFinal = node.name == "final"
         state.isParallel = node.name == "parallel"
@@ -322,8 +322,8 @@ struct SCXMLReader {
                 } else if let content = child.children.first(where: { $0.name == "content" }),
                           let document = content.children.first(where: { $0.name == "scxml" }) {
                     // Named before the documents it holds, which the reading below names.
-                    let key = inline.next(document.attribute("name") ?? FlowSpec.baseName(file))
-                    var inner = try FlowSpec.read(document, file: file, inline: &inline)
+                    let key = inline.next(document.attribute("name") ?? FlowFile.baseName(file))
+                    var inner = try FlowFile.read(document, file: file, inline: &inline)
                     inner.name = key
                     warnings += inner.warnings
                     documents[key] = inner
@@ -383,7 +383,7 @@ struct SCXMLReader {
         return state
     }
 
-    /// Why an `<invoke>` cannot be a state's child flow (``FlowSpec/State/child``), or `nil` when it
+    /// Why an `<invoke>` cannot be a state's child flow (``FlowFile/State/child``), or `nil` when it
     /// can: an SCXML document by `src` or inline `<content>`, with an `id` and `autoforward` at most.
     static func unrunnable(invoke node: XMLNode) -> String? {
         for attribute in node.attributes where !["src", "id", "type", "autoforward"].contains(attribute.name) {
@@ -432,7 +432,7 @@ struct SCXMLReader {
 
     /// The `initial` attribute or the `<initial>` element's target: one state, or several (one in each
     /// of several regions of a parallel state).
-    func initialNames(_ node: XMLNode, children: [FlowSpec.State]) throws(FlowSpecError) -> [String]? {
+    func initialNames(_ node: XMLNode, children: [FlowFile.State]) throws(FlowSpecError) -> [String]? {
         let element = node.children.first { $0.name == "initial" }
         if let attribute = node.attribute("initial") {
             guard element == nil else {
@@ -456,7 +456,7 @@ struct SCXMLReader {
         return names.map(String.init)
     }
 
-    mutating func transition(_ node: XMLNode, in state: String) throws(FlowSpecError) -> FlowSpec.Transition {
+    mutating func transition(_ node: XMLNode, in state: String) throws(FlowSpecError) -> FlowFile.Transition {
         let event = node.attribute("event").map { String($0.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")) }
         let targets = try node.attribute("target").map { value throws(FlowSpecError) in try names(value, "target", node.location(of: "target")) } ?? []
         let type = node.attribute("type") ?? "external"
@@ -470,7 +470,7 @@ struct SCXMLReader {
                  node.location)
         }
         let (labels, block) = try content(in: node)
-        var transition = FlowSpec.Transition(event: event == "" ? nil : event, guardName: node.attribute("cond"),
+        var transition = FlowFile.Transition(event: event == "" ? nil : event, guardName: node.attribute("cond"),
                                              targets: targets, effects: labels)
         transition.content = block
         transition.location = node.location
@@ -484,7 +484,7 @@ struct SCXMLReader {
     ///
     /// Labels: `<raise event="e"/>` is `raise(e)`, a `<send>` with only an event (and an id) is
     /// `send(e)`, `<log label="l"/>` is `l`, anything else its element name and attributes.
-    mutating func content(in node: XMLNode) throws(FlowSpecError) -> (labels: [String], block: FlowSpec.Executable) {
+    mutating func content(in node: XMLNode) throws(FlowSpecError) -> (labels: [String], block: FlowFile.Executable) {
         var labels: [String] = []
         for child in node.children {
             guard Self.executable.contains(child.name) else {
@@ -492,12 +492,12 @@ struct SCXMLReader {
             }
             labels.append(Self.label(of: child))
         }
-        var instructions: [FlowSpec.Instruction] = []
+        var instructions: [FlowFile.Instruction] = []
         try flatten(node.children, into: &instructions)
         for case .unsupported(let element, let location?) in instructions {
             warn("\(element) needs a data model: shown as a label, not run (simulate runs SCXML's null data model)", location)
         }
-        return (labels, FlowSpec.Executable(instructions))
+        return (labels, FlowFile.Executable(instructions))
     }
 
     /// The label of one element of executable content.
@@ -517,7 +517,7 @@ struct SCXMLReader {
 
     /// Appends the instructions of a list of executable elements. `<if>` nests at most as deep as the
     /// XML reader allows (``XMLParser/maxDepth``), so the recursion is bounded.
-    func flatten(_ elements: [XMLNode], into code: inout [FlowSpec.Instruction]) throws(FlowSpecError) {
+    func flatten(_ elements: [XMLNode], into code: inout [FlowFile.Instruction]) throws(FlowSpecError) {
         for element in elements {
             guard Self.executable.contains(element.name) else {
                 throw error(.unsupported, "<\(element.name)> is not executable content", element.location)
@@ -545,7 +545,7 @@ struct SCXMLReader {
                 code.append(.branch(condition: element.attribute("cond") ?? "", otherwise: -1))
                 var hasElse = false
                 var segment: [XMLNode] = []
-                func close(_ segment: [XMLNode], _ code: inout [FlowSpec.Instruction]) throws(FlowSpecError) {
+                func close(_ segment: [XMLNode], _ code: inout [FlowFile.Instruction]) throws(FlowSpecError) {
                     try flatten(segment, into: &code)
                 }
                 for child in element.children {
@@ -585,7 +585,7 @@ struct SCXMLReader {
     }
 
     /// A `<send>`'s instruction; attributes that need a data model make it unsupported.
-    private func send(_ element: XMLNode) throws(FlowSpecError) -> FlowSpec.Instruction {
+    private func send(_ element: XMLNode) throws(FlowSpecError) -> FlowFile.Instruction {
         for attribute in element.attributes where !["event", "target", "type", "id", "delay"].contains(attribute.name) {
             return .unsupported(element: "<send \(attribute.name)>", location: attribute.location)
         }
@@ -597,34 +597,34 @@ struct SCXMLReader {
         }
         var delay = 0
         if let text = element.attribute("delay") {
-            guard let ms = FlowSpec.milliseconds(Substring(text)) else {
+            guard let ms = FlowFile.milliseconds(Substring(text)) else {
                 throw error(.invalidValue, "<send delay=\"\(text)\"> is not a duration such as \"2s\" or \"150ms\"",
                             element.location(of: "delay"))
             }
             delay = ms
         }
-        return .send(FlowSpec.Send(event: event, target: element.attribute("target"), type: element.attribute("type"),
+        return .send(FlowFile.Send(event: event, target: element.attribute("target"), type: element.attribute("type"),
                                    id: element.attribute("id"), delay: delay, location: element.location))
     }
 }
 
 extension FlowGraph {
-    /// Draws the SCXML a flow file keeps as text where it belongs: each state's (``FlowSpec/State/data``:
+    /// Draws the SCXML a flow file keeps as text where it belongs: each state's (``FlowFile/State/data``:
     /// its data, the invocations it does not run) under the state's name, the document's own
-    /// (``FlowSpec/data``) as the graph's label, one line each (``FlowSpec/dataLines(_:)``). `flowviz
+    /// (``FlowFile/data``) as the graph's label, one line each (``FlowFile/dataLines(_:)``). `flowviz
     /// render` and `flowviz view` draw files so. Nodes are found by their state's name; a graph of
     /// another flow is left as it is.
-    public mutating func showKeptSCXML(of spec: FlowSpec) {
+    public mutating func showKeptSCXML(of spec: FlowFile) {
         var kept: [String: [String]] = [:]
         var pending = spec.states
         while let state = pending.popLast() {
-            if !state.data.isEmpty, kept[state.name] == nil { kept[state.name] = FlowSpec.dataLines(state.data) }
+            if !state.data.isEmpty, kept[state.name] == nil { kept[state.name] = FlowFile.dataLines(state.data) }
             pending += state.states
         }
         for i in nodes.indices {
             guard let lines = kept[nodes[i].label] else { continue }
             nodes[i].attributes["label"] = ([nodes[i].attributes["label"] ?? nodes[i].label] + lines).joined(separator: "\n")
         }
-        if !spec.data.isEmpty { graphAttributes["label"] = FlowSpec.dataLines(spec.data).joined(separator: "\n") }
+        if !spec.data.isEmpty { graphAttributes["label"] = FlowFile.dataLines(spec.data).joined(separator: "\n") }
     }
 }

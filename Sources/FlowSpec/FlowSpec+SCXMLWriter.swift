@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// The spec as an SCXML document, which `parseSCXML(_:file:)` reads back to the same spec.
     ///
     /// Executable content read from SCXML (``State/onEntry``, ``State/onExit``,
@@ -34,12 +34,12 @@ extension FlowSpec {
     }
 }
 
-/// Writes specs as SCXML (see ``FlowSpec/scxml()``).
+/// Writes specs as SCXML (see ``FlowFile/scxml()``).
 enum SCXMLWriter {
-    typealias Instruction = FlowSpec.Instruction
+    typealias Instruction = FlowFile.Instruction
 
     /// Writes an `<scxml>` element: the document's states, and the inline documents they invoke.
-    static func write(_ spec: FlowSpec, indent: String, into out: inout String) {
+    static func write(_ spec: FlowFile, indent: String, into out: inout String) {
         out += "\(indent)<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(quote(spec.name))"
         out += spec.initial.isEmpty && spec.states.isEmpty ? ">\n" : " initial=\(quote(spec.initialStates.joined(separator: " ")))>\n"
         for entry in spec.data { out += "\(indent)  \(kept(entry, as: ["datamodel", "script"]).xml)\n" }
@@ -70,7 +70,7 @@ enum SCXMLWriter {
         return ("script", "<script>" + XMLNode.escapeText(text) + "</script>")
     }
 
-    private static func quote(_ text: String) -> String { FlowSpec.xmlQuote(text) }
+    private static func quote(_ text: String) -> String { FlowFile.xmlQuote(text) }
 
     /// The event (and send id) of each delayed transition of a document, in the order the writer
     /// meets them (states in pre-order, each state's transitions in order): `after_<state>`, then
@@ -78,9 +78,9 @@ enum SCXMLWriter {
     /// (no dot: no descriptor of the idiom matches another's), numbered on when the document (or a
     /// document inside it) already sends, raises, names in a transition or uses as a send id the same
     /// name, so that the reader finds each idiom again.
-    static func delayEventNames(_ spec: FlowSpec) -> [String] {
+    static func delayEventNames(_ spec: FlowFile) -> [String] {
         var taken: Set<String> = []
-        func use(_ block: FlowSpec.Executable) {
+        func use(_ block: FlowFile.Executable) {
             for instruction in block.instructions {
                 switch instruction {
                 case .send(let send):
@@ -103,7 +103,7 @@ enum SCXMLWriter {
                 for t in state.transitions {
                     if let content = t.content { use(content) }
                     use(t.effects)
-                    for d in FlowSpec.descriptors(t.event ?? "") { taken.insert(String(d)) }
+                    for d in FlowFile.descriptors(t.event ?? "") { taken.insert(String(d)) }
                 }
             }
             documents += document.documents.values
@@ -131,7 +131,7 @@ enum SCXMLWriter {
         return names
     }
 
-    private static func write(_ state: FlowSpec.State, documents: [String: FlowSpec],
+    private static func write(_ state: FlowFile.State, documents: [String: FlowFile],
                               delayEvents: inout IndexingIterator<[String]>, indent: String, into out: inout String) {
         let tag = state.history != nil ? "history" : (state.isFinal ? "final" : (state.isParallel ? "parallel" : "state"))
         var open = "\(indent)<\(tag) id=\(quote(state.name))"
@@ -162,7 +162,7 @@ enum SCXMLWriter {
                 continue
             }
             delayed.append(event)
-            body += lines("onentry", [node("send", [("event", event), ("delay", FlowSpec.scxmlDelayText(delay)), ("id", event)])],
+            body += lines("onentry", [node("send", [("event", event), ("delay", FlowFile.scxmlDelayText(delay)), ("id", event)])],
                           indent: inner)
             body += lines("onexit", [node("cancel", [("sendid", event)])], indent: inner)
         }
@@ -260,7 +260,7 @@ enum SCXMLWriter {
 
     /// The elements of each block, in order; `labels` are the labels of the blocks' top-level elements,
     /// all blocks together (used only when there is one for each element).
-    static func elements(of blocks: [FlowSpec.Executable], labels: [String]) -> [[XMLNode]] {
+    static func elements(of blocks: [FlowFile.Executable], labels: [String]) -> [[XMLNode]] {
         let decoded = blocks.map { block in Decoder(code: block.instructions).elements() }
         let count = decoded.reduce(0) { $0 + ($1?.count ?? 0) }
         var next = labels.startIndex
@@ -553,7 +553,7 @@ extension SCXMLWriter {
             switch self {
             case .absent: false
             case .value(let expected, _): SCXMLWriter.same(value, expected)
-            case .delay(let milliseconds): FlowSpec.milliseconds(Substring(value)) == milliseconds
+            case .delay(let milliseconds): FlowFile.milliseconds(Substring(value)) == milliseconds
             case .free, .required: true
             }
         }

@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// Why a flow file cannot become a typed Swift flow: every problem, one per line, each with the
     /// file, line and column it is about.
     public struct SwiftGenerationError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -108,9 +108,9 @@ enum SwiftIdentifier {
     }
 }
 
-/// Writes one flow's Swift: see ``FlowSpec/swiftSource(typeName:isPublic:file:)``.
+/// Writes one flow's Swift: see ``FlowFile/swiftSource(typeName:isPublic:file:)``.
 struct SwiftFlowWriter {
-    let spec: FlowSpec
+    let spec: FlowFile
     let typeName: String
     let access: String
     let file: String
@@ -119,7 +119,7 @@ struct SwiftFlowWriter {
     /// configuration (`Guard.in`), not the one leaf a flat flow rests in.
     var hasParallel = false
 
-    init(spec: FlowSpec, typeName: String?, isPublic: Bool, file: String?) {
+    init(spec: FlowFile, typeName: String?, isPublic: Bool, file: String?) {
         self.spec = spec
         self.typeName = typeName ?? SwiftIdentifier.make(spec.name, upper: true)
         access = isPublic ? "public " : ""
@@ -165,7 +165,7 @@ struct SwiftFlowWriter {
         location == nil ? "" : "\(indent)#sourceLocation()\n"
     }
 
-    mutating func write() throws(FlowSpec.SwiftGenerationError) -> String {
+    mutating func write() throws(FlowFile.SwiftGenerationError) -> String {
         let scxml = spec.semantics == .scxml
         let states = spec.statesInDocumentOrder
         var stateNames = Names(), events = Names(), effects = Names(), outputs = Names(), requirements = Names()
@@ -174,7 +174,7 @@ struct SwiftFlowWriter {
         var seenGuards = Set<String>()
         var childNames: [(name: String, location: FlowSourceLocation?)] = []
         var seenChildren = Set<String>()
-        var byName: [String: FlowSpec.State] = [:]
+        var byName: [String: FlowFile.State] = [:]
         for state in states {
             byName[state.name] = byName[state.name] ?? state
             for child in state.states { parent[child.name] = state.name }
@@ -270,7 +270,7 @@ struct SwiftFlowWriter {
         if stateNames.byName[spec.initial] == nil {
             problem("the initial state '\(spec.initial)' is not a declared state", at: spec.location)
         }
-        guard problems.isEmpty else { throw FlowSpec.SwiftGenerationError(problems: problems) }
+        guard problems.isEmpty else { throw FlowFile.SwiftGenerationError(problems: problems) }
 
         let a = access
         var out = "// Generated from \(file) by Flowstate's Swift generator (flowviz generate swift). Do not edit:\n"
@@ -333,7 +333,7 @@ struct SwiftFlowWriter {
 
         // In(): the parent of each state.
         let usesIn = !hasParallel && states.contains { state in
-            state.transitions.contains { t in t.guardName.flatMap { FlowSpec.inPredicate(Substring($0).trimmingSpaces) } != nil }
+            state.transitions.contains { t in t.guardName.flatMap { FlowFile.inPredicate(Substring($0).trimmingSpaces) } != nil }
         }
         if usesIn {
             out += "    /// Whether `state` is `leaf` or one of its ancestors (SCXML's `In()`).\n"
@@ -352,7 +352,7 @@ struct SwiftFlowWriter {
         out += "    \(a)static func definition(_ requirements: some Requirements) -> FlowDefinition<\(typeName)> {\n"
         out += "        FlowDefinition(\(Self.quote(spec.name)), initial: .\(stateNames[spec.initial])) {\n"
         enum Item {
-            case open(FlowSpec.State, depth: Int)
+            case open(FlowFile.State, depth: Int)
             case text(String)
         }
         var stack: [Item] = spec.states.reversed().map { .open($0, depth: 3) }
@@ -454,7 +454,7 @@ struct SwiftFlowWriter {
     }
 
     /// The events a transition reacts to: its event, or under SCXML each descriptor of its list.
-    func eventNames(_ t: FlowSpec.Transition, scxml: Bool) -> [String] {
+    func eventNames(_ t: FlowFile.Transition, scxml: Bool) -> [String] {
         guard let event = t.event else { return [] }
         guard scxml else { return [event] }
         return event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
@@ -462,7 +462,7 @@ struct SwiftFlowWriter {
 
     /// The state whose completion (`done.state.<state>`, a declared state) the transition waits for:
     /// a typed flow's `On(done:)`. Under SCXML its event must be that one descriptor.
-    func completion(_ t: FlowSpec.Transition, scxml: Bool, isState: (String) -> Bool) -> String? {
+    func completion(_ t: FlowFile.Transition, scxml: Bool, isState: (String) -> Bool) -> String? {
         let names = eventNames(t, scxml: scxml)
         guard names.count == 1, names[0].hasPrefix("done.state.") else { return nil }
         let state = String(names[0].dropFirst("done.state.".count))
@@ -473,14 +473,14 @@ struct SwiftFlowWriter {
     static func builtInGuard(_ name: String) -> String? {
         let trimmed = Substring(name).trimmingSpaces
         if trimmed == "true" || trimmed == "false" { return String(trimmed) }
-        return FlowSpec.inPredicate(trimmed).map { "In(\($0))" }
+        return FlowFile.inPredicate(trimmed).map { "In(\($0))" }
     }
 
     func guardExpression(_ name: String, requirements: Names, stateNames: Names) -> String {
         let label = Self.quote(name)
         let trimmed = Substring(name).trimmingSpaces
         if trimmed == "true" || trimmed == "false" { return "Guard(\(label), condition: { \(trimmed) })" }
-        if let state = FlowSpec.inPredicate(trimmed) {
+        if let state = FlowFile.inPredicate(trimmed) {
             // With parallel states a state is active when any region is in it: the engine answers.
             if hasParallel { return ".in(.\(stateNames[state]))" }
             return "Guard(\(label), evaluate: { leaf, _ in isActive(.\(stateNames[state]), whenIn: leaf) })"

@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowSpec {
+extension FlowFile {
     /// The file's problems, checked on the definition ``FlowSimulation`` runs (for SCXML, with its
     /// descriptor matching), so a file without errors starts.
     ///
@@ -15,7 +15,7 @@ extension FlowSpec {
         compile().validate()
     }
 
-    /// The spec compiled once for the engine, as ``FlowPaths`` explores it: validate it and explore it
+    /// The spec compiled once for the engine, as ``FlowFilePathfinder`` explores it: validate it and explore it
     /// without compiling it twice (what `flowviz paths` does). Compiling costs time and memory linear
     /// in the flow's size; it is most of what validating a big file costs.
     /// - Parameter guards: Default truths of guards that steps do not mention (true otherwise), for
@@ -24,16 +24,16 @@ extension FlowSpec {
         Compiled(self, guards: guards)
     }
 
-    /// A spec compiled for the engine: see ``FlowSpec/compile(guards:)``.
+    /// A spec compiled for the engine: see ``FlowFile/compile(guards:)``.
     public struct Compiled: Sendable {
         /// The spec.
-        public let spec: FlowSpec
+        public let spec: FlowFile
         /// The default guard truths it was compiled with.
         public let guards: [String: Bool]
         let document: SpecDocument
         let classes: EventClasses
 
-        init(_ spec: FlowSpec, guards: [String: Bool]) {
+        init(_ spec: FlowFile, guards: [String: Bool]) {
             self.spec = spec
             self.guards = guards
             // JSON specs match events exactly: no classes.
@@ -42,7 +42,7 @@ extension FlowSpec {
             document = SpecDocument(spec, guards: guards, classes: classes, effects: false)
         }
 
-        /// The file's problems: see ``FlowSpec/validate()``.
+        /// The file's problems: see ``FlowFile/validate()``.
         public func validate() -> [ValidationIssue] {
             let definition = document.definition
             let map = document.index.specTransitions
@@ -96,7 +96,7 @@ extension FlowSpec {
     }
 }
 
-extension FlowSpec.Compiled {
+extension FlowFile.Compiled {
     /// The states' `initial` lists naming several states that cannot be active together, each a
     /// `conflicting-targets` error at its place, in document order: the rule the engine applies to a
     /// transition's several targets. (One initial state, and the document's initial states, are the
@@ -143,7 +143,7 @@ extension FlowSpec.Compiled {
     }
 }
 
-extension FlowSpec {
+extension FlowFile {
     /// What a state's mapping of its child's outputs to events gets wrong (JSON specs: SCXML's
     /// children report `done.invoke`), in document order: a mapping on a state that runs no child, an
     /// output the child (when the spec holds its document) never produces, an event that no transition
@@ -195,7 +195,7 @@ extension FlowSpec {
     }
 }
 
-extension FlowSpec {
+extension FlowFile {
     /// Why the driver that simulates and explores files cannot run `state` (one line with its place),
     /// or `nil`: a history whose default transition runs content, or a state naming several initial
     /// states. The one place `simulate` and `paths` ask. (Parallel states, transitions with several

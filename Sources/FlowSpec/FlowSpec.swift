@@ -7,7 +7,7 @@ import Flowstate
 /// Any Swift definition writes its spec with one call (`init(_:)`, ``json()``); reading a spec back
 /// (`parse(_:file:)`) and turning it into a definition (`definition(guards:events:)`) gives the same
 /// graph. Every problem in a file is reported with its `file:line:column`.
-public struct FlowSpec: Sendable {
+public struct FlowFile: Sendable {
     /// A state, with the states and transitions it contains.
     public struct State: Sendable {
         /// The state's name.
@@ -58,7 +58,7 @@ public struct FlowSpec: Sendable {
         /// line, attributes as written): its `<datamodel>` and `<script>` elements, the `<invoke>`s
         /// it does not run as ``child`` (one that needs a data model, of another type, or a second
         /// one) and a `<donedata>` with `<param>`. Drawn as text under the state's name
-        /// (``FlowSpec/dataLines(_:)``), written back as it was read, never run.
+        /// (``FlowFile/dataLines(_:)``), written back as it was read, never run.
         public var data: [String] = []
         /// The state's transitions.
         public var transitions: [Transition] = []
@@ -179,7 +179,7 @@ public struct FlowSpec: Sendable {
     public var dataElements: [FlowSourceLocation] = []
     /// Child flows the file itself contains (SCXML `<invoke>` with inline `<content>`), by the name
     /// their state's ``State/child`` gives them.
-    public var documents: [String: FlowSpec] = [:]
+    public var documents: [String: FlowFile] = [:]
     /// SCXML: the document's own `<datamodel>` and `<script>` elements, each as XML text (see
     /// ``State/data``), never run.
     public var data: [String] = []
@@ -198,7 +198,7 @@ public struct FlowSpec: Sendable {
 
     /// Every transition with the name of the state that declares it, in document order (a state's
     /// transitions, then its children's): the numbering the graph of a file (`FlowGraph(spec)`),
-    /// traces (`FlowTrace.Step.transitions`) and ``FlowPaths`` use for the file's transitions.
+    /// traces (`FlowTrace.Step.transitions`) and ``FlowFilePathfinder`` use for the file's transitions.
     public var transitionsInDocumentOrder: [(state: String, transition: Transition)] {
         SpecIndex(self).transitions.map { ($0.source, $0.transition) }
     }
@@ -226,7 +226,7 @@ public struct FlowSpec: Sendable {
         // Children are visited without recursion: each flow is exported alone, with its children's
         // visits queued, and the documents nest once every flow is known (a child comes after its parent).
         var pending: [ChildVisit] = []
-        var exported: [(spec: FlowSpec, parent: Int?)] = [(FlowSpec(flow: definition, pending: &pending, position: 0), nil)]
+        var exported: [(spec: FlowFile, parent: Int?)] = [(FlowFile(flow: definition, pending: &pending, position: 0), nil)]
         var next = 0
         while next < pending.count {
             let exporter = ChildExporter(position: exported.count)
@@ -264,12 +264,12 @@ public struct FlowSpec: Sendable {
 /// Exports one declared child's spec (its own children left to the caller's queue).
 private final class ChildExporter: ChildDefinitionVisitor {
     let position: Int
-    var spec: FlowSpec?
-    var pending: [FlowSpec.ChildVisit] = []
+    var spec: FlowFile?
+    var pending: [FlowFile.ChildVisit] = []
 
     init(position: Int) { self.position = position }
 
     func visit<Child: Flow>(_ definition: FlowDefinition<Child>) {
-        spec = FlowSpec(flow: definition, pending: &pending, position: position)
+        spec = FlowFile(flow: definition, pending: &pending, position: position)
     }
 }

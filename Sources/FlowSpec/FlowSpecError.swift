@@ -42,7 +42,7 @@ public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible 
 
         /// The flow uses what a typed Swift flow cannot express (a parallel state, an SCXML wildcard
         /// descriptor...), or two of its names become the same Swift identifier
-        /// (`FlowSpec.swiftSource(typeName:isPublic:file:)`).
+        /// (`FlowFile.swiftSource(typeName:isPublic:file:)`).
         public static let cannotGenerate = Code(.cannotGenerate)
 
         /// The code's stable name, kebab-case (`malformed-json`).

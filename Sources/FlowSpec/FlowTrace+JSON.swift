@@ -8,14 +8,14 @@ extension FlowTrace {
     public func json() -> String {
         let items = steps.map { step -> String in
             var parts: [String] = []
-            if let from = step.from { parts.append("\"from\": \(FlowSpec.quote(from))") }
-            if let event = step.event { parts.append("\"event\": \(FlowSpec.quote(event))") }
-            parts.append("\"to\": \(FlowSpec.quote(step.to))")
+            if let from = step.from { parts.append("\"from\": \(FlowFile.quote(from))") }
+            if let event = step.event { parts.append("\"event\": \(FlowFile.quote(event))") }
+            parts.append("\"to\": \(FlowFile.quote(step.to))")
             if !step.transitions.isEmpty {
                 parts.append("\"transitions\": [" + step.transitions.map(String.init).joined(separator: ", ") + "]")
             }
             if let effects = step.effects {
-                parts.append("\"effects\": [" + effects.map(FlowSpec.quote).joined(separator: ", ") + "]")
+                parts.append("\"effects\": [" + effects.map(FlowFile.quote).joined(separator: ", ") + "]")
             }
             return "    { " + parts.joined(separator: ", ") + " }"
         }

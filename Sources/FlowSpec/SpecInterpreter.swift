@@ -6,16 +6,16 @@ import Flowstate
 /// A flow file compiled once for running: its definition (descriptor matching for SCXML), the map
 /// from declarations to the file's transitions, and its index. Shared by every session of it.
 final class SpecDocument: Sendable {
-    let spec: FlowSpec
-    let definition: FlowDefinition<SpecFlow>
+    let spec: FlowFile
+    let definition: FlowDefinition<StringFlow>
     let index: SpecIndex
     let scxml: Bool
     /// The states a step may have something to do in besides the engine's work, by name: those with
     /// executable content, an invoke, or (SCXML) a nested final raising `done.state`. Looked up for
     /// every state entered or exited; every other state has nothing to run.
-    let states: [String: FlowSpec.State]
+    let states: [String: FlowFile.State]
     /// The executable content of the file's transitions that have some, by index in document order.
-    let contents: [Int: FlowSpec.Executable]
+    let contents: [Int: FlowFile.Executable]
     /// Whether a step can have anything for the driver to do besides the engine's work: executable
     /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has
     /// none), or parallel states (whose `done.state` events the engine reports for the driver to queue).
@@ -29,8 +29,8 @@ final class SpecDocument: Sendable {
     let raisesDone: Set<String>
 
     /// - Parameter effects: Whether the definition carries effect labels (what a simulation reports;
-    ///   an exploration does not read them, see ``FlowSpec/compiled(guards:matching:effects:children:)``).
-    init(_ spec: FlowSpec, guards: [String: Bool], classes: EventClasses, effects: Bool = true) {
+    ///   an exploration does not read them, see ``FlowFile/compiled(guards:matching:effects:children:)``).
+    init(_ spec: FlowFile, guards: [String: Bool], classes: EventClasses, effects: Bool = true) {
         self.spec = spec
         let scxml = spec.semantics == .scxml
         self.scxml = scxml
@@ -40,8 +40,8 @@ final class SpecDocument: Sendable {
         var index = SpecIndex(spec)
         index.specTransitions = map
         self.definition = definition
-        var states: [String: FlowSpec.State] = [:]
-        var contents: [Int: FlowSpec.Executable] = [:]
+        var states: [String: FlowFile.State] = [:]
+        var contents: [Int: FlowFile.Executable] = [:]
         var raisesDone: Set<String> = []
         let hierarchy = definition.hierarchy
         index.forEach(state: { ordinal, state in
@@ -67,7 +67,7 @@ final class SpecDocument: Sendable {
 
 /// The W3C SCXML algorithm (Appendix D) for the null data model, `<history>` included, around the
 /// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
-/// ``FlowPaths`` copies to explore.
+/// ``FlowFilePathfinder`` copies to explore.
 ///
 /// The engine selects transitions (document order, innermost state first, descriptor matching through
 /// ``EventClasses``), takes eventless transitions after each microstep, and reports which transitions
@@ -103,7 +103,7 @@ struct SpecInterpreter: Sendable {
 
     struct Session: Sendable {
         var document: SpecDocument
-        var machine: FlowMachine<SpecFlow>
+        var machine: FlowMachine<StringFlow>
         /// The child flow names from the root (empty for it).
         var path: [String]
         var sessionID: String
@@ -349,7 +349,7 @@ struct SpecInterpreter: Sendable {
     /// first macrostep. Returns the session's slot.
     private mutating func interpret(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
                                     invokingState: String?, autoforward: Bool) throws(Stop) -> Int {
-        var machine: FlowMachine<SpecFlow>
+        var machine: FlowMachine<StringFlow>
         do {
             machine = try FlowMachine(document.definition)
         } catch {
@@ -359,7 +359,7 @@ struct SpecInterpreter: Sendable {
         live.append(s)
         sessions.append(Session(document: document, machine: machine, path: path, sessionID: "\(s)", parent: parent,
                                 invokeID: invokeID, invokingState: invokingState, autoforward: autoforward))
-        let step: FlowStep<SpecFlow>
+        let step: FlowStep<StringFlow>
         var microsteps: [FlowMicrostep] = []
         do {
             (step, microsteps) = try machine.startReportingMicrosteps(completions: .reported)
@@ -467,7 +467,7 @@ struct SpecInterpreter: Sendable {
         classified.matchKind = document.scxml ? classes.kind(of: event.name) : nil
         let from = document.parallel ? Self.leaves(machine) : machine.state
         let before = document.hasContent ? machine.configuration : []
-        let step: FlowStep<SpecFlow>
+        let step: FlowStep<StringFlow>
         var microsteps: [FlowMicrostep] = []
         do {
             // The engine reports what the step exited and entered when the driver has anything to run
@@ -739,7 +739,7 @@ struct SpecInterpreter: Sendable {
 
     /// The atomic states a machine is in, as notes name them: the state, or with parallel states each
     /// active leaf in declaration order, separated by commas.
-    static func leaves(_ machine: FlowMachine<SpecFlow>) -> String {
+    static func leaves(_ machine: FlowMachine<StringFlow>) -> String {
         guard machine.definition.hierarchy.hasParallel else { return machine.state }
         let hierarchy = machine.definition.hierarchy
         let leaves = machine.activeStates.filter { state in
@@ -784,7 +784,7 @@ struct SpecInterpreter: Sendable {
     /// rule). It does not throw: a failure is an event, never a reason to skip the blocks after this
     /// one (the next `<onexit>` of the same state, the next state's), so every replay of a microstep
     /// and every exit of a session (``exitInterpreter(_:event:)``) runs to its end.
-    private mutating func executeContent(_ block: FlowSpec.Executable, in s: Int, active: Set<String>,
+    private mutating func executeContent(_ block: FlowFile.Executable, in s: Int, active: Set<String>,
                                          event: SpecEvent?) {
         let code = block.instructions
         var pc = 0
@@ -837,7 +837,7 @@ struct SpecInterpreter: Sendable {
         if text.isEmpty { return nil }
         if text == "true" { return true }
         if text == "false" { return false }
-        if let state = FlowSpec.inPredicate(text) { return active.contains(state) }
+        if let state = FlowFile.inPredicate(text) { return active.contains(state) }
         return event?.guards[condition] ?? guards[condition] ?? true
     }
 
@@ -846,8 +846,8 @@ struct SpecInterpreter: Sendable {
     }
 
     /// Routes a `<send>`; false when it failed (its error is already queued).
-    private mutating func dispatch(_ send: FlowSpec.Send, from s: Int) -> Bool {
-        if let type = send.type, type != FlowSpec.Send.scxmlType, type != "scxml" {
+    private mutating func dispatch(_ send: FlowFile.Send, from s: Int) -> Bool {
+        if let type = send.type, type != FlowFile.Send.scxmlType, type != "scxml" {
             raiseError("error.execution", in: s)
             return false
         }

@@ -48,7 +48,7 @@ struct XMLNode: Sendable {
 
     private func write(into out: inout String) {
         out += "<" + name
-        for attribute in attributes { out += " " + attribute.name + "=" + FlowSpec.xmlQuote(attribute.value) }
+        for attribute in attributes { out += " " + attribute.name + "=" + FlowFile.xmlQuote(attribute.value) }
         if text.isEmpty && children.isEmpty {
             out += "/>"
             return

@@ -161,7 +161,7 @@ public struct FlowBlueprint: Hashable, Sendable {
                 let transition = transitions[t]
                 let target = transition.target.map(Self.name(of:))
                 if let event = transition.event {
-                    return On<StringFlow>(event, guard: Self.guardFor(transition.guardRule), to: target,
+                    return On<StringFlow>(SpecEvent(event), guard: Self.guardFor(transition.guardRule), to: target,
                                           effects: ["t\(t)"]).element
                 }
                 return Always<StringFlow>(guard: Self.guardFor(transition.guardRule), to: target ?? name,

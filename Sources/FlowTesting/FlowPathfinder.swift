@@ -245,7 +245,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         }
 
         // Breadth-first over configurations: the search, its shortest paths and the cover are
-        // FlowExplorer's, which FlowPaths runs too. A finished configuration is a node the exploration
+        // FlowExplorer's, which FlowFilePathfinder runs too. A finished configuration is a node the exploration
         // does not expand (no run); its output is kept as it is discovered.
         let first = key(machine)
         // The states each step entered, as the engine reports them (by edge).

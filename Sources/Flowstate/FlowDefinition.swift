@@ -199,24 +199,29 @@ extension FlowDefinition where F.Context == Void {
     }
 }
 
+/// Whether a state is a leaf, contains other states, or ends the flow (`StateDeclaration.Kind` of
+/// every ``FlowDefinition``, and ``FlowOutline/State/kind``).
+public enum FlowStateKind: Hashable, Sendable {
+    /// A state without children.
+    case atomic
+    /// A state with children; entering it enters its initial child.
+    case compound
+    /// A final state: entering it finishes the flow with an output (inside a parallel state,
+    /// completes its region).
+    case final
+    /// A parallel state: its children are regions, all active together (``Parallel``).
+    case parallel
+    /// A history pseudo-state (``History``): never active; a transition to it enters what its
+    /// parent's active children were when the parent was last left.
+    case history
+}
+
 extension FlowDefinition {
     /// A state as declared: what it contains, what it does on entry and exit, where it was written.
     public struct StateDeclaration: Sendable {
-        /// Whether a state is a leaf, contains other states, or ends the flow.
-        public enum Kind: Hashable, Sendable {
-            /// A state without children.
-            case atomic
-            /// A state with children; entering it enters its initial child.
-            case compound
-            /// A final state: entering it finishes the flow with an output (inside a parallel state,
-            /// completes its region).
-            case final
-            /// A parallel state: its children are regions, all active together (``Parallel``).
-            case parallel
-            /// A history pseudo-state (``History``): never active; a transition to it enters what its
-            /// parent's active children were when the parent was last left.
-            case history
-        }
+        /// Whether a state is a leaf, contains other states, or ends the flow: one type for every
+        /// flow (``FlowStateKind``), so kinds compare across flows and ``FlowOutline`` needs no flow type.
+        public typealias Kind = FlowStateKind
 
         /// The state.
         public let state: F.State

@@ -2,7 +2,7 @@ import DequeModule
 
 /// The result of a breadth-first exploration (``FlowExplorer``): the nodes in the order they were
 /// discovered, every edge explored, and the tree of first discoveries, which holds a shortest path to
-/// every node. The one explorer behind the paths of flow files (`FlowSpec`'s `FlowPaths`) and of
+/// every node. The one explorer behind the paths of flow files (`FlowSpec`'s `FlowFilePathfinder`) and of
 /// typed definitions (`FlowTesting`'s `FlowPathfinder`).
 ///
 /// Node 0 is the start. Each node but the start keeps the edge that discovered it (its parent edge);

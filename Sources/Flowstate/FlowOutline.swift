@@ -8,7 +8,7 @@ public struct FlowOutline: Hashable, Sendable {
         /// Its label.
         public var label: String
         /// Atomic, compound or final.
-        public var kind: FlowDefinition<StringFlow>.StateDeclaration.Kind
+        public var kind: FlowStateKind
         /// The index (in ``FlowOutline/states``) of the state containing it.
         public var parent: Int?
         /// The child flow it runs under a supervisor, if any.
@@ -21,7 +21,7 @@ public struct FlowOutline: Hashable, Sendable {
         public var exit: [String] = []
         /// For a final state, its output's label.
         public var output: String? = nil
-        /// For a history pseudo-state (kind ``FlowDefinition/StateDeclaration/Kind/history``), what it
+        /// For a history pseudo-state (kind ``FlowStateKind/history``), what it
         /// remembers.
         public var history: HistoryDepth? = nil
         /// For a history pseudo-state, the index of its default transition's target.
@@ -85,32 +85,17 @@ public struct FlowOutline: Hashable, Sendable {
     public var transitions: [Transition]
 }
 
-/// A flow whose types are all strings: the shape of flows read from files.
-public enum StringFlow: Flow {
-    /// States are names.
-    public typealias State = String
-    /// Events are names.
-    public typealias Event = String
-    /// Effects are names.
-    public typealias Effect = String
-    /// Outputs are names.
-    public typealias Output = String
-}
-
 extension FlowDefinition {
     /// The definition's structure as labels.
     public var outline: FlowOutline {
         var index: [F.State: Int] = [:]
         for (i, state) in states.enumerated() { index[state.state] = i }
-        let kinds: [FlowDefinition.StateDeclaration.Kind: FlowDefinition<StringFlow>.StateDeclaration.Kind] = [
-            .atomic: .atomic, .compound: .compound, .final: .final, .parallel: .parallel, .history: .history,
-        ]
         let childFlows = self.childFlows
         return FlowOutline(
             name: name,
             initial: index[initial],
             states: states.enumerated().map { i, state in
-                .init(label: state.label, kind: kinds[state.kind]!, parent: state.parent.flatMap { index[$0] },
+                .init(label: state.label, kind: state.kind, parent: state.parent.flatMap { index[$0] },
                       childFlow: state.childFlow, initial: state.initialChild.flatMap { index[$0] },
                       entry: state.entryLabels, exit: state.exitLabels, output: state.outputLabel,
                       history: state.history, historyDefault: state.historyDefault.flatMap { index[$0] },

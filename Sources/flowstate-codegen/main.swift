@@ -24,7 +24,7 @@ guard let data = FileManager.default.contents(atPath: input) else {
     fail("\(input): error: cannot read the flow file", status: 2)
 }
 do {
-    let spec = try FlowSpec.read(Array(data), file: input)
+    let spec = try FlowFile.read(Array(data), file: input)
     let source = try spec.swiftSource(typeName: typeName, isPublic: true, file: input)
     do {
         try Data(source.utf8).write(to: URL(fileURLWithPath: output))
@@ -33,7 +33,7 @@ do {
     }
 } catch let error as FlowSpecError {
     fail(error.description, status: 2)
-} catch let error as FlowSpec.SwiftGenerationError {
+} catch let error as FlowFile.SwiftGenerationError {
     fail(error.description, status: 1)
 } catch {
     fail("\(input): error: \(error)", status: 1)

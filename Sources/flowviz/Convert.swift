@@ -60,9 +60,9 @@ struct Convert: AsyncParsableCommand {
 
     func run() async throws {
         guard let format = to ?? output.flatMap(Format.init(path:)) else { throw ExitCode.validationFailure }
-        let flow: FlowFile
+        let flow: DiskFile
         do {
-            flow = try FlowFile.read(file)
+            flow = try DiskFile.read(file)
         } catch {
             report(error.line)
             throw ExitCode(1)
@@ -107,7 +107,7 @@ struct Convert: AsyncParsableCommand {
 
     /// What a JSON spec (and the child documents it holds) says that SCXML cannot, named for people;
     /// `nil` when nothing.
-    static func leftOutOfSCXML(_ spec: FlowSpec) -> String? {
+    static func leftOutOfSCXML(_ spec: FlowFile) -> String? {
         var updates = false, outputs = false
         var specs = [spec]
         while let next = specs.popLast() {
@@ -126,9 +126,9 @@ struct Convert: AsyncParsableCommand {
     /// What an SCXML file holds that its JSON spec (`json`, written from it) does not, named for
     /// people; `nil` when the JSON reads back to a spec that writes the same SCXML.
     /// - Throws: The reader's error when the JSON does not read back (a writer's bug, never hidden).
-    static func leftOutOfJSON(_ spec: FlowSpec, json: String) throws(FlowSpecError) -> String? {
+    static func leftOutOfJSON(_ spec: FlowFile, json: String) throws(FlowSpecError) -> String? {
         guard spec.semantics == .scxml else { return nil }
-        let back = try FlowSpec.parse(json, file: "converted.json")
+        let back = try FlowFile.parse(json, file: "converted.json")
         guard back.scxml() != spec.scxml() else { return nil }
         var lost: [String] = []
         var pending = spec.states

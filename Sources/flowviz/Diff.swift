@@ -30,8 +30,8 @@ struct Diff: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let before = try FlowFile.open(old)
-        let after = try FlowFile.open(new)
+        let before = try DiskFile.open(old)
+        let after = try DiskFile.open(new)
         let diff = FlowDiff(old: before.spec, new: after.spec)
         if diff.isEmpty { print("no structural difference") }
         diff.changes.forEach { print($0.description) }

@@ -44,7 +44,7 @@ struct Generate: AsyncParsableCommand {
     var isInternal = false
 
     func run() async throws {
-        let flow = try FlowFile.open(file)
+        let flow = try DiskFile.open(file)
         let text: String
         do {
             text = try flow.spec.swiftSource(typeName: typeName, isPublic: !isInternal, file: flow.path)

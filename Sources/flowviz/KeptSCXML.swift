@@ -6,7 +6,7 @@ import Flowstate
 /// What a flow file holds that is valid but not run (SCXML's data, scripts, invocations that need a
 /// data model, ...): `validate` warns of it, `render` and `view` draw it, the commands that run the
 /// flow refuse it.
-extension FlowFile {
+extension DiskFile {
     /// An SCXML document without states: there is nothing to validate or run (the reader warns of it).
     var hasNoStates: Bool { spec.semantics == .scxml && spec.states.isEmpty }
 

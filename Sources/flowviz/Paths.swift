@@ -31,14 +31,14 @@ struct Paths: AsyncParsableCommand {
     var format: Validate.OutputFormat = .text
 
     func run() async throws {
-        let flow = try FlowFile.open(file)
+        let flow = try DiskFile.open(file)
         try flow.refuseWhatIsNotRun()
         // Compiled once, validated and explored: compiling is most of what either costs on a big file.
         let compiled = flow.spec.compile()
-        try FlowFile.requireValid(compiled.validate(), orExit: 2)
-        let paths: FlowPaths
+        try DiskFile.requireValid(compiled.validate(), orExit: 2)
+        let paths: FlowFilePathfinder
         do {
-            paths = try FlowPaths(compiled)
+            paths = try FlowFilePathfinder(compiled)
         } catch {
             report(error.description)
             throw ExitCode(3)

@@ -79,12 +79,12 @@ struct Render: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let flow = try FlowFile.open(file)
+        let flow = try DiskFile.open(file)
         let whole = flow.graph
         var run: FlowTrace?
         if let trace {
             do {
-                let bytes = try FlowFile.readBytes(trace, expecting: "a trace")
+                let bytes = try DiskFile.readBytes(trace, expecting: "a trace")
                 run = try FlowTrace.parse(bytes, file: trace)
             } catch let problem as FileProblem {
                 report(problem.line)

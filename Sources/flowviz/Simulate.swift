@@ -58,7 +58,7 @@ struct Simulate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let flow = try FlowFile.open(file)
+        let flow = try DiskFile.open(file)
         try flow.refuseWhatIsNotRun()
         try flow.requireValid(orExit: 1)
         let text: String

@@ -39,9 +39,9 @@ struct Validate: AsyncParsableCommand {
         var unreadable = false
         var records: [[String: String]] = []
         for path in files {
-            let file: FlowFile
+            let file: DiskFile
             do {
-                file = try FlowFile.read(path)
+                file = try DiskFile.read(path)
             } catch {
                 unreadable = true
                 report(error.line)

@@ -52,7 +52,7 @@ struct View: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let flow = try FlowFile.open(file)
+        let flow = try DiskFile.open(file)
         if events != nil { try flow.refuseWhatIsNotRun() }
         let errors = flow.drawingErrors
         if !errors.isEmpty, events != nil {
@@ -63,8 +63,8 @@ struct View: AsyncParsableCommand {
         if let events { run = try simulate(flow, events: events) }
         if let trace {
             do {
-                let bytes = try FlowFile.readBytes(trace, expecting: "a trace")
-                run = try FlowTrace.parse(bytes, file: trace == "-" ? FlowFile.standardInputName : trace)
+                let bytes = try DiskFile.readBytes(trace, expecting: "a trace")
+                run = try FlowTrace.parse(bytes, file: trace == "-" ? DiskFile.standardInputName : trace)
             } catch let problem as FileProblem {
                 report(problem.line)
                 throw ExitCode(2)
@@ -102,7 +102,7 @@ struct View: AsyncParsableCommand {
     }
 
     /// Runs the events on the flow as `simulate` does; the root machine's trace, with its effects.
-    private func simulate(_ flow: FlowFile, events text: String) throws -> FlowTrace {
+    private func simulate(_ flow: DiskFile, events text: String) throws -> FlowTrace {
         let simulation = try flow.simulation(guards: guardDefaults(guards))
         let list = try inputList(text)
         do {
@@ -121,7 +121,7 @@ extension FlowViewer {
     /// A page for a flow file: its graph (`FlowGraph(spec)` of the spec), each
     /// transition described under the number the file's graph and traces give it (document order: a
     /// state's transitions, then its children's), and each state's entry and exit effects.
-    init(_ spec: FlowSpec, trace: FlowTrace?, title: String?) {
+    init(_ spec: FlowFile, trace: FlowTrace?, title: String?) {
         var graph = FlowGraph(spec)
         graph.showKeptSCXML(of: spec)  // the SCXML the file keeps as text, under its states
         self.init(graph: graph, trace: trace, title: title)

@@ -18,7 +18,7 @@ func drawnLines(_ svg: [UInt8]) -> [String] {
 struct CorpusDrawingTests {
     @Test("Every corpus document reads, validates without errors, renders, and draws its data", arguments: SCXMLCorpus.documents())
     func corpusDocument(_ name: String) throws {
-        let spec = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes(name), file: name)
+        let spec = try FlowFile.parseSCXML(try SCXMLCorpus.bytes(name), file: name)
         if spec.states.isEmpty {
             // Nothing to validate: the reader says so, as a warning (flowviz validate passes it).
             #expect(spec.warnings.map(\.message) == ["<scxml> contains no <state>, <parallel> or <final>: there is nothing to run"])
@@ -32,7 +32,7 @@ struct CorpusDrawingTests {
         let text = String(decoding: svg, as: UTF8.self)
         #expect(text.hasPrefix("<?xml") || text.contains("<svg"), "\(name)")
         for state in spec.statesInDocumentOrder where !state.data.isEmpty {
-            let first = try #require(FlowSpec.dataLines(state.data).first)
+            let first = try #require(FlowFile.dataLines(state.data).first)
             #expect(drawnLines(svg).contains(first), "\(name): '\(first)' drawn under state '\(state.name)'")
         }
     }
@@ -49,17 +49,17 @@ struct SCIONDrawingTests {
             let path = folder.appendingPathComponent(name).path
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             if let message = SCIONCorpus.refused[name] {
-                #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML(bytes, file: path) }
+                #expect(throws: FlowSpecError.self) { try FlowFile.parseSCXML(bytes, file: path) }
                 do {
-                    _ = try FlowSpec.parseSCXML(bytes, file: path)
+                    _ = try FlowFile.parseSCXML(bytes, file: path)
                 } catch {
                     #expect(error.description == "\(path):\(message)")
                 }
                 continue
             }
-            let spec: FlowSpec
+            let spec: FlowFile
             do {
-                spec = try FlowSpec.parseSCXML(bytes, file: path)
+                spec = try FlowFile.parseSCXML(bytes, file: path)
             } catch {
                 Issue.record("\(name): \(error)")
                 continue

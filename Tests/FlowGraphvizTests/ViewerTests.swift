@@ -101,7 +101,7 @@ import Testing
     static func hostile() throws -> FlowViewer {
         let definition = FlowDefinition<StringFlow>(evil, initial: evil) {
             StateNode(evil, entry: [quoted]) {
-                On(control, guard: Guard(quoted) { _ in true }, to: unicode, effects: [evil, control])
+                On(SpecEvent(control), guard: Guard(quoted) { _ in true }, to: unicode, effects: [evil, control])
             }
             StateNode(unicode, exit: [unicode]) {
                 On("back", to: evil)
@@ -110,7 +110,7 @@ import Testing
         let runtime = try FlowRuntime(definition) { _, _ in }
         let recorder = FlowTraceRecorder(runtime)
         try runtime.start()
-        try runtime.send(control)
+        try runtime.send(SpecEvent(control))
         return FlowViewer(definition, trace: recorder.trace, title: evil + quoted + unicode)
     }
 

@@ -3,21 +3,21 @@ import Testing
 
 /// Everything a spec read from SCXML holds, as text, without the places things were read from (a
 /// written document puts them elsewhere), each inline child document in place.
-public func canonical(_ spec: FlowSpec) -> String {
-    func describe(_ instruction: FlowSpec.Instruction) -> String {
+public func canonical(_ spec: FlowFile) -> String {
+    func describe(_ instruction: FlowFile.Instruction) -> String {
         switch instruction {
         case .send(var send):
             send.location = nil
-            return "\(FlowSpec.Instruction.send(send))"
+            return "\(FlowFile.Instruction.send(send))"
         case .unsupported(let element, _): return "unsupported(\(element))"
         default: return "\(instruction)"
         }
     }
-    func blocks(_ list: [FlowSpec.Executable]) -> String {
+    func blocks(_ list: [FlowFile.Executable]) -> String {
         list.map { "{" + $0.instructions.map(describe).joined(separator: "; ") + "}" }.joined(separator: " ")
     }
     var out = "scxml \(spec.name) \(spec.semantics) initial=\(spec.initial) data=\(spec.dataElements.count)\n"
-    func write(_ state: FlowSpec.State, _ indent: String) {
+    func write(_ state: FlowFile.State, _ indent: String) {
         out += "\(indent)state \(state.name) final=\(state.isFinal) parallel=\(state.isParallel) output=\(state.output ?? "-")"
             + " initial=\(state.initial ?? "-") id=\(state.childID ?? "-") autoforward=\(state.autoforward)\n"
         out += "\(indent)  entry \(state.entry) \(blocks(state.onEntry))\n"
@@ -42,7 +42,7 @@ public func canonical(_ spec: FlowSpec) -> String {
 /// Everything a spec read from SCXML holds (``canonical(_:)``, its JSON with the SCXML kept as text,
 /// its warnings without their places, sorted: a written document puts elements in an order of its
 /// own), to compare a spec with the one its written document reads to.
-public func everything(_ spec: FlowSpec) -> String {
+public func everything(_ spec: FlowFile) -> String {
     canonical(spec) + spec.json() + spec.warnings.map { "warning: \($0.message)\n" }.sorted().joined()
 }
 
@@ -50,11 +50,11 @@ public func everything(_ spec: FlowSpec) -> String {
 /// writing the second must give the same bytes. Returns the first spec and what was written.
 @discardableResult
 public func expectRoundTrip(_ bytes: [UInt8], file: String, sourceLocation: SourceLocation = #_sourceLocation) throws
-    -> (spec: FlowSpec, written: String)
+    -> (spec: FlowFile, written: String)
 {
-    let first = try FlowSpec.parseSCXML(bytes, file: file)
+    let first = try FlowFile.parseSCXML(bytes, file: file)
     let written = first.scxml()
-    let second = try FlowSpec.parseSCXML(written, file: file)
+    let second = try FlowFile.parseSCXML(written, file: file)
     // Byte for byte: String's == holds for canonically equivalent text.
     #expect(everything(second).utf8.elementsEqual(everything(first).utf8), "written:\n\(written)", sourceLocation: sourceLocation)
     #expect(second.scxml().utf8.elementsEqual(written.utf8), "writing is stable", sourceLocation: sourceLocation)

@@ -11,10 +11,10 @@ public func flowFile(_ name: String) throws -> URL {
 }
 
 /// A flow file of `Tests/FlowSpecTests/Flows`, read as SCXML or JSON by its extension.
-public func readSpec(_ name: String) throws -> FlowSpec {
+public func readSpec(_ name: String) throws -> FlowFile {
     let url = try flowFile(name)
     let bytes = Array(try Data(contentsOf: url))
-    return name.hasSuffix(".scxml") ? try FlowSpec.parseSCXML(bytes, file: name) : try FlowSpec.parse(bytes, file: name)
+    return name.hasSuffix(".scxml") ? try FlowFile.parseSCXML(bytes, file: name) : try FlowFile.parse(bytes, file: name)
 }
 
 /// The documents of `Tests/FlowSpecTests/Corpus` (see its README for their provenance).

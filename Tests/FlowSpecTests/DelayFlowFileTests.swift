@@ -17,13 +17,13 @@ struct DelayFlowFileTests {
         return try String(contentsOf: url, encoding: .utf8)
     }
 
-    static func json() throws -> FlowSpec { try FlowSpec.parse(try text("two-factor-code.json"), file: "two-factor-code.json") }
-    static func scxml() throws -> FlowSpec {
-        try FlowSpec.parseSCXML(try text("two-factor-code.scxml"), file: "two-factor-code.scxml")
+    static func json() throws -> FlowFile { try FlowFile.parse(try text("two-factor-code.json"), file: "two-factor-code.json") }
+    static func scxml() throws -> FlowFile {
+        try FlowFile.parseSCXML(try text("two-factor-code.scxml"), file: "two-factor-code.scxml")
     }
 
     /// Each transition as `source: after 30s [guard] -> target / effects`, in document order.
-    static func transitions(_ spec: FlowSpec) -> [String] {
+    static func transitions(_ spec: FlowFile) -> [String] {
         spec.transitionsInDocumentOrder.map { source, t in
             "\(source): \(t.eventLabel ?? "-")" + (t.guardName.map { " [\($0)]" } ?? "") + " -> \(t.target ?? "-")"
                 + (t.effects.isEmpty ? "" : " / " + t.effects.joined(separator: ", "))
@@ -57,14 +57,14 @@ struct DelayFlowFileTests {
         ("\"2.5min\"", .seconds(150)), ("\"0s\"", .zero), ("\"-2s\"", .seconds(-2)),
     ])
     func delayFormats(text: String, expected: Duration) throws {
-        let spec = try FlowSpec.parse("""
+        let spec = try FlowFile.parse("""
         { "flowspec": 1, "name": "f", "initial": "a",
           "states": [ { "name": "a", "transitions": [ { "after": \(text), "target": "b" } ] }, { "name": "b" } ] }
         """, file: "f.json")
         #expect(spec.states[0].transitions[0].delay == expected)
         #expect(spec.states[0].transitions[0].event == nil)
         // Written back as the diagram labels it, and read back to the same delay.
-        let again = try FlowSpec.parse(spec.json(), file: "f.json")
+        let again = try FlowFile.parse(spec.json(), file: "f.json")
         #expect(again.states[0].transitions[0].delay == expected)
     }
 
@@ -75,7 +75,7 @@ struct DelayFlowFileTests {
     ])
     func badDelays(text: String, message: String) throws {
         do {
-            _ = try FlowSpec.parse("""
+            _ = try FlowFile.parse("""
             { "flowspec": 1, "name": "f", "initial": "a",
               "states": [ { "name": "a", "transitions": [ { "after": \(text), "target": "b" } ] }, { "name": "b" } ] }
             """, file: "f.json")
@@ -93,7 +93,7 @@ struct DelayFlowFileTests {
             ("\"after\": \"1s\", \"target\": \"b\", \"internal\": true", "a delayed transition ('after') cannot be 'internal'"),
         ] {
             do {
-                _ = try FlowSpec.parse("""
+                _ = try FlowFile.parse("""
                 { "flowspec": 1, "name": "f", "initial": "a",
                   "states": [ { "name": "a", "transitions": [ { \(fields) } ] }, { "name": "b" }, { "name": "c" } ] }
                 """, file: "f.json")
@@ -104,7 +104,7 @@ struct DelayFlowFileTests {
             }
         }
         // Targetless: a delayed effect, allowed (as a typed `After(_:to: nil)`).
-        let targetless = try FlowSpec.parse("""
+        let targetless = try FlowFile.parse("""
         { "flowspec": 1, "name": "f", "initial": "a",
           "states": [ { "name": "a", "transitions": [ { "after": "1s", "effects": ["ping"] } ] } ] }
         """, file: "f.json")
@@ -126,7 +126,7 @@ struct DelayFlowFileTests {
     func scxmlRoundTrip() throws {
         for spec in [try Self.scxml(), try Self.json()] {
             let written = spec.scxml()
-            let back = try FlowSpec.parseSCXML(written, file: "two-factor-code.scxml")
+            let back = try FlowFile.parseSCXML(written, file: "two-factor-code.scxml")
             #expect(Self.transitions(back) == Self.expected, "written:\n\(written)")
             #expect(back.scxml() == written)
             if spec.semantics == .scxml {
@@ -143,7 +143,7 @@ struct DelayFlowFileTests {
         taken.states[0].states[1].transitions[0].event = "after_waiting"  // canResend's event now takes the name
         let renamed = taken.scxml()
         #expect(renamed.contains("<send event=\"after_waiting-2\" delay=\"30s\" id=\"after_waiting-2\"/>"), "\(renamed)")
-        let back = try FlowSpec.parseSCXML(renamed, file: "t.scxml")
+        let back = try FlowFile.parseSCXML(renamed, file: "t.scxml")
         #expect(back.states[0].states[0].transitions[0].delay == .seconds(30))
         #expect(back.states[0].states[1].transitions[0].event == "after_waiting")
     }
@@ -195,7 +195,7 @@ struct DelayFlowFileTests {
         """,
     ])
     func notTheIdiom(document: String) throws {
-        let spec = try FlowSpec.parseSCXML(document, file: "t.scxml")
+        let spec = try FlowFile.parseSCXML(document, file: "t.scxml")
         #expect(spec.transitionsInDocumentOrder.allSatisfy { $0.transition.delay == nil })
         #expect(spec.states[0].onEntry.count == 1)
         // Still a delayed event: the state is left after a second.
@@ -211,7 +211,7 @@ struct DelayFlowFileTests {
 
     @Test("Validation: the engine's invalid-delay rules, at the file's places")
     func validation() throws {
-        let spec = try FlowSpec.parse("""
+        let spec = try FlowFile.parse("""
         { "flowspec": 1, "name": "f", "initial": "a",
           "states": [ { "name": "a", "transitions": [ { "after": "0s", "target": "b" }, { "after": -1, "target": "b" } ] },
                       { "name": "b", "states": [ { "name": "h", "history": "shallow", "transitions": [ { "after": "1s", "target": "c" } ] },
@@ -312,7 +312,7 @@ struct DelayFlowFileTests {
     @Test("Paths: time passing is an edge ('wait 30s'); every transition is covered, and each path replays in simulate")
     func paths() throws {
         for spec in [try Self.json(), try Self.scxml()] {
-            let paths = try FlowPaths(spec)
+            let paths = try FlowFilePathfinder(spec)
             #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
             #expect(paths.uncovered.isEmpty, "\(paths.uncovered.map(\.eventLabel))")
             #expect(paths.shortestPath(to: "canResend")?.map(\.description) == ["wait 30s"])
@@ -352,7 +352,7 @@ struct DelayFlowFileTests {
         // Without the expiry, the file is what the typed example exports.
         file.states[0].transitions.removeAll { $0.delay == .seconds(300) }
         file.states.removeAll { $0.name == "expired" }
-        let typed = FlowSpec(TwoFactorCode.definition)
+        let typed = FlowFile(TwoFactorCode.definition)
         #expect(Self.transitions(file) == Self.transitions(typed))
         #expect(file.json() == typed.json())
         #expect(DOTWriter.dot(FlowGraph(file)) == DOTWriter.dot(FlowGraph(typed)))

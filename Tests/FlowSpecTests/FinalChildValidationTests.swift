@@ -7,7 +7,7 @@ import Testing
 struct FinalChildValidationTests {
     @Test("A flow file whose final state runs a child is an error at the state's line and column")
     func flowFile() throws {
-        let spec = try FlowSpec.parse(SpecSamples.finalStateWithChild, file: "login.json")
+        let spec = try FlowFile.parse(SpecSamples.finalStateWithChild, file: "login.json")
         let issues = spec.validate().filter { $0.kind == .finalStateWithChild }
         #expect(issues.count == 1)
         let issue = try #require(issues.first)
@@ -18,7 +18,7 @@ struct FinalChildValidationTests {
 
     @Test("A child on a state that is not final is not reported")
     func notFinal() throws {
-        let spec = try FlowSpec.parse(SpecSamples.finalStateWithChild.replacingOccurrences(of: "\"final\": true, ", with: ""), file: "x.json")
+        let spec = try FlowFile.parse(SpecSamples.finalStateWithChild.replacingOccurrences(of: "\"final\": true, ", with: ""), file: "x.json")
         #expect(!spec.validate().contains { $0.kind == .finalStateWithChild })
     }
 }

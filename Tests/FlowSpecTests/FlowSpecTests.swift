@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Flow spec (JSON)")
 struct FlowSpecTests {
-    func parse(_ text: String) throws(FlowSpecError) -> FlowSpec { try FlowSpec.parse(text, file: "flow.json") }
+    func parse(_ text: String) throws(FlowSpecError) -> FlowFile { try FlowFile.parse(text, file: "flow.json") }
 
     func error(_ text: String) -> FlowSpecError? {
         do {
@@ -22,14 +22,23 @@ struct FlowSpecTests {
 
     @Test("A Swift definition writes its spec in one call; the sign-up spec matches its golden file")
     func golden() throws {
-        try expectGolden(FlowSpec(SignUp.definition).json(), "sign-up.flowspec.json")
+        try expectGolden(FlowFile(SignUp.definition).json(), "sign-up.flowspec.json")
+    }
+
+    @Test("The module's name qualifies its types: no type is named like the module (issue 22)")
+    func moduleQualifiedNames() throws {
+        let text = FlowSpec.FlowFile(SignUp.definition).json()
+        let spec = try FlowSpec.FlowFile.parse(text, file: "sign-up.json")
+        #expect(spec.json() == text)
+        let event: FlowSpec.SpecEvent = "submitEmail"
+        #expect(event == Flowstate.SpecEvent("submitEmail"))
     }
 
     @Test("Definition to spec to definition gives the same graph (the example flows)")
     func roundTripExamples() throws {
-        let signUp = try parse(FlowSpec(SignUp.definition).json()).definition()
+        let signUp = try parse(FlowFile(SignUp.definition).json()).definition()
         #expect(FlowGraph(signUp) == FlowGraph(SignUp.definition))
-        let photo = try parse(FlowSpec(PhotoCreation.definition).json()).definition()
+        let photo = try parse(FlowFile(PhotoCreation.definition).json()).definition()
         #expect(FlowGraph(photo) == FlowGraph(PhotoCreation.definition))
         #expect(signUp.validate().isEmpty)
     }
@@ -38,8 +47,8 @@ struct FlowSpecTests {
     func roundTripProperty() async {
         await propertyCheck(count: 150, input: Named.hostile.array(of: 1...8)) { names in
             let definition = Named.hostileFlow(names)
-            let text = FlowSpec(definition).json()
-            let back = try FlowSpec.parse(text, file: "generated.json")
+            let text = FlowFile(definition).json()
+            let back = try FlowFile.parse(text, file: "generated.json")
             #expect(FlowGraph(back.definition()) == FlowGraph(definition), "\(text)")
             #expect(back.json() == text, "writing is stable")
         }
@@ -115,19 +124,19 @@ struct FlowSpecTests {
     @Test("Invalid UTF-8 is an error with a location")
     func invalidUTF8() {
         let bytes: [UInt8] = Array("{\"name\": \"".utf8) + [0xFF, 0xFE] + Array("\"}".utf8)
-        #expect(throws: FlowSpecError.self) { try FlowSpec.parse(bytes, file: "binary.json") }
+        #expect(throws: FlowSpecError.self) { try FlowFile.parse(bytes, file: "binary.json") }
     }
 
     @Test("Any byte soup is rejected or read, never a crash")
     func fuzz() async {
         await propertyCheck(count: 300, input: Gen.uint8(in: 0...255).array(of: 0...200)) { bytes in
-            _ = try? FlowSpec.parse(bytes, file: "fuzz.json")
+            _ = try? FlowFile.parse(bytes, file: "fuzz.json")
         }
-        let valid = Array(FlowSpec(SignUp.definition).json().utf8)
+        let valid = Array(FlowFile(SignUp.definition).json().utf8)
         await propertyCheck(count: 300, input: Gen.int(in: 0...(valid.count - 1)), Gen.uint8(in: 0...255)) { position, byte in
             var mutated = valid
             mutated[position] = byte
-            if let spec = try? FlowSpec.parse(mutated, file: "mutated.json") {
+            if let spec = try? FlowFile.parse(mutated, file: "mutated.json") {
                 _ = spec.definition().validate()
             }
         }
@@ -138,16 +147,16 @@ struct FlowSpecTests {
         let supervisor = Supervisor()
         let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
         try supervisor.send(.createAccount, to: launch)
-        let specs = FlowSpec.specs(of: supervisor)
+        let specs = FlowFile.specs(of: supervisor)
         #expect(specs.map(\.name) == [FirstLaunch.definition.name, SignUp.definition.name])
         // A live machine's spec is its flow's alone: the definition's also holds its children's documents.
-        var alone = FlowSpec(FirstLaunch.definition)
+        var alone = FlowFile(FirstLaunch.definition)
         #expect(alone.documents.keys.sorted() == [SignUp.definition.name])
         alone.documents = [:]
         #expect(specs[0].json() == alone.json())
         #expect(specs[0].states[1].childOutputs == [.init(output: "signedUp", event: "accountCreated"),
                                                     .init(output: "cancelled", event: "accountCancelled")])
-        #expect(specs[1].json() == FlowSpec(SignUp.definition).json())
+        #expect(specs[1].json() == FlowFile(SignUp.definition).json())
         let simulation = try FlowSimulation(specs[0], children: { name in specs.first { $0.name == name } })
         try simulation.start()
         try simulation.send("createAccount")
@@ -156,9 +165,9 @@ struct FlowSpecTests {
 
     @Test("The DocC article FlowFiles.md: its code runs as written")
     func article() throws {
-        let text = FlowSpec(SignUp.definition).json()
-        let spec = try FlowSpec.parse(text, file: "sign-up.json")
-        let paths = try FlowPaths(spec)
+        let text = FlowFile(SignUp.definition).json()
+        let spec = try FlowFile.parse(text, file: "sign-up.json")
+        let paths = try FlowFilePathfinder(spec)
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         for event in paths.shortestPath(to: "twoFactor")! { try simulation.send(event) }

@@ -24,7 +24,7 @@ struct HistoryFlowFileTests {
         </scxml>
         """
 
-    static func spec() throws -> FlowSpec { try FlowSpec.parseSCXML(Array(scxml.utf8), file: "history.scxml") }
+    static func spec() throws -> FlowFile { try FlowFile.parseSCXML(Array(scxml.utf8), file: "history.scxml") }
 
     @Test("simulate enters what a deep history remembers, or its default")
     func simulates() throws {
@@ -45,7 +45,7 @@ struct HistoryFlowFileTests {
 
     @Test("paths explore configurations with what the histories remember: every state is reached")
     func paths() throws {
-        let paths = try FlowPaths(try Self.spec())
+        let paths = try FlowFilePathfinder(try Self.spec())
         #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
         #expect(Set(paths.reached).isSuperset(of: ["home", "page1", "page2", "locked", "finished"]), "\(paths.reached)")
         #expect(paths.uncovered.isEmpty, "\(paths.uncovered)")
@@ -67,7 +67,7 @@ struct HistoryFlowFileTests {
             #expect(graph.edges.contains { $0.from == node.id && $0.to == home && $0.label.isEmpty })
         }
         // The file's spec of a typed definition keeps the history and its default.
-        let spec = FlowSpec(FlowDefinition<StringFlow>("history", initial: "app") {
+        let spec = FlowFile(FlowDefinition<StringFlow>("history", initial: "app") {
             StateNode("app", initial: "home") {
                 History("last", .shallow, default: "home")
                 StateNode("home")

@@ -24,7 +24,7 @@ struct InternalTransitionFileTests {
         </scxml>
         """
 
-    static func spec() throws -> FlowSpec { try FlowSpec.parseSCXML(Array(scxml.utf8), file: "sheet.scxml") }
+    static func spec() throws -> FlowFile { try FlowFile.parseSCXML(Array(scxml.utf8), file: "sheet.scxml") }
 
     @Test("simulate runs an internal transition: the sheet is neither dismissed nor presented again")
     func simulates() throws {
@@ -43,7 +43,7 @@ struct InternalTransitionFileTests {
 
     @Test("paths explore it: every state reached, every transition covered")
     func paths() throws {
-        let paths = try FlowPaths(try Self.spec())
+        let paths = try FlowFilePathfinder(try Self.spec())
         #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
         #expect(paths.uncovered.isEmpty, "\(paths.uncovered)")
     }
@@ -55,12 +55,12 @@ struct InternalTransitionFileTests {
         #expect(sheet.transitions.map(\.isInternal) == [true, false])
         let json = spec.json()
         #expect(json.contains("\"internal\": true"))
-        #expect(try FlowSpec.parse(json, file: "sheet.json").json() == json)
+        #expect(try FlowFile.parse(json, file: "sheet.json").json() == json)
         let written = spec.scxml()
         #expect(written.contains("type=\"internal\""))
-        #expect(try FlowSpec.parseSCXML(written, file: "again.scxml").json() == json)
+        #expect(try FlowFile.parseSCXML(written, file: "again.scxml").json() == json)
 
-        let typed = FlowSpec(FlowDefinition<StringFlow>("typed", initial: "sheet") {
+        let typed = FlowFile(FlowDefinition<StringFlow>("typed", initial: "sheet") {
             StateNode("sheet", initial: "name") {
                 StateNode("name")
                 On("startOver", to: "name", type: .internal)
@@ -99,7 +99,7 @@ struct InternalTransitionFileTests {
 
     @Test("Validation warns where internal changes nothing, with the file's place; the flow still runs, externally")
     func ineffective() throws {
-        let spec = try FlowSpec.parseSCXML(Array("""
+        let spec = try FlowFile.parseSCXML(Array("""
             <scxml initial="a" xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="null">
               <state id="a">
                 <onexit><log label="exit a"/></onexit>
@@ -143,7 +143,7 @@ struct W3CInternalTransitionTests {
     }
 
     static func run(_ document: String, file: String) throws -> FlowSimulation {
-        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(Array(document.utf8), file: file))
+        let simulation = try FlowSimulation(try FlowFile.parseSCXML(Array(document.utf8), file: file))
         try simulation.start()
         return simulation
     }

@@ -12,7 +12,7 @@ import Testing
 struct InterpreterSelectionTests {
     /// The configuration (innermost state first) after starting the document and sending `events`.
     func configuration(_ text: String, after events: [SpecEvent]) throws -> [String] {
-        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(text, file: "t.scxml"))
+        let simulation = try FlowSimulation(try FlowFile.parseSCXML(text, file: "t.scxml"))
         try simulation.start()
         for event in events { try simulation.send(event) }
         return simulation.configuration

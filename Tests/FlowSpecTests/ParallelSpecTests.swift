@@ -35,13 +35,13 @@ struct ParallelSpecTests {
 
     @Test("SCXML: several targets and several initial states read, write back and read the same")
     func scxmlRoundTrip() throws {
-        let spec = try FlowSpec.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
+        let spec = try FlowFile.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
         let go = spec.states[0].transitions[0]
         #expect(go.targets == ["a2", "b2"] && go.target == "a2")
-        let again = try FlowSpec.parseSCXML(spec.scxml(), file: "again.scxml")
+        let again = try FlowFile.parseSCXML(spec.scxml(), file: "again.scxml")
         #expect(again.json() == spec.json())
         #expect(spec.scxml().contains("target=\"a2 b2\""))
-        let initial = try FlowSpec.parseSCXML(Array("""
+        let initial = try FlowFile.parseSCXML(Array("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a2 b1">
           <parallel id="p">
             <state id="a"><state id="a1"/><state id="a2"/></state>
@@ -50,20 +50,20 @@ struct ParallelSpecTests {
         </scxml>
         """.utf8), file: "initial.scxml")
         #expect(initial.initialStates == ["a2", "b1"] && initial.initial == "a2")
-        #expect(try FlowSpec.parseSCXML(initial.scxml(), file: "i.scxml").initialStates == ["a2", "b1"])
+        #expect(try FlowFile.parseSCXML(initial.scxml(), file: "i.scxml").initialStates == ["a2", "b1"])
         #expect(initial.validate().filter { $0.severity == .error }.isEmpty)
     }
 
     @Test("JSON: a target or initial is a string or an array of strings; one is written as a string")
     func json() throws {
-        let spec = try FlowSpec.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
+        let spec = try FlowFile.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
         let text = spec.json()
         #expect(text.contains("\"target\": [\"a2\", \"b2\"]"))
         #expect(text.contains("\"target\": \"p\""))
-        let read = try FlowSpec.parse(text, file: "regions.json")
+        let read = try FlowFile.parse(text, file: "regions.json")
         #expect(read.states[0].transitions[0].targets == ["a2", "b2"])
         #expect(read.json() == text)
-        let several = try FlowSpec.parse("""
+        let several = try FlowFile.parse("""
         {"flowspec": 1, "name": "f", "initial": ["x", "y"], "states": [
           {"name": "p", "parallel": true, "states": [
             {"name": "r1", "initial": "x", "states": [{"name": "w"}, {"name": "x"}]},
@@ -73,16 +73,16 @@ struct ParallelSpecTests {
         #expect(several.states[0].states[0].initialStates == ["x"])
         #expect(several.json().contains("\"initial\": [\"x\", \"y\"]"))
         #expect(throws: FlowSpecError.self) {
-            try FlowSpec.parse(#"{"flowspec": 1, "name": "f", "initial": [], "states": [{"name": "a"}]}"#, file: "e.json")
+            try FlowFile.parse(#"{"flowspec": 1, "name": "f", "initial": [], "states": [{"name": "a"}]}"#, file: "e.json")
         }
         #expect(throws: FlowSpecError.self) {
-            try FlowSpec.parse(#"{"flowspec": 1, "name": "f", "initial": "a", "states": [{"name": "a", "transitions": [{"event": "e", "target": [1]}]}]}"#, file: "e.json")
+            try FlowFile.parse(#"{"flowspec": 1, "name": "f", "initial": "a", "states": [{"name": "a", "transitions": [{"event": "e", "target": [1]}]}]}"#, file: "e.json")
         }
     }
 
     @Test("Targets that cannot be active together are an error at the transition's place")
     func conflictingTargets() throws {
-        let spec = try FlowSpec.parseSCXML(Array("""
+        let spec = try FlowFile.parseSCXML(Array("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="p">
           <parallel id="p">
             <state id="a"><state id="a1"/><state id="a2"/></state>
@@ -95,7 +95,7 @@ struct ParallelSpecTests {
         #expect(errors.map(\.kind) == [.conflictingTargets])
         #expect(errors.first?.description.hasPrefix("bad.scxml:5:5: error: transition from 'p' on 'bad' targets 'a1' and 'a2', which cannot be active together") == true,
                 "\(errors.map(\.description))")
-        let initial = try FlowSpec.parseSCXML(Array("""
+        let initial = try FlowFile.parseSCXML(Array("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a1 a2">
           <parallel id="p">
             <state id="a"><state id="a1"/><state id="a2"/></state>
@@ -107,7 +107,7 @@ struct ParallelSpecTests {
         #expect(initialErrors.map(\.description) == [
             "initial.scxml:1:1: error: the initial states of flow 'initial' include 'a1' and 'a2', which cannot be active together: several initial states must lie in different regions of a parallel state",
         ])
-        let nested = try FlowSpec.parseSCXML(Array("""
+        let nested = try FlowFile.parseSCXML(Array("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s">
           <state id="s" initial="a1 a2">
             <parallel id="p">
@@ -124,7 +124,7 @@ struct ParallelSpecTests {
 
     @Test("A transition with several targets is drawn as an edge to each; a diff names every target")
     func drawnAndDiffed() throws {
-        let spec = try FlowSpec.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
+        let spec = try FlowFile.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
         let graph = FlowGraph(spec)
         let idle = try #require(graph.id(ofLabel: "idle"))
         let targets = graph.edges.filter { $0.from == idle && $0.label == "go" }.map(\.to)
@@ -137,7 +137,7 @@ struct ParallelSpecTests {
 
     @Test("Simulated: every region's leaf, exits in reverse document order, done.state from the engine")
     func simulated() throws {
-        let spec = try FlowSpec.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
+        let spec = try FlowFile.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         try simulation.send("go")
@@ -166,7 +166,7 @@ struct ParallelSpecTests {
         #expect(simulation.configuration == ["full", "video", "audible", "audio", "playing"])
         try simulation.send("end")
         #expect(simulation.configuration == ["idle"])
-        let paths = try FlowPaths(spec)
+        let paths = try FlowFilePathfinder(spec)
         #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
         #expect(paths.uncovered.isEmpty, "\(paths.uncovered.map { $0.event ?? "" })")
         #expect(paths.reached.contains("audible") && paths.reached.contains("full"))
@@ -185,7 +185,7 @@ struct ParallelSpecTests {
 
     @Test("A JSON spec with parallel states: a final in a region raises done.state.<region> for the file")
     func jsonSemantics() throws {
-        let spec = try FlowSpec.parse("""
+        let spec = try FlowFile.parse("""
         {"flowspec": 1, "name": "j", "initial": "p", "states": [
           {"name": "p", "parallel": true,
            "transitions": [{"event": "done.state.r1", "target": "out"}],
@@ -206,7 +206,7 @@ struct ParallelSpecTests {
     func scionTest9() throws {
         let folder = try #require(SCIONCorpus.folder)
         let path = folder.appendingPathComponent("more-parallel/test9.scxml").path
-        let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
+        let spec = try FlowFile.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         #expect(simulation.configuration == ["x"])
@@ -234,10 +234,10 @@ extension ParallelSpecTests {
             }
         }
         #expect(definition.isValid, "\(definition.validate())")
-        let spec = FlowSpec(definition)
+        let spec = FlowFile(definition)
         #expect(spec.states[1].isParallel)
         #expect(spec.states[0].transitions[0].targets == ["b1", "c2"])
-        let read = try FlowSpec.parse(spec.json(), file: "tabs.json")
+        let read = try FlowFile.parse(spec.json(), file: "tabs.json")
         let simulation = try FlowSimulation(read)
         try simulation.send("deep")
         #expect(simulation.configuration == ["c2", "c", "b1", "b", "p"])

@@ -32,7 +32,7 @@ struct SCIONCorpusTests {
         let folder = try #require(SCIONCorpus.folder)
         for name in Self.severalTargets {
             let path = folder.appendingPathComponent(name).path
-            let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
+            let spec = try FlowFile.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
             let several = spec.initialStates.count > 1 || spec.statesInDocumentOrder.contains {
                 $0.initialStates.count > 1 || $0.transitions.contains { $0.targets.count > 1 }
             }
@@ -42,7 +42,7 @@ struct SCIONCorpusTests {
 
     @Test("History states are drawn H and H*, internal transitions dotted; simulate runs both")
     func historyAndInternal() throws {
-        let spec = try FlowSpec.parseSCXML("""
+        let spec = try FlowFile.parseSCXML("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="app">
           <state id="app">
             <history id="last" type="deep"><transition target="home"/></history>
@@ -62,8 +62,8 @@ struct SCIONCorpusTests {
         let last = try #require(graph.nodes.first { $0.label == "last" })
         #expect(last.attributes["label"] == "H*" && last.attributes["shape"] == "circle")
         #expect(graph.edges.contains { $0.label == "refresh (internal)" && $0.attributes["style"] == "dotted" })
-        #expect(try FlowSpec.parse(spec.json(), file: "tabs.json").json() == spec.json(), "JSON keeps both")
-        #expect(try FlowSpec.parseSCXML(spec.scxml(), file: "again.scxml").json() == spec.json(), "SCXML keeps both")
+        #expect(try FlowFile.parse(spec.json(), file: "tabs.json").json() == spec.json(), "JSON keeps both")
+        #expect(try FlowFile.parseSCXML(spec.scxml(), file: "again.scxml").json() == spec.json(), "SCXML keeps both")
         #expect(spec.validate().filter { $0.severity == .error }.isEmpty)
         let simulation = try FlowSimulation(spec)
         try simulation.start()

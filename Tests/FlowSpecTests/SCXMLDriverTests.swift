@@ -8,7 +8,7 @@ import Testing
 @Suite("SCXML driver: queues, time, targets, conditions, limits")
 struct SCXMLDriverTests {
     func simulate(_ text: String, events: [SpecEvent] = []) throws -> FlowSimulation {
-        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(text, file: "t.scxml"))
+        let simulation = try FlowSimulation(try FlowFile.parseSCXML(text, file: "t.scxml"))
         try simulation.start()
         for event in events { try simulation.send(event) }
         return simulation
@@ -29,7 +29,7 @@ struct SCXMLDriverTests {
           <final id="any"/><final id="specific"/>
         </scxml>
         """
-        let spec = try FlowSpec.parseSCXML(text, file: "t.scxml")
+        let spec = try FlowFile.parseSCXML(text, file: "t.scxml")
         let issues = spec.validate()
         #expect(issues.allSatisfy { $0.severity == .warning }, "\(issues)")
         #expect(issues.filter { $0.kind == .shadowedTransition }.map { $0.location?.line } == [4],
@@ -139,7 +139,7 @@ struct SCXMLDriverTests {
 
     @Test("A document that keeps itself busy stops at the step limit with one line, never a hang")
     func busy() throws {
-        let spec = try FlowSpec.parseSCXML("""
+        let spec = try FlowFile.parseSCXML("""
         <scxml initial="a">
           <state id="a"><onentry><send event="again"/></onentry><transition event="again" target="a"/></state>
         </scxml>
@@ -148,7 +148,7 @@ struct SCXMLDriverTests {
         simulation.stepLimit = 1_000
         let problem = #expect(throws: FlowSimulation.Problem.self) { try simulation.start() }
         #expect(problem?.description.contains("more than 1000 steps") == true)
-        let raising = try FlowSimulation(try FlowSpec.parseSCXML("""
+        let raising = try FlowSimulation(try FlowFile.parseSCXML("""
         <scxml initial="a">
           <state id="a"><onentry><raise event="again"/></onentry><transition event="again" target="a"/></state>
         </scxml>
@@ -184,13 +184,13 @@ struct SCXMLDriverTests {
     @Test("Paths explore a 100,000-state chain; each path is computed on demand")
     func longChain() throws {
         let n = 100_000
-        let states = (0..<n).map { i -> FlowSpec.State in
-            var state = FlowSpec.State(name: "s\(i)")
-            if i + 1 < n { state.transitions = [FlowSpec.Transition(event: "next", target: "s\(i + 1)")] }
+        let states = (0..<n).map { i -> FlowFile.State in
+            var state = FlowFile.State(name: "s\(i)")
+            if i + 1 < n { state.transitions = [FlowFile.Transition(event: "next", target: "s\(i + 1)")] }
             state.isFinal = i + 1 == n
             return state
         }
-        let paths = try FlowPaths(FlowSpec(name: "chain", initial: "s0", states: states))
+        let paths = try FlowFilePathfinder(FlowFile(name: "chain", initial: "s0", states: states))
         #expect(paths.reached.count == n)
         #expect(paths.shortestPath(to: "s\(n - 1)")?.count == n - 1)
         #expect(paths.uncovered.isEmpty)
@@ -222,7 +222,7 @@ extension SCXMLDriverTests {
             ("<scxml><state id='a'><onentry><assign location='x' expr='1'/></onentry></state></scxml>", "<assign> needs a data model"),
             ("<scxml><state id='a'><onentry><send eventexpr='x'/></onentry></state></scxml>", "<send eventexpr> needs a data model"),
         ] {
-            let spec = try FlowSpec.parseSCXML(text, file: "data.scxml")
+            let spec = try FlowFile.parseSCXML(text, file: "data.scxml")
             #expect(!spec.validate().contains { $0.severity == .error })
             let problem = #expect(throws: FlowSimulation.Problem.self) { try FlowSimulation(spec) }
             #expect(problem?.description.contains(words) == true, "\(String(describing: problem))")
@@ -257,12 +257,12 @@ extension SCXMLDriverTests {
 extension SCXMLDriverTests {
     @Test("A hand-built block that jumps backwards fails with error.execution instead of looping")
     func backwardJump() throws {
-        var a = FlowSpec.State(name: "a")
-        a.onEntry = [FlowSpec.Executable([.log(label: "once", expr: nil), .jump(to: 0)])]
-        a.transitions = [FlowSpec.Transition(event: "error.execution", target: "done")]
-        var done = FlowSpec.State(name: "done")
+        var a = FlowFile.State(name: "a")
+        a.onEntry = [FlowFile.Executable([.log(label: "once", expr: nil), .jump(to: 0)])]
+        a.transitions = [FlowFile.Transition(event: "error.execution", target: "done")]
+        var done = FlowFile.State(name: "done")
         done.isFinal = true
-        var spec = FlowSpec(name: "loop", initial: "a", states: [a, done])
+        var spec = FlowFile(name: "loop", initial: "a", states: [a, done])
         spec.semantics = .scxml
         let simulation = try FlowSimulation(spec)
         try simulation.start()

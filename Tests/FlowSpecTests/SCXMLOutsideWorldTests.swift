@@ -26,7 +26,7 @@ struct SCXMLOutsideWorldTests {
         // It used to read, with an attribute named "" that the writer could not write back: the
         // <send>, then the whole <onentry>, came back as <script/> and <assign/>.
         let error = #expect(throws: FlowSpecError.self) {
-            try FlowSpec.parseSCXML(fuzzRoundTrip1, file: "scxml-roundtrip-1.scxml")
+            try FlowFile.parseSCXML(fuzzRoundTrip1, file: "scxml-roundtrip-1.scxml")
         }
         #expect(error?.code == .malformedXML)
         #expect(error?.description.hasPrefix("scxml-roundtrip-1.scxml:1:188: error: 'dela:' is not a valid name") == true,
@@ -35,7 +35,7 @@ struct SCXMLOutsideWorldTests {
         var bytes = fuzzRoundTrip1
         let dela = try #require(bytes.firstRange(of: Array(" dela:=".utf8)))
         bytes.replaceSubrange(dela, with: Array(" delay=".utf8))
-        let second = #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML(bytes, file: "f.scxml") }
+        let second = #expect(throws: FlowSpecError.self) { try FlowFile.parseSCXML(bytes, file: "f.scxml") }
         #expect(second?.description.contains("an attribute name is not valid UTF-8") == true, "\(String(describing: second))")
     }
 
@@ -76,13 +76,13 @@ struct SCXMLOutsideWorldTests {
             ("<scxml initial=\"p\"><parallel id=\"p\" initial=\"b\"><state id=\"a\"/><state id=\"b\"/></parallel></scxml>", "1:37"),
             ("<scxml initial=\"p\"><parallel id=\"p\">\n<initial><transition target=\"b\"/></initial><state id=\"a\"/><state id=\"b\"/></parallel></scxml>", "2:1"),
         ] {
-            let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML(text, file: "p.scxml") }
+            let error = #expect(throws: FlowSpecError.self) { try FlowFile.parseSCXML(text, file: "p.scxml") }
             #expect(error?.code == .invalidValue)
             #expect(error?.description == "p.scxml:\(place): error: <parallel> 'p' names an initial child: a <parallel> enters all its children")
         }
         // A JSON spec cannot hold it either (its SCXML would not).
         let json = "{\"flowspec\": 1, \"name\": \"p\", \"initial\": \"p\", \"states\": [\n{\"name\": \"p\", \"parallel\": true, \"initial\": \"b\", \"states\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}]}"
-        let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parse(json, file: "p.json") }
+        let error = #expect(throws: FlowSpecError.self) { try FlowFile.parse(json, file: "p.json") }
         #expect(error?.description == "p.json:2:33: error: parallel state 'p' names an initial child 'b': a parallel state enters all its children")
         // Without it, a <parallel> round-trips.
         try expectRoundTrip(Array("<scxml initial=\"p\"><parallel id=\"p\"><state id=\"a\"/><state id=\"b\"/></parallel></scxml>".utf8), file: "p.scxml")
@@ -112,7 +112,7 @@ struct SCXMLOutsideWorldTests {
         #expect(spec.documents["sub@3"]?.states[0].child == "sub@4")
         #expect(spec.states[1].child == "sub@2")
         // Without a name to avoid, the numbers are as before: the n-th inline document is @n.
-        let plain = try FlowSpec.parseSCXML("""
+        let plain = try FlowFile.parseSCXML("""
         <scxml initial="a"><state id="a"><invoke><content><scxml name="s"><state id="x"/></scxml></content></invoke></state>
         <state id="b"><invoke src="other@1"/></state></scxml>
         """, file: "plain.scxml")
@@ -192,7 +192,7 @@ struct SCXMLOutsideWorldTests {
             let url = try #require(w3cFolder(folder))
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path).filter({ $0.hasSuffix(suffix) }).sorted() {
                 let bytes = Array(try Data(contentsOf: url.appendingPathComponent(name)))
-                guard (try? FlowSpec.parseSCXML(bytes, file: name)) != nil else { continue }
+                guard (try? FlowFile.parseSCXML(bytes, file: name)) != nil else { continue }
                 read += 1
                 try expectRoundTrip(bytes, file: name)
             }
@@ -205,7 +205,7 @@ struct SCXMLOutsideWorldTests {
     func generated() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...999).array(of: 1...120)) { genes in
             let text = OutsideWorldGenerator.document(genes)
-            guard let spec = try? FlowSpec.parseSCXML(text, file: "g.scxml") else {
+            guard let spec = try? FlowFile.parseSCXML(text, file: "g.scxml") else {
                 Issue.record("a generated document does not read:\n\(text)")
                 return
             }
@@ -218,7 +218,7 @@ struct SCXMLOutsideWorldTests {
 
     @Test("Other namespaces' elements and attributes are left out; SCXML's own may carry a prefix")
     func namespaces() throws {
-        let spec = try FlowSpec.parseSCXML("""
+        let spec = try FlowFile.parseSCXML("""
         <s:scxml xmlns:s="http://www.w3.org/2005/07/scxml" xmlns:qt="http://www.qt.io/2015/02/scxml-ext" s:initial="a">
           <qt:editorinfo initialGeometry="1;2"><s:state id="ghost"/></qt:editorinfo>
           <s:state id="a" qt:geometry="0;0">
@@ -255,7 +255,7 @@ struct SCXMLOutsideWorldTests {
         ("<scxml xmlns:q='http://www.w3.org/2005/07/scxml'><state id='a' q:id='b'/></scxml>", "1:64", "attribute 'id' is given twice"),
     ])
     func namespaceErrors(text: String, place: String, message: String) {
-        let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML(text, file: "bad.scxml") }
+        let error = #expect(throws: FlowSpecError.self) { try FlowFile.parseSCXML(text, file: "bad.scxml") }
         #expect(error?.description.hasPrefix("bad.scxml:\(place): error: ") == true, "\(String(describing: error))")
         #expect(error?.description.contains(message) == true, "\(String(describing: error))")
     }
@@ -264,18 +264,18 @@ struct SCXMLOutsideWorldTests {
 
     @Test("Data is kept as text where it is written (values, inline JSON and XML, CDATA scripts) and shown in lines")
     func dataKept() throws {
-        let spec = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes("data-and-scripts.scxml"), file: "data-and-scripts.scxml")
+        let spec = try FlowFile.parseSCXML(try SCXMLCorpus.bytes("data-and-scripts.scxml"), file: "data-and-scripts.scxml")
         #expect(spec.data.count == 2)
         #expect(spec.data[0] == #"<datamodel><data id="items" expr="[]"/><data id="catalog" src="catalog.json"/><data id="limits">{ "maxItems": 20, "currency": "EUR" }</data></datamodel>"#)
         #expect(spec.data[1].hasPrefix("<script>function total(items) { return items.reduce((sum, item) =&gt; sum + item.price, 0); }"))
-        #expect(FlowSpec.dataLines(spec.data) == [
+        #expect(FlowFile.dataLines(spec.data) == [
             "items = []", "catalog ← catalog.json", #"limits = { "maxItems": 20, "currency": "EUR" }"#,
             "script: function total(items) { return items.reduce((sum, item) => sum + item.p…",
         ])
         let shopping = try #require(spec.states.first { $0.name == "shopping" })
-        #expect(FlowSpec.dataLines(shopping.data) == ["lastAdded", #"banner = <message lang="en">Free delivery over 50 EUR</message>"#])
+        #expect(FlowFile.dataLines(shopping.data) == ["lastAdded", #"banner = <message lang="en">Free delivery over 50 EUR</message>"#])
         let paid = try #require(spec.states.first { $0.name == "paid" })
-        #expect(FlowSpec.dataLines(paid.data) == ["donedata() { param(name=total, expr=total(items)); param(name=count, expr=items…"])
+        #expect(FlowFile.dataLines(paid.data) == ["donedata() { param(name=total, expr=total(items)); param(name=count, expr=items…"])
         #expect(spec.warnings.map { "\($0.location?.line ?? 0): \($0.message)" } == [
             "7: <datamodel> declares data: kept as text, not run (simulate runs SCXML's null data model)",
             "12: <script> needs a data model: kept as text, not run (simulate runs SCXML's null data model)",
@@ -355,13 +355,13 @@ struct SCXMLOutsideWorldTests {
         #expect(spec.states.isEmpty && spec.initial.isEmpty)
         #expect(!written.contains("initial="), "\(written)")
         #expect(spec.warnings.count == 2)
-        let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parseSCXML("<scxml initial='a'/>", file: "x.scxml") }
+        let error = #expect(throws: FlowSpecError.self) { try FlowFile.parseSCXML("<scxml initial='a'/>", file: "x.scxml") }
         #expect(error?.description == "x.scxml:1:8: error: <scxml> names an initial state 'a' but contains no <state>, <parallel> or <final>")
     }
 
     @Test("A <donedata> with one <content>, by expr or text, is the output; anything else is kept as text")
     func doneData() throws {
-        let spec = try FlowSpec.parseSCXML("""
+        let spec = try FlowFile.parseSCXML("""
         <scxml initial="a"><state id="a"><transition event="e" target="b"/><transition event="f" target="c"/></state>
           <final id="b"><donedata><content>  left   </content></donedata></final>
           <final id="c"><donedata><content><result ok="true"/></content></donedata></final>
@@ -374,28 +374,28 @@ struct SCXMLOutsideWorldTests {
 
     @Test("JSON carries the SCXML kept as text and eventless transitions without a target (SCXML semantics only)")
     func json() throws {
-        let spec = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes("irp-style-eventless-counter.scxml"), file: "counter.scxml")
+        let spec = try FlowFile.parseSCXML(try SCXMLCorpus.bytes("irp-style-eventless-counter.scxml"), file: "counter.scxml")
         let text = spec.json()
         #expect(text.contains(#""data": ["<datamodel><data id=\"Var1\" expr=\"0\"/>"#), "\(text)")
-        let back = try FlowSpec.parse(text, file: "counter.json")
+        let back = try FlowFile.parse(text, file: "counter.json")
         #expect(back.json() == text)
         #expect(back.statesInDocumentOrder.map(\.data) == spec.statesInDocumentOrder.map(\.data))
         #expect(back.warnings.count == 2, "\(back.warnings)")
         #expect(throws: FlowSimulation.Problem.self) { try FlowSimulation(back) }
-        #expect(try FlowSpec.parseSCXML(back.scxml(), file: "counter.scxml").json() == text)
+        #expect(try FlowFile.parseSCXML(back.scxml(), file: "counter.scxml").json() == text)
         let flowstate = text.replacingOccurrences(of: "\"semantics\": \"scxml\",\n", with: "")
-        let error = #expect(throws: FlowSpecError.self) { try FlowSpec.parse(flowstate, file: "f.json") }
+        let error = #expect(throws: FlowSpecError.self) { try FlowFile.parse(flowstate, file: "f.json") }
         #expect(error?.description.contains("a transition without an 'event' is taken as soon as its state is entered, so it needs a 'target'") == true)
         #expect(error?.location.line == 11, "\(String(describing: error))")
     }
 
     @Test("Text that does not read as an element kept as text is written as a <script>, never as broken SCXML")
     func keptTextWritten() throws {
-        var a = FlowSpec.State(name: "a")
+        var a = FlowFile.State(name: "a")
         a.data = ["<state id='sneaky'/>", "not xml < & >", "<datamodel><data id='x'/></datamodel>", "<donedata/>"]
-        var spec = FlowSpec(name: "hand", initial: "a", states: [a])
+        var spec = FlowFile(name: "hand", initial: "a", states: [a])
         spec.data = ["<invoke src='x'/>"]
-        let back = try FlowSpec.parseSCXML(spec.scxml(), file: "hand.scxml")
+        let back = try FlowFile.parseSCXML(spec.scxml(), file: "hand.scxml")
         #expect(back.statesInDocumentOrder.map(\.name) == ["a"])
         #expect(back.states[0].data == ["<script>&lt;state id='sneaky'/&gt;</script>", "<script>not xml &lt; &amp; &gt;</script>",
                                         #"<datamodel><data id="x"/></datamodel>"#, "<script>&lt;donedata/&gt;</script>"])

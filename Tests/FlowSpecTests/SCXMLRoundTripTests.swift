@@ -12,9 +12,9 @@ struct SCXMLRoundTripTests {
     /// must give the same bytes.
     @discardableResult
     func roundTrip(_ text: String, file: String = "t.scxml", sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let first = try FlowSpec.parseSCXML(text, file: file)
+        let first = try FlowFile.parseSCXML(text, file: file)
         let written = first.scxml()
-        let second = try FlowSpec.parseSCXML(written, file: file)
+        let second = try FlowFile.parseSCXML(written, file: file)
         #expect(canonical(second) == canonical(first), "written:\n\(written)", sourceLocation: sourceLocation)
         #expect(second.json() == first.json(), "the JSON of the spec (part of make fuzz's oracle, with what canonical shows)", sourceLocation: sourceLocation)
         #expect(second.scxml() == written, "writing is stable", sourceLocation: sourceLocation)
@@ -79,7 +79,7 @@ struct SCXMLRoundTripTests {
         """)
         #expect(written.contains("<send target=\"#_parent\" event=\"up\" delay=\".5s\""), "\(written)")
         #expect(written.contains("<assign location=\"x\" expr=\"1, 2\"/>"), "\(written)")
-        let spec = try FlowSpec.parseSCXML(written, file: "t.scxml")
+        let spec = try FlowFile.parseSCXML(written, file: "t.scxml")
         #expect(spec.states[0].entry.contains("send(target=#_parent, event=up, delay=.5s, id=s1, type=http://www.w3.org/TR/scxml/#SCXMLEventProcessor)"))
     }
 
@@ -113,7 +113,7 @@ struct SCXMLRoundTripTests {
         let url = try #require(W3CSuite.folder?.appendingPathComponent(name))
         let written = try roundTrip(String(decoding: try Data(contentsOf: url), as: UTF8.self), file: name)
         guard W3CSuite.tests().contains(name) else { return }  // a child document: read and written only
-        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(written, file: name), children: W3CSuite.child)
+        let simulation = try FlowSimulation(try FlowFile.parseSCXML(written, file: name), children: W3CSuite.child)
         try simulation.start()
         try simulation.runDelayedEvents()
         #expect(simulation.configuration == ["pass"], "\(name):\n\(written)")
@@ -125,7 +125,7 @@ struct SCXMLRoundTripTests {
         var read = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".txml") }).sorted() {
             let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
-            guard (try? FlowSpec.parseSCXML(text, file: name)) != nil else { continue }
+            guard (try? FlowFile.parseSCXML(text, file: name)) != nil else { continue }
             read += 1
             try roundTrip(text, file: name)
         }
@@ -166,12 +166,12 @@ struct SCXMLRoundTripTests {
 
     @Test("A block built by hand whose jumps do not nest as <if> does is written without them, never a crash")
     func unwritableBlock() throws {
-        var a = FlowSpec.State(name: "a")
-        a.onEntry = [FlowSpec.Executable([.log(label: "once", expr: nil), .jump(to: 0), .raise(event: "r")])]
-        var spec = FlowSpec(name: "hand", initial: "a", states: [a])
+        var a = FlowFile.State(name: "a")
+        a.onEntry = [FlowFile.Executable([.log(label: "once", expr: nil), .jump(to: 0), .raise(event: "r")])]
+        var spec = FlowFile(name: "hand", initial: "a", states: [a])
         spec.semantics = .scxml
-        let back = try FlowSpec.parseSCXML(spec.scxml(), file: "hand.scxml")
-        #expect(back.states[0].onEntry == [FlowSpec.Executable([.log(label: "once", expr: nil), .raise(event: "r")])])
+        let back = try FlowFile.parseSCXML(spec.scxml(), file: "hand.scxml")
+        #expect(back.states[0].onEntry == [FlowFile.Executable([.log(label: "once", expr: nil), .raise(event: "r")])])
     }
 }
 

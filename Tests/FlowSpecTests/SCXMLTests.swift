@@ -44,7 +44,7 @@ struct SCXMLTests {
     ])
     func errors(text: String, place: String, message: String) {
         do {
-            let spec = try FlowSpec.parseSCXML(text, file: "bad.scxml")
+            let spec = try FlowFile.parseSCXML(text, file: "bad.scxml")
             Issue.record("parsed: \(spec.json())")
         } catch {
             #expect(error.description.hasPrefix("bad.scxml:\(place)"), "\(error)")
@@ -54,9 +54,9 @@ struct SCXMLTests {
 
     @Test("Entities and character references are decoded; the writer escapes what it must")
     func entities() throws {
-        let spec = try FlowSpec.parseSCXML("<scxml><state id='a&amp;b&#x4E2D;&lt;'/></scxml>", file: "e.scxml")
+        let spec = try FlowFile.parseSCXML("<scxml><state id='a&amp;b&#x4E2D;&lt;'/></scxml>", file: "e.scxml")
         #expect(spec.states.first?.name == "a&b中<")
-        let back = try FlowSpec.parseSCXML(spec.scxml(), file: "e.scxml")
+        let back = try FlowFile.parseSCXML(spec.scxml(), file: "e.scxml")
         #expect(back.states.first?.name == "a&b中<")
     }
 
@@ -65,7 +65,7 @@ struct SCXMLTests {
         await propertyCheck(count: 200, input: SpecGenerator.genes) { genes in
             let spec = SpecGenerator.spec(genes)
             let text = spec.scxml()
-            let back = try FlowSpec.parseSCXML(text, file: "g.scxml")
+            let back = try FlowFile.parseSCXML(text, file: "g.scxml")
             var expected = spec
             expected.semantics = .scxml
             #expect(back.json() == expected.json(), "\(text)")
@@ -77,8 +77,8 @@ struct SCXMLTests {
     @Test("The example flows survive SCXML and draw the same graph")
     func examplesRoundTrip() throws {
         for definition in [SignUp.definition] {
-            let spec = FlowSpec(definition)
-            let back = try FlowSpec.parseSCXML(spec.scxml(), file: "sign-up.scxml")
+            let spec = FlowFile(definition)
+            let back = try FlowFile.parseSCXML(spec.scxml(), file: "sign-up.scxml")
             #expect(FlowGraph(back.definition()) == FlowGraph(definition))
         }
     }
@@ -140,7 +140,7 @@ struct SCXMLTests {
 
     @Test("A raise loop is stopped with an error, not a hang")
     func raiseLoop() throws {
-        let spec = try FlowSpec.parseSCXML("""
+        let spec = try FlowFile.parseSCXML("""
         <scxml initial="a"><state id="a"><transition event="go" target="b"/></state>
           <state id="b"><onentry><raise event="go"/></onentry><transition event="go" target="b"/></state></scxml>
         """, file: "loop.scxml")
@@ -151,14 +151,14 @@ struct SCXMLTests {
 
     @Test("Parallel states are drawn, simulated (every region active) and explored")
     func parallel() throws {
-        let spec = try FlowSpec.parseSCXML("""
+        let spec = try FlowFile.parseSCXML("""
         <scxml initial="p"><parallel id="p"><state id="x"/><state id="y"/></parallel></scxml>
         """, file: "p.scxml")
         #expect(DOTWriter.dot(FlowGraph(spec)).contains("style=\"dashed,rounded\""))
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         #expect(simulation.configuration == ["y", "x", "p"])
-        #expect(try FlowPaths(spec).reached == ["p", "x", "y"])
+        #expect(try FlowFilePathfinder(spec).reached == ["p", "x", "y"])
     }
 
     @Test("Event lists with guard truths: printing and reading agree")
@@ -180,7 +180,7 @@ struct SCXMLTests {
 struct PathsTests {
     @Test("The door's paths: every state, transient ones marked, and a cover that takes every transition")
     func door() throws {
-        let paths = try FlowPaths(try readSpec("door.scxml"))
+        let paths = try FlowFilePathfinder(try readSpec("door.scxml"))
         let open = SpecEvent("open", guards: ["unlocked": true])
         #expect(paths.shortestPath(to: "ajar") == [open, "narrow"])
         #expect(paths.shortestPath(to: "opening") == [open])
@@ -194,7 +194,7 @@ struct PathsTests {
         await propertyCheck(count: 200, input: SpecGenerator.genes) { genes in
             let spec = SpecGenerator.spec(genes)
             guard !spec.definition().validate().contains(where: { $0.severity == .error }) else { return }
-            let paths = try FlowPaths(spec)
+            let paths = try FlowFilePathfinder(spec)
             for state in paths.reached {
                 let events = try #require(paths.shortestPath(to: state))
                 let simulation = try FlowSimulation(spec)
@@ -221,7 +221,7 @@ struct PathsTests {
 enum SpecGenerator {
     static let genes = Gen.int(in: 0...999).array(of: 4...60)
 
-    static func spec(_ genes: [Int]) -> FlowSpec {
+    static func spec(_ genes: [Int]) -> FlowFile {
         var g = genes.makeIterator()
         func next() -> Int { g.next() ?? 0 }
         let count = 2 + next() % 7
@@ -236,25 +236,25 @@ enum SpecGenerator {
         for i in 0..<count where parents[i].map(finals.contains) == true { parents[i] = nil }
         let events = ["a", "b", "a.x", "c"]
         let guards: [String?] = [nil, nil, "g", "h", "true", "In('s1')"]
-        var transitions: [Int: [FlowSpec.Transition]] = [:]
+        var transitions: [Int: [FlowFile.Transition]] = [:]
         while let gene = g.next() {
             let source = gene % count
             guard !finals.contains(source) else { continue }
             let target = next() % (count + 1)
-            var t = FlowSpec.Transition(event: events[next() % events.count], guardName: guards[next() % guards.count],
+            var t = FlowFile.Transition(event: events[next() % events.count], guardName: guards[next() % guards.count],
                                         target: target == count ? nil : "s\(target)")
             if next() % 3 == 0 { t.effects = ["e\(gene % 4)"] }
             transitions[source, default: []].append(t)
         }
-        func make(_ i: Int) -> FlowSpec.State {
-            var state = FlowSpec.State(name: "s\(i)")
+        func make(_ i: Int) -> FlowFile.State {
+            var state = FlowFile.State(name: "s\(i)")
             state.isFinal = finals.contains(i)
             state.transitions = transitions[i] ?? []
             state.states = (0..<count).filter { parents[$0] == i }.map(make)
             return state
         }
         let top = (0..<count).filter { parents[$0] == nil }
-        var spec = FlowSpec(name: "g", initial: "s\(top.first { !finals.contains($0) } ?? top[0])", states: top.map(make))
+        var spec = FlowFile(name: "g", initial: "s\(top.first { !finals.contains($0) } ?? top[0])", states: top.map(make))
         if genes.first.map({ $0 % 2 == 0 }) == true { spec.semantics = .scxml }
         return spec
     }

@@ -11,8 +11,8 @@ struct SpecArticleSnippetTests {
 
     @Test("docs/flowspec.md: write, read, run")
     func flowspec() throws {
-        let text = FlowSpec(SignUp.definition).json()                 // write
-        let spec = try FlowSpec.parse(text, file: "sign-up.json")      // read (errors carry file:line:column)
+        let text = FlowFile(SignUp.definition).json()                 // write
+        let spec = try FlowFile.parse(text, file: "sign-up.json")      // read (errors carry file:line:column)
         let definition = spec.definition(guards: ["valid email": true]) // run or draw (string-typed)
 
         var machine = try FlowMachine(definition)

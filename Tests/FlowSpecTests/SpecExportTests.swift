@@ -93,14 +93,14 @@ struct SpecExportTests {
             let childEvents = ExportGen.events(of: child, genes: genes.reversed())
             let definition = ExportGen.flow("p", genes: genes, children: [(child, childEvents), (grandchild, grandEvents)])
 
-            let text = FlowSpec(definition).json()
-            let back = try FlowSpec.parse(text, file: "generated.json")
+            let text = FlowFile(definition).json()
+            let back = try FlowFile.parse(text, file: "generated.json")
             #expect(back.json() == text, "writing is stable")
             #expect(Self.sameDrawing(FlowGraph(back), FlowGraph(definition)), "\(text)")
             #expect(DOTWriter.dot(FlowGraph(back)) == DOTWriter.dot(FlowGraph(definition)),
                     "flowviz render draws what FlowGraph draws from Swift")
             // Every child the flow runs is a document drawn as its own definition, with its output events.
-            var expected: [(spec: FlowSpec, definition: FlowDefinition<Counted>)] = [(back, definition)]
+            var expected: [(spec: FlowFile, definition: FlowDefinition<Counted>)] = [(back, definition)]
             let known = [child.name: (child, childEvents), grandchild.name: (grandchild, grandEvents)]
             while let (spec, flow) = expected.popLast() {
                 for state in spec.statesInDocumentOrder {
@@ -113,7 +113,7 @@ struct SpecExportTests {
                     #expect(Self.sameDrawing(FlowGraph(document), FlowGraph(childDefinition)))
                     let constant = childDefinition.states.filter { $0.kind == .final && $0.outputLabel != "total(n)" }
                     #expect(state.childOutputs == constant.compactMap(\.outputLabel).map { label in
-                        FlowSpec.ChildOutput(output: label, event: events[label] ?? "done")
+                        FlowFile.ChildOutput(output: label, event: events[label] ?? "done")
                     })
                     expected.append((document, childDefinition))
                 }
@@ -132,7 +132,7 @@ struct SpecExportTests {
 
     @Test("An exported login runs its two-factor child from the spec: the child's output becomes the parent's event")
     func simulatesDeclaredChild() throws {
-        let spec = try FlowSpec.parse(FlowSpec(Counted.login()).json(), file: "login.json")
+        let spec = try FlowFile.parse(FlowFile(Counted.login()).json(), file: "login.json")
         #expect(spec.documents["twoFactor"] != nil)
         #expect(spec.states[1].childOutputs == [.init(output: "verified", event: "codeAccepted"),
                                                 .init(output: "cancelled", event: "codeCancelled")])
@@ -153,7 +153,7 @@ struct SpecExportTests {
         // The child's output was renamed from `verified` to `ok`; the parent's mapping was not updated,
         // so the exported mapping says nothing of `ok`, which reaches the parent as the event `ok`.
         let renamed = Counted.login(twoFactorOutput: "ok")
-        var spec = try FlowSpec.parse(FlowSpec(renamed).json(), file: "login.json")
+        var spec = try FlowFile.parse(FlowFile(renamed).json(), file: "login.json")
         #expect(spec.states[1].childOutputs == [.init(output: "ok", event: nil), .init(output: "cancelled", event: "codeCancelled")])
         // A mapping written by hand that still names the old output.
         spec.states[1].childOutputs = [.init(output: "verified", event: "codeAccepted")]
@@ -172,7 +172,7 @@ struct SpecExportTests {
 
     @Test("An output mapped to no event reaches the parent as nothing")
     func outputMappedToNothing() throws {
-        let spec = try FlowSpec.parse(FlowSpec(Counted.login(twoFactorOutput: "ok")).json(), file: "login.json")
+        let spec = try FlowFile.parse(FlowFile(Counted.login(twoFactorOutput: "ok")).json(), file: "login.json")
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         try simulation.send("submit")
@@ -184,7 +184,7 @@ struct SpecExportTests {
 
     @Test("An output event no transition takes is a validation warning")
     func unhandledOutputWarning() throws {
-        var spec = try FlowSpec.parse(FlowSpec(Counted.login()).json(), file: "login.json")
+        var spec = try FlowFile.parse(FlowFile(Counted.login()).json(), file: "login.json")
         spec.states[1].childOutputs[0].event = "codeAcepted"
         let issues = spec.validate()
         #expect(issues.map(\.kind) == [.unhandledChildOutput])
@@ -205,17 +205,17 @@ struct SpecExportTests {
           "documents": {
             "k": { "flowspec": 1, "name": "k", "initial": "x", "states": [ { "name": "x", "final": true, "output": "fine" } ] } } }
         """
-        let spec = try FlowSpec.parse(text, file: "p.json")
+        let spec = try FlowFile.parse(text, file: "p.json")
         #expect(spec.states[0].childOutputs == [.init(output: "fine", event: "next"), .init(output: "gone", event: nil)])
         #expect(spec.states[0].transitions[0].update == "remember")
         #expect(spec.documents["k"]?.states.first?.output == "fine")
         #expect(FlowGraph(spec).edges.first?.label == "next {remember}")
-        let reread = try FlowSpec.parse(spec.json(), file: "again.json")
+        let reread = try FlowFile.parse(spec.json(), file: "again.json")
         #expect(reread.json() == spec.json())
         let wrong = text.replacingOccurrences(of: "\"gone\": null", with: "\"gone\": 3")
-        #expect(throws: FlowSpecError.self) { try FlowSpec.parse(wrong, file: "p.json") }
+        #expect(throws: FlowSpecError.self) { try FlowFile.parse(wrong, file: "p.json") }
         do {
-            _ = try FlowSpec.parse(wrong, file: "p.json")
+            _ = try FlowFile.parse(wrong, file: "p.json")
         } catch {
             #expect(error.description == "p.json:3:71: error: output 'gone' in 'outputs' must be an event name or null, not a number")
         }

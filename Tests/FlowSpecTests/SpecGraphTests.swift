@@ -10,7 +10,7 @@ import Testing
 struct SpecGraphTests {
     @Test("A graph built from a flow file draws its states' entry and exit labels and the child each runs")
     func flowFile() throws {
-        let spec = try FlowSpec.parse("""
+        let spec = try FlowFile.parse("""
             {
               "flowspec": 1,
               "name": "login",
@@ -37,7 +37,7 @@ struct SpecGraphTests {
         #expect(mermaid.contains("  s0 : entry / show(login)\n  s0 : exit / hide(login)\n"))
         #expect(mermaid.contains("  s1 : runs ▸ twoFactor\n"))
         // The file and the Swift definition it was exported from draw the same lines.
-        #expect(FlowGraph(try FlowSpec.parse(FlowSpec(SignUp.definition).json(), file: "sign-up.json")).nodes.map(\.detailLines)
+        #expect(FlowGraph(try FlowFile.parse(FlowFile(SignUp.definition).json(), file: "sign-up.json")).nodes.map(\.detailLines)
                 == FlowGraph(SignUp.definition).nodes.map(\.detailLines))
     }
 }

@@ -24,7 +24,7 @@ struct SpecScaleTests {
     @Test("A 100,000-state chain read from JSON: the states are kept at their size, the index copies no state, the exploration keeps a few words a state")
     func chainFootprint() throws {
         let n = 100_000
-        let spec = try FlowSpec.parse(Self.chainJSON(n), file: "chain.json")
+        let spec = try FlowFile.parse(Self.chainJSON(n), file: "chain.json")
         #expect(spec.states.count == n)
         #expect(spec.states.capacity < n + n / 100, "the states read one at a time are not left with the slack of doubling")
         let index = SpecIndex(spec)
@@ -33,7 +33,7 @@ struct SpecScaleTests {
         #expect(index.footprint < 128 * n, "\(index.footprint / n) bytes a state")
         let compiled = spec.compile()
         #expect(!compiled.validate().contains { $0.severity == .error })
-        let paths = try FlowPaths(compiled)
+        let paths = try FlowFilePathfinder(compiled)
         #expect(paths.reached.count == n)
         #expect(paths.shortestPath(to: "s\(n - 1)")?.count == n - 1)
         #expect(paths.cover.count == 1 && paths.cover[0].count == n - 1, "one sequence takes the whole chain")
@@ -44,7 +44,7 @@ struct SpecScaleTests {
     func streamedProblems() {
         func problem(_ text: String) -> String {
             do {
-                _ = try FlowSpec.parse(text, file: "p.json")
+                _ = try FlowFile.parse(text, file: "p.json")
                 return "parsed"
             } catch {
                 return error.description
@@ -70,7 +70,7 @@ struct SpecScaleTests {
     func streamedSameSpec() throws {
         for seed in 0..<50 {
             let spec = SpecGenerator.spec((0..<40).map { ($0 * 7919 + seed * 104_729) % 1000 })
-            let back = try FlowSpec.parse(spec.json(), file: "g.json")
+            let back = try FlowFile.parse(spec.json(), file: "g.json")
             #expect(back.json() == spec.json())
             #expect(back.statesInDocumentOrder.count == spec.statesInDocumentOrder.count)
             #expect(back.statesInDocumentOrder.allSatisfy { $0.location?.file == "g.json" && $0.location!.line > 0 })
@@ -83,7 +83,7 @@ struct SpecScaleTests {
             let spec = try readSpec(name)
             let compiled = spec.compile()
             #expect(compiled.validate().map(\.description) == spec.validate().map(\.description), "\(name)")
-            let once = try FlowPaths(compiled), alone = try FlowPaths(spec)
+            let once = try FlowFilePathfinder(compiled), alone = try FlowFilePathfinder(spec)
             #expect(once.cover == alone.cover && once.reached == alone.reached && once.unreachable == alone.unreachable, "\(name)")
             for state in alone.states { #expect(once.shortestPath(to: state) == alone.shortestPath(to: state), "\(name): \(state)") }
         }
@@ -93,7 +93,7 @@ struct SpecScaleTests {
 extension SpecScaleTests {
     @Test("A document that keeps itself busy stops at the time limit with one line (the outcome asserted, not the time)")
     func timeLimit() throws {
-        let simulation = try FlowSimulation(try FlowSpec.parseSCXML(SpecSamples.busy, file: "busy.scxml"))
+        let simulation = try FlowSimulation(try FlowFile.parseSCXML(SpecSamples.busy, file: "busy.scxml"))
         simulation.stepLimit = .max  // only the time limit can stop it
         simulation.timeLimit = .milliseconds(20)
         let problem = #expect(throws: FlowSimulation.Problem.self) { try simulation.start() }

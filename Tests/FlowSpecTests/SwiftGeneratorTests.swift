@@ -5,7 +5,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-/// `FlowSpec.swiftSource`: what the FlowCodegen plugin and `flowviz generate swift` write (issue 26).
+/// `FlowFile.swiftSource`: what the FlowCodegen plugin and `flowviz generate swift` write (issue 26).
 /// That the generated code compiles and behaves is `GeneratedFlowTests` (the plugin builds it).
 @Suite("Typed Swift from a flow file")
 struct SwiftGeneratorTests {
@@ -28,7 +28,7 @@ struct SwiftGeneratorTests {
         }
     }
 
-    static func spec(_ json: String) throws -> FlowSpec { try FlowSpec.parse(json, file: "flow.json") }
+    static func spec(_ json: String) throws -> FlowFile { try FlowFile.parse(json, file: "flow.json") }
 
     @Test("Two names that become one identifier are an error naming both, at the place of the second")
     func collisions() throws {
@@ -39,7 +39,7 @@ struct SwiftGeneratorTests {
                                             { "event": "open door", "target": "a" } ] },
             { "name": "b", "final": true } ] }
         """)
-        #expect(throws: FlowSpec.SwiftGenerationError.self) { try spec.swiftSource() }
+        #expect(throws: FlowFile.SwiftGenerationError.self) { try spec.swiftSource() }
         do {
             _ = try spec.swiftSource()
         } catch {
@@ -50,7 +50,7 @@ struct SwiftGeneratorTests {
 
     @Test("What a typed flow cannot mean is refused, each at its line: wildcard descriptors, nested SCXML finals outside parallel states, several initial states, completions outside parallel states")
     func refusals() throws {
-        let scxml = try FlowSpec.parseSCXML("""
+        let scxml = try FlowFile.parseSCXML("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="p">
           <parallel id="p">
             <state id="r"><transition event="error.*" target="r"/></state>
@@ -77,7 +77,7 @@ struct SwiftGeneratorTests {
 
     @Test("Parallel and history states are written as Parallel and History; several targets as an array; a region's completion as On(done:); In() asks the configuration")
     func parallelAndHistory() throws {
-        let scxml = try FlowSpec.parseSCXML("""
+        let scxml = try FlowFile.parseSCXML("""
         <scxml xmlns="http://www.w3.org/2005/07/scxml" name="player" initial="idle">
           <state id="idle"><transition event="play" target="playing"/></state>
           <parallel id="playing">
@@ -129,7 +129,7 @@ struct SwiftGeneratorTests {
     @Test("Generated definitions' specs always generate: every name appears as a raw value, every guard and effect as a requirement")
     func generatesAnyExportedFlow() async {
         await propertyCheck(count: 100, input: Gen.int(in: 0...999).array(of: 20...120)) { genes in
-            let spec = FlowSpec(ExportGen.flow("p", genes: genes))
+            let spec = FlowFile(ExportGen.flow("p", genes: genes))
             let source = try spec.swiftSource()
             for state in spec.statesInDocumentOrder {
                 #expect(source.contains(" = \(SwiftFlowWriter.quote(state.name))\n"))
@@ -208,7 +208,7 @@ extension SwiftGeneratorTests {
         let genes = Gen.int(in: 0...999).array(of: 20...120)
         var rng = Xoshiro(seed: (26, 2, 6, 26))
         for k in 0..<30 {
-            let spec = FlowSpec(ExportGen.flow("p", genes: genes.run(using: &rng)))
+            let spec = FlowFile(ExportGen.flow("p", genes: genes.run(using: &rng)))
             source += try spec.swiftSource(typeName: "Generated\(k)") + "\n"
         }
         let folder = try Scratch()

@@ -25,12 +25,12 @@ enum W3CSuite {
     }
 
     /// A child document by its `<invoke src>`: `file:` and plain paths, relative to the test's folder.
-    static func child(_ src: String) -> FlowSpec? {
+    static func child(_ src: String) -> FlowFile? {
         guard let folder else { return nil }
         let path = src.hasPrefix("file:") ? String(src.dropFirst(5)) : src
         let url = folder.appendingPathComponent(path)
         guard let data = try? Data(contentsOf: url) else { return nil }
-        return try? FlowSpec.parseSCXML(Array(data), file: url.lastPathComponent)
+        return try? FlowFile.parseSCXML(Array(data), file: url.lastPathComponent)
     }
 }
 
@@ -49,7 +49,7 @@ struct W3CTests {
     @Test("Each test ends in 'pass'", arguments: W3CSuite.tests())
     func passes(_ name: String) throws {
         let url = try #require(W3CSuite.folder?.appendingPathComponent(name))
-        let spec = try FlowSpec.parseSCXML(Array(try Data(contentsOf: url)), file: name)
+        let spec = try FlowFile.parseSCXML(Array(try Data(contentsOf: url)), file: name)
         let simulation = try FlowSimulation(spec, children: W3CSuite.child)
         try simulation.start()
         try simulation.runDelayedEvents()
@@ -71,7 +71,7 @@ extension W3CTests {
             let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
             let line: String
             do {
-                let spec = try FlowSpec.parseSCXML(bytes, file: name)
+                let spec = try FlowFile.parseSCXML(bytes, file: name)
                 let simulation = try FlowSimulation(spec, children: { _ in nil })
                 simulation.stepLimit = 10_000
                 try simulation.start()

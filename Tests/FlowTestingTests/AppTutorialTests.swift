@@ -140,8 +140,8 @@ struct AppTutorialTests {
         let dot = DOTWriter.dot(FlowGraph(Login.definition))
         #expect(dot.contains("verifying") && dot.contains("two-factor"))
 
-        let file = FlowSpec(Login.definition).json()
-        let spec = try FlowSpec.parse(file, file: "login.json")
+        let file = FlowFile(Login.definition).json()
+        let spec = try FlowFile.parse(file, file: "login.json")
         #expect(spec.documents["two-factor"] != nil)
         #expect(DOTWriter.dot(FlowGraph(spec)) == dot)
 

@@ -30,7 +30,7 @@ struct BlueprintTests {
                 let declaration = definition[FlowTransitionID(position: i)]
                 #expect(declaration.source == FlowBlueprint.name(of: transition.source))
                 #expect(declaration.target == transition.target.map(FlowBlueprint.name(of:)))
-                #expect(declaration.event == transition.event)
+                #expect(declaration.event?.name == transition.event)
                 #expect((declaration.guardLabel == nil) == (transition.guardRule == nil))
                 #expect(declaration.effectLabels == ["t\(i)"])
             }
@@ -52,7 +52,7 @@ struct BlueprintTests {
             _ = try machine.start()
             var count = 0
             for pick in picks where !machine.isFinished {
-                _ = try machine.send(events[pick % events.count])
+                _ = try machine.send(SpecEvent(events[pick % events.count]))
                 count += 1
                 for state in machine.configuration {
                     let path = pathfinder.shortestPath(to: state)

@@ -19,9 +19,9 @@ struct GeneratedDelayFlowTests {
     @Test("Swift definition -> SCXML (the idiom) -> generated Swift gives the same spec, delay included")
     func roundTrip() throws {
         let generated = GeneratedFlows.TwoFactorCode.definition(TwoFactorCodeRules())
-        let typed = FlowSpec(FlowstateExamples.TwoFactorCode.definition)
-        #expect(FlowSpec(generated).json() == typed.json())
-        #expect(FlowSpec(generated).json().contains("\"after\": \"30s\""))
+        let typed = FlowFile(FlowstateExamples.TwoFactorCode.definition)
+        #expect(FlowFile(generated).json() == typed.json())
+        #expect(FlowFile(generated).json().contains("\"after\": \"30s\""))
         #expect(generated.validate().isEmpty)
         let file = Self.packageRoot.appending(path: "Examples/GeneratedFlows/two-factor-code.scxml")
         let text = try String(contentsOf: file, encoding: .utf8)

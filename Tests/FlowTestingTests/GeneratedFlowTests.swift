@@ -18,11 +18,11 @@ struct GeneratedFlowTests {
     @Test("Swift definition -> file -> generated Swift gives the same spec, and the example file is what the project writes")
     func roundTrip() throws {
         let generated = GeneratedFlows.SignUp.definition(SignUpRules())
-        #expect(FlowSpec(generated).json() == FlowSpec(FlowstateExamples.SignUp.definition).json())
+        #expect(FlowFile(generated).json() == FlowFile(FlowstateExamples.SignUp.definition).json())
         #expect(generated.validate().isEmpty)
         let file = Self.packageRoot.appending(path: "Examples/GeneratedFlows/sign-up.scxml")
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == FlowSpec(FlowstateExamples.SignUp.definition).scxml(),
+        #expect(text == FlowFile(FlowstateExamples.SignUp.definition).scxml(),
                 "the example's SCXML is the sign-up example's, as the SCXML writer writes it")
         #expect(GeneratedFlows.SignUp.State.allCases.map(\.description)
                     == ["signingUp", "email", "password", "twoFactor", "done", "cancelled"])
@@ -69,10 +69,10 @@ struct GeneratedFlowTests {
     func radioRoundTrip() throws {
         let generated = GeneratedFlows.Radio.definition(RadioRules())
         #expect(generated.validate().isEmpty, "\(generated.validate())")
-        #expect(FlowSpec(generated).json() == FlowSpec(HandRadio.definition).json())
+        #expect(FlowFile(generated).json() == FlowFile(HandRadio.definition).json())
         let file = Self.packageRoot.appending(path: "Examples/GeneratedFlows/radio.scxml")
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == FlowSpec(HandRadio.definition).scxml(), "\(FlowSpec(HandRadio.definition).scxml())")
+        #expect(text == FlowFile(HandRadio.definition).scxml(), "\(FlowFile(HandRadio.definition).scxml())")
     }
 
     @Test("The generated radio runs its regions, its history and its completion as the hand-written one does")
@@ -123,7 +123,7 @@ extension GeneratedFlowTests {
         let swiftc = try #require(path.split(separator: ":").map { "\($0)/swiftc" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }, "swiftc on PATH")
         let radioFile = Self.packageRoot.appending(path: "Examples/GeneratedFlows/radio.scxml")
-        let radio = try FlowSpec.parseSCXML(String(contentsOf: radioFile, encoding: .utf8), file: "radio.scxml")
+        let radio = try FlowFile.parseSCXML(String(contentsOf: radioFile, encoding: .utf8), file: "radio.scxml")
         var source = try radio.swiftSource(typeName: "Radio") + "\n"
         let blueprints = FlowGen.definitions(states: 2...10, events: 3, maxDepth: 3, parallelRate: 0.6)
         var rng = Xoshiro(seed: (24, 2, 4, 24))
@@ -132,7 +132,7 @@ extension GeneratedFlowTests {
             let definition = blueprints.run(using: &rng).definition
             guard definition.isValid else { continue }
             if definition.hierarchy.hasParallel { parallel += 1 }
-            source += try FlowSpec(definition).swiftSource(typeName: "Generated\(k)") + "\n"
+            source += try FlowFile(definition).swiftSource(typeName: "Generated\(k)") + "\n"
         }
         #expect(parallel >= 10, "the generated definitions have parallel states")
         let folder = FileManager.default.temporaryDirectory.appending(path: "flowstate-generated-\(UUID().uuidString)")

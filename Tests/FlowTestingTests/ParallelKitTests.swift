@@ -202,7 +202,7 @@ struct ParallelKitTests {
             _ = try machine.start()
             var count = 0
             for pick in picks where !machine.isFinished {
-                _ = try machine.send(events[pick % events.count])
+                _ = try machine.send(SpecEvent(events[pick % events.count]))
                 count += 1
                 for state in machine.configuration {
                     let path = pathfinder.shortestPath(to: state)

@@ -129,7 +129,7 @@ struct FlowvizCommandTests {
 
     @Test func theCommandWritesAPageAndSaysWhatIsWrongInOneLine() throws {
         let scratch = try Scratch()
-        let spec = try scratch.file("sign-up.json", FlowSpec(SignUp.definition).json())
+        let spec = try scratch.file("sign-up.json", FlowFile(SignUp.definition).json())
         let out = scratch.path("sign-up.html")
         let written = try Flowviz.run(["view", spec, "--events", "submitEmail,submitPassword", "-o", out])
         #expect(written.status == 0, "\(written.stderr)")
@@ -189,7 +189,7 @@ struct FlowvizCommandTests {
 struct FlowvizViewInBrowserTests {
     @Test func aTraceFromSimulateCarriesEffectsAndOneWithoutShowsDeclaredOnes() throws {
         let scratch = try Scratch()
-        let spec = try scratch.file("sign-up.json", FlowSpec(SignUp.definition).json())
+        let spec = try scratch.file("sign-up.json", FlowFile(SignUp.definition).json())
         let traceFile = scratch.path("run.json")
         let simulated = try Flowviz.run(["simulate", spec, "--events", "submitEmail,submitPassword", "--trace-out", traceFile])
         #expect(simulated.status == 0, "\(simulated.stderr)")

@@ -17,7 +17,7 @@ struct FlowvizSCXMLTests {
           arguments: SCXMLCorpus.documents())
     func validateCorpus(_ name: String) throws {
         let path = try SCXMLCorpus.path(name)
-        let spec = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes(name), file: path)
+        let spec = try FlowFile.parseSCXML(try SCXMLCorpus.bytes(name), file: path)
         let result = try Flowviz.run(["validate", path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -43,7 +43,7 @@ struct FlowvizSCXMLTests {
           arguments: SCXMLCorpus.documents())
     func refuseAndRender(_ name: String) throws {
         let path = try SCXMLCorpus.path(name)
-        let spec = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes(name), file: path)
+        let spec = try FlowFile.parseSCXML(try SCXMLCorpus.bytes(name), file: path)
         let out = scratch.path(name + ".svg")
         let render = try Flowviz.run(["render", path, "-o", out])
         #expect(render.status == 0, "\(render.stderr)")
@@ -76,13 +76,13 @@ struct FlowvizSCXMLTests {
         let json = try Flowviz.run(["convert", door, "--to", "json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stderr.isEmpty, "door.scxml's executable content is all labels JSON writes back: \(json.stderr)")
-        let original = try FlowSpec.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: door))), file: door)
+        let original = try FlowFile.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: door))), file: door)
         #expect(json.stdout == original.json())
         let jsonPath = try scratch.file("door.json", json.stdout)
         let scxmlPath = scratch.path("door-again.scxml")
         let back = try Flowviz.run(["convert", jsonPath, "-o", scxmlPath])
         #expect(back.status == 0 && back.stdout.isEmpty, "\(back.stderr)")
-        let again = try FlowSpec.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: scxmlPath))), file: scxmlPath)
+        let again = try FlowFile.parseSCXML(Array(try Data(contentsOf: URL(fileURLWithPath: scxmlPath))), file: scxmlPath)
         #expect(again.json() == original.json())
         // --to wins over the output's extension; - is standard output.
         let forced = try Flowviz.run(["convert", jsonPath, "--to", "scxml", "-o", "-"])
@@ -93,7 +93,7 @@ struct FlowvizSCXMLTests {
     func convertCorpus() throws {
         for name in SCXMLCorpus.documents() {
             let path = try SCXMLCorpus.path(name)
-            let original = try FlowSpec.parseSCXML(try SCXMLCorpus.bytes(name), file: path)
+            let original = try FlowFile.parseSCXML(try SCXMLCorpus.bytes(name), file: path)
             let jsonPath = scratch.path(name + ".json")
             let json = try Flowviz.run(["convert", path, "-o", jsonPath])
             #expect(json.status == 0, "\(name): \(json.stderr)")
@@ -101,7 +101,7 @@ struct FlowvizSCXMLTests {
             #expect(notes.count <= 1 && notes.allSatisfy { $0.hasPrefix("note: \(path): JSON leaves out ") }, "\(name): \(json.stderr)")
             let back = try Flowviz.run(["convert", jsonPath, "--to", "scxml"])
             #expect(back.status == 0, "\(name): \(back.stderr)")
-            let again = try FlowSpec.parseSCXML(back.stdout, file: path)
+            let again = try FlowFile.parseSCXML(back.stdout, file: path)
             #expect(again.statesInDocumentOrder.map(\.data) == original.statesInDocumentOrder.map(\.data), "\(name)")
             #expect(again.data == original.data, "\(name)")
             #expect(again.statesInDocumentOrder.map(\.name) == original.statesInDocumentOrder.map(\.name), "\(name)")
@@ -119,7 +119,7 @@ struct FlowvizSCXMLTests {
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("note: \(path) has the engine's semantics"))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
-        #expect(try FlowSpec.parseSCXML(result.stdout, file: "w.scxml").states.map(\.name) == ["a", "b"])
+        #expect(try FlowFile.parseSCXML(result.stdout, file: "w.scxml").states.map(\.name) == ["a", "b"])
     }
 
     @Test("convert: bad input is one readable line and exit 1; a bad command line is a usage error", arguments: [
@@ -147,13 +147,13 @@ struct FlowvizSCXMLTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let result = try Flowviz.run(example.dropFirst("Example: flowviz ".count).split(separator: " ").map(String.init), input: nil, in: root)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(example): \(result.stderr)")
-        #expect(try FlowSpec.parse(result.stdout, file: "feed.json").name == "feed")
+        #expect(try FlowFile.parse(result.stdout, file: "feed.json").name == "feed")
         // docs/flowviz.md: the format from the output's extension; standard input and output.
         let out = scratch.path("feed.scxml")
         #expect(try Flowviz.run(["convert", "docs/flows/specs/feed.json", "-o", out], input: nil, in: root).status == 0)
         let piped = try Flowviz.run(["convert", "-", "--to", "scxml"], input: try Data(contentsOf: root.appendingPathComponent("docs/flows/specs/sign-up.json")), in: nil)
         #expect(piped.status == 0, "\(piped.stderr)")
-        #expect(try FlowSpec.parseSCXML(piped.stdout, file: "s.scxml").name == "sign-up")
+        #expect(try FlowFile.parseSCXML(piped.stdout, file: "s.scxml").name == "sign-up")
     }
 
     @Test("convert: a missing file, an unwritable output and a missing format")

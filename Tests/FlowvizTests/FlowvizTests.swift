@@ -49,7 +49,7 @@ struct FlowvizTests {
 
     init() throws {
         scratch = try Scratch()
-        signUp = try scratch.file("sign-up.json", FlowSpec(SignUp.definition).json())
+        signUp = try scratch.file("sign-up.json", FlowFile(SignUp.definition).json())
     }
 
     @Test("validate: a good file passes with one line that says so")
@@ -210,13 +210,13 @@ struct FlowvizTests {
 
     @Test("simulate runs a Swift flow's exported children; --strict fails on a child output its parent ignores (issue 23)")
     func simulateExportedChildren() throws {
-        let login = try scratch.file("login.json", FlowSpec(Counted.login()).json())
+        let login = try scratch.file("login.json", FlowFile(Counted.login()).json())
         let ok = try Flowviz.run(["simulate", login, "--strict", "--events", "submit,submit"])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("  [twoFactor] finished: verified"))
         #expect(ok.stdout.contains("verifying --codeAccepted--> signedIn"))
         // The child's output renamed to `ok` while the parent's mapping still names `verified`.
-        var stale = FlowSpec(Counted.login(twoFactorOutput: "ok"))
+        var stale = FlowFile(Counted.login(twoFactorOutput: "ok"))
         stale.states[1].childOutputs = [.init(output: "verified", event: "codeAccepted")]
         let renamed = try scratch.file("renamed.json", stale.json())
         let validation = try Flowviz.run(["validate", renamed])

@@ -54,7 +54,7 @@ class Suite:
 
 SUITES = [
     Suite("FlowstateTests", ["Flowstate", "FlowGraph", "FlowstateExamples", "FlowTestSupport", "FlowstateTests"]),
-    # FlowSpec's interpreter (SCXML and JSON flow files), FlowPaths, the W3C tests: no Graphviz.
+    # FlowSpec's interpreter (SCXML and JSON flow files), FlowFilePathfinder, the W3C tests: no Graphviz.
     Suite("FlowSpecTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowstateExamples", "FlowTestSupport",
                             "FlowSpecTestSupport", "FlowSpecTests"]),
     Suite("FlowNavigationTests", ["Flowstate", "FlowNavigation", "FlowGraph", "CoordinatorExamples",

@@ -85,21 +85,21 @@ let thirty = DOTWriter.dot(FlowGraph(generatedFlow(30, perState: 1)))
 
 /// The text of a 10,000-state, 50,000-transition flow spec (what `flowviz validate` reads).
 let bigSpecText: String = {
-    let states = (0..<10_000).map { i -> FlowSpec.State in
-        var state = FlowSpec.State(name: "state \(i)")
+    let states = (0..<10_000).map { i -> FlowFile.State in
+        var state = FlowFile.State(name: "state \(i)")
         state.transitions = (0..<5).map { k in
-            FlowSpec.Transition(event: "e\(k)", guardName: k == 0 ? nil : "g\(k)",
+            FlowFile.Transition(event: "e\(k)", guardName: k == 0 ? nil : "g\(k)",
                                 target: "state \((i * 7919 + k * 104_729 + 1) % 10_000)", effects: ["fx\(k)"])
         }
         return state
     }
-    return FlowSpec(name: "big", initial: "state 0", states: states).json()
+    return FlowFile(name: "big", initial: "state 0", states: states).json()
 }()
-let bigSpec = try! FlowSpec.parse(bigSpecText, file: "big.json")
+let bigSpec = try! FlowFile.parse(bigSpecText, file: "big.json")
 
 /// The baseline for `paths`: a plain breadth-first search from the initial state over the spec's
 /// transitions (no engine, no guards), returning each state's distance.
-func breadthFirst(_ spec: FlowSpec) -> [Int] {
+func breadthFirst(_ spec: FlowFile) -> [Int] {
     var index: [String: Int] = [:]
     for (i, state) in spec.states.enumerated() { index[state.name] = i }
     let adjacency = spec.states.map { state in state.transitions.compactMap { $0.target.flatMap { index[$0] } } }
@@ -140,7 +140,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Spec: parse 10,000 states and 50,000 transitions",
               configuration: .init(maxIterations: 10)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try FlowSpec.parse(bigSpecText, file: "big.json"))
+            blackHole(try FlowFile.parse(bigSpecText, file: "big.json"))
         }
     }
 
@@ -154,7 +154,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Spec: paths (shortest paths and transition cover) of 10,000 states and 50,000 transitions",
               configuration: .init(maxIterations: 10)) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try FlowPaths(bigSpec))
+            blackHole(try FlowFilePathfinder(bigSpec))
         }
     }
     // What `flowviz paths` does: one compilation, validated and explored. Information only: the check
@@ -165,7 +165,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let compiled = bigSpec.compile()
             blackHole(compiled.validate())
-            blackHole(try FlowPaths(compiled))
+            blackHole(try FlowFilePathfinder(compiled))
         }
     }
     Benchmark("Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)",

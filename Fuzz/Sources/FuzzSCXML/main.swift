@@ -8,9 +8,9 @@ import FlowSpec
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    guard let spec = try? FlowSpec.parseSCXML(bytes, file: "fuzz.scxml") else { return 0 }
+    guard let spec = try? FlowFile.parseSCXML(bytes, file: "fuzz.scxml") else { return 0 }
     let text = spec.scxml()
-    guard let back = try? FlowSpec.parseSCXML(text, file: "fuzz.scxml") else { fatalError("the writer's output does not read back:\n\(text)") }
+    guard let back = try? FlowFile.parseSCXML(text, file: "fuzz.scxml") else { fatalError("the writer's output does not read back:\n\(text)") }
     let (before, after) = (everything(spec), everything(back))
     // Compared byte for byte (String's == holds for canonically equivalent text); fatalError, not
     // precondition: an optimized build prints its message.
@@ -18,7 +18,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if !back.scxml().utf8.elementsEqual(text.utf8) { fatalError("writing the spec read back gives other bytes:\n\(text)") }
     // The same spec as a JSON flow spec reads back to the same JSON.
     let json = spec.json()
-    guard let fromJSON = try? FlowSpec.parse(json, file: "fuzz.json") else { fatalError("the spec's JSON does not read back:\n\(json)") }
+    guard let fromJSON = try? FlowFile.parse(json, file: "fuzz.json") else { fatalError("the spec's JSON does not read back:\n\(json)") }
     if !fromJSON.json().utf8.elementsEqual(json.utf8) { fatalError("the JSON round trip changed the spec:\n\(json)") }
     _ = spec.definition().validate()
     _ = FlowGraph(spec)
@@ -30,22 +30,22 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// executable content and `autoforward`, the number of places that declare data; the same for each
 /// inline document, by name), and its warnings' messages, sorted. The tests' `everything` in
 /// `SCXMLOutsideWorldTests` compares the same.
-func everything(_ spec: FlowSpec) -> String {
-    func describe(_ instruction: FlowSpec.Instruction) -> String {
+func everything(_ spec: FlowFile) -> String {
+    func describe(_ instruction: FlowFile.Instruction) -> String {
         switch instruction {
         case .send(var send):
             send.location = nil
-            return "\(FlowSpec.Instruction.send(send))"
+            return "\(FlowFile.Instruction.send(send))"
         case .unsupported(let element, _): return "unsupported(\(element))"
         default: return "\(instruction)"
         }
     }
-    func blocks(_ list: [FlowSpec.Executable]) -> String {
+    func blocks(_ list: [FlowFile.Executable]) -> String {
         list.map { "{" + $0.instructions.map(describe).joined(separator: "; ") + "}" }.joined(separator: " ")
     }
     var out = spec.json()
     // Inline documents hold their own inline documents: a worklist, not recursion.
-    var pending: [(name: String, spec: FlowSpec)] = [("", spec)]
+    var pending: [(name: String, spec: FlowFile)] = [("", spec)]
     while let (name, document) = pending.popLast() {
         out += "document '\(name)' data=\(document.dataElements.count)\n"
         for state in document.statesInDocumentOrder {

@@ -43,10 +43,10 @@ enum FuzzFlow {
     static let descriptors = ["a", "b", "a.b", "a.*", "*", "done.state", "done.invoke", "error", "tick", "a b"]
     static let targets: [String?] = [nil, "#_internal", "#_parent", "#_kid", "#_scxml_0", "#_nowhere", "http://x"]
 
-    static func make(_ name: String, _ bytes: inout Bytes, invoking child: String?) -> FlowSpec {
+    static func make(_ name: String, _ bytes: inout Bytes, invoking child: String?) -> FlowFile {
         let count = 1 + bytes.next(7)
         let names = (0..<count).map { "s\($0)" }
-        var states = names.map { FlowSpec.State(name: $0) }
+        var states = names.map { FlowFile.State(name: $0) }
         var parent = [Int?](repeating: nil, count: count)
         for i in 1..<max(count, 1) where bytes.next(2) == 1 { parent[i] = bytes.next(i) }
         for i in 0..<count {
@@ -54,7 +54,7 @@ enum FuzzFlow {
             if states[i].isFinal { continue }
             for _ in 0..<bytes.next(4) {
                 let eventless = bytes.next(4) == 0
-                var t = FlowSpec.Transition(event: eventless ? nil : descriptors[bytes.next(descriptors.count)],
+                var t = FlowFile.Transition(event: eventless ? nil : descriptors[bytes.next(descriptors.count)],
                                             guardName: bytes.next(3) == 0 ? "In('\(names[bytes.next(count)])')" : nil,
                                             target: eventless || bytes.next(4) != 0 ? names[bytes.next(count)] : nil)
                 t.content = block(&bytes, names)
@@ -70,7 +70,7 @@ enum FuzzFlow {
             }
         }
         // Nest bottom-up: children into their parents, iteratively from the last state.
-        var top: [FlowSpec.State] = []
+        var top: [FlowFile.State] = []
         for i in (0..<count).reversed() {
             if let p = parent[i], !states[p].isFinal {
                 states[p].states.insert(states[i], at: 0)
@@ -78,18 +78,18 @@ enum FuzzFlow {
                 top.insert(states[i], at: 0)
             }
         }
-        var spec = FlowSpec(name: name, initial: top.first?.name ?? "s0", states: top)
+        var spec = FlowFile(name: name, initial: top.first?.name ?? "s0", states: top)
         spec.semantics = .scxml
         return spec
     }
 
-    static func block(_ bytes: inout Bytes, _ names: [String]) -> FlowSpec.Executable {
-        var code: [FlowSpec.Instruction] = []
+    static func block(_ bytes: inout Bytes, _ names: [String]) -> FlowFile.Executable {
+        var code: [FlowFile.Instruction] = []
         for _ in 0..<bytes.next(4) {
             switch bytes.next(6) {
             case 0: code.append(.raise(event: events[bytes.next(events.count)]))
             case 1:
-                code.append(.send(FlowSpec.Send(event: events[bytes.next(events.count)], target: targets[bytes.next(targets.count)],
+                code.append(.send(FlowFile.Send(event: events[bytes.next(events.count)], target: targets[bytes.next(targets.count)],
                                                 id: bytes.next(2) == 0 ? "t" : nil, delay: [0, 0, 10, 1000][bytes.next(4)])))
             case 2: code.append(.cancel(sendID: "t"))
             case 3:
@@ -102,7 +102,7 @@ enum FuzzFlow {
             default: code.append(.log(label: "log", expr: nil))
             }
         }
-        return FlowSpec.Executable(code)
+        return FlowFile.Executable(code)
     }
 }
 

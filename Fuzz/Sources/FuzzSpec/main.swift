@@ -6,9 +6,9 @@ import FlowSpec
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    guard let spec = try? FlowSpec.parse(bytes, file: "fuzz.json") else { return 0 }
+    guard let spec = try? FlowFile.parse(bytes, file: "fuzz.json") else { return 0 }
     let text = spec.json()
-    guard let back = try? FlowSpec.parse(text, file: "fuzz.json") else { fatalError("the writer's output does not read back:\n\(text)") }
+    guard let back = try? FlowFile.parse(text, file: "fuzz.json") else { fatalError("the writer's output does not read back:\n\(text)") }
     // Compared byte for byte (String's == holds for canonically equivalent text); fatalError, not
     // precondition: an optimized build prints its message.
     if !back.json().utf8.elementsEqual(text.utf8) { fatalError("the round trip changed the spec:\n\(text)\n---- read back:\n\(back.json())") }

@@ -17,7 +17,7 @@ import Flowstate
 ///
 /// Time and memory are linear in the flow's size (states, transitions, and the edges explored): states
 /// and transitions are numbered once, and each state's path is kept as the edge that discovered it.
-public struct FlowPaths: Sendable {
+public struct FlowFilePathfinder: Sendable {
     /// The states some event sequence settles in (leaf states and the compound states containing
     /// them), in document order; ``shortestPath(to:)`` gives the sequence.
     public var reached: [String]
@@ -32,7 +32,7 @@ public struct FlowPaths: Sendable {
     /// Transitions no explored step took (a transition of an unreachable state, one whose guard
     /// literal is false, or one that an earlier unguarded transition always shadows). A history's default
     /// transition is never listed: entering the history takes it, not a step of its own.
-    public var uncovered: [FlowSpec.Transition]
+    public var uncovered: [FlowFile.Transition]
     /// How many transitions the flow declares.
     public var transitionCount: Int
     /// State names in document order.
@@ -44,15 +44,15 @@ public struct FlowPaths: Sendable {
     ///   - guards: Default truths of guards that steps do not mention (true otherwise).
     /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (a history
     ///   whose default runs content, several initial states, data).
-    public init(_ spec: FlowSpec, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
+    public init(_ spec: FlowFile, guards: [String: Bool] = [:]) throws(FlowSimulation.Problem) {
         try self.init(spec.compile(guards: guards))
     }
 
-    /// Explores a spec compiled once (``FlowSpec/compile(guards:)``), for example the one just
+    /// Explores a spec compiled once (``FlowFile/compile(guards:)``), for example the one just
     /// validated: `flowviz paths` checks and explores a file with one compilation.
     /// - Throws: ``FlowSimulation/Problem`` when the flow is invalid or has what is not run (a history
     ///   whose default runs content, several initial states, data).
-    public init(_ compiled: FlowSpec.Compiled) throws(FlowSimulation.Problem) {
+    public init(_ compiled: FlowFile.Compiled) throws(FlowSimulation.Problem) {
         let spec = compiled.spec
         let document = compiled.document
         let index = document.index
@@ -61,7 +61,7 @@ public struct FlowPaths: Sendable {
         let transitions = index.transitionList
         var refusal: String?
         index.forEach(state: { _, state in
-            if refusal == nil { refusal = FlowSpec.notRun(state, verb: "explored") }
+            if refusal == nil { refusal = FlowFile.notRun(state, verb: "explored") }
         })
         if let refusal { throw FlowSimulation.Problem(description: refusal) }
         // The driver FlowSimulation runs, without child flows (their completion is an event like any
@@ -91,7 +91,7 @@ public struct FlowPaths: Sendable {
         func isLiteral(_ g: String) -> Bool {
             if let known = literals[g] { return known }
             let trimmed = g.trimmingSpaces
-            let literal = trimmed == "true" || trimmed == "false" || FlowSpec.inPredicate(trimmed) != nil
+            let literal = trimmed == "true" || trimmed == "false" || FlowFile.inPredicate(trimmed) != nil
             literals[g] = literal
             return literal
         }
@@ -110,7 +110,7 @@ public struct FlowPaths: Sendable {
             if let event = transition.event {
                 hasEvent[t] = true
                 if scxml {
-                    for d in FlowSpec.descriptors(event) {
+                    for d in FlowFile.descriptors(event) {
                         if d == "*" { matchesAll[t] = true } else { tryNames.append(intern(String(d))) }
                     }
                 } else {
@@ -236,7 +236,7 @@ public struct FlowPaths: Sendable {
                 guard steps + 1 <= stepLimit else { return nil }
                 var classified = event
                 classified.matchKind = scxml ? compiled.classes.kind(of: event.name) : nil
-                let taken: FlowStep<SpecFlow>
+                let taken: FlowStep<StringFlow>
                 do {
                     taken = try machine.send(classified)
                 } catch {
@@ -387,7 +387,7 @@ public struct FlowPaths: Sendable {
     /// do, the root machine alone and the steps it took.
     private enum Run {
         case interpreter(SpecInterpreter)
-        case machine(FlowMachine<SpecFlow>, steps: Int)
+        case machine(FlowMachine<StringFlow>, steps: Int)
     }
 
     /// No edge (`passedVia`): -1 is the start.
@@ -420,3 +420,8 @@ public struct FlowPaths: Sendable {
         return settledVia[ordinal] < 0 && passedVia[ordinal] != Self.none
     }
 }
+
+/// The paths of a flow file: now ``FlowFilePathfinder``, named beside `FlowTesting`'s `FlowPathfinder`
+/// (the same explorer, for typed flows) and apart from its `FlowPath`.
+@available(*, deprecated, renamed: "FlowFilePathfinder")
+public typealias FlowPaths = FlowFilePathfinder

@@ -5,28 +5,28 @@ import Flowstate
 import Foundation
 
 /// A flow file read from disk (a JSON flow spec, or SCXML), or the one line that says why it could not be.
-struct FlowFile {
+struct DiskFile {
     /// Files larger than this are refused before they are read.
     static let maxSize = 10 * 1024 * 1024
 
     let path: String
-    let spec: FlowSpec
+    let spec: FlowFile
 
     /// Reads and parses a flow file: SCXML when its name ends in `.scxml` or `.xml` or its text starts
     /// with `<`, the JSON flow spec otherwise.
     /// - Throws: ``FileProblem`` with one readable line.
-    static func read(_ path: String) throws(FileProblem) -> FlowFile {
+    static func read(_ path: String) throws(FileProblem) -> DiskFile {
         let bytes = try readBytes(path, expecting: "a flow file")
         let path = path == "-" ? standardInputName : path
         do {
-            return FlowFile(path: path, spec: try FlowSpec.read(bytes, file: path))
+            return DiskFile(path: path, spec: try FlowFile.read(bytes, file: path))
         } catch {
             throw FileProblem(error.description)
         }
     }
 
     /// Reads a flow file for a command: on failure, reports its one line and exits 2.
-    static func open(_ path: String) throws -> FlowFile {
+    static func open(_ path: String) throws -> DiskFile {
         do {
             return try read(path)
         } catch {
@@ -121,8 +121,8 @@ struct FlowFile {
 
     /// The child flow files a flow names, found next to it: the name as a path, then with `.json`,
     /// `.scxml` or `.xml` added.
-    func children() throws(FileProblem) -> [String: FlowSpec] {
-        var found: [String: FlowSpec] = [:]
+    func children() throws(FileProblem) -> [String: FlowFile] {
+        var found: [String: FlowFile] = [:]
         var pending = [(self, path)]
         var seen: Set<String> = [path]
         while let (file, _) = pending.popLast() {
@@ -137,7 +137,7 @@ struct FlowFile {
                     $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path
                 }
                 guard let childPath = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { continue }
-                let child = try FlowFile.read(childPath)
+                let child = try DiskFile.read(childPath)
                 found[name] = child.spec
                 if seen.insert(childPath).inserted { pending.append((child, childPath)) }
             }
@@ -146,7 +146,7 @@ struct FlowFile {
     }
 }
 
-extension FlowSpec {
+extension FlowFile {
     /// The names of the child flows the spec's states run.
     var childNames: [String] {
         // Documents the file holds inline (`<invoke><content>`) are found without a file; the files
@@ -174,13 +174,13 @@ func report(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
-extension FlowFile {
+extension DiskFile {
     /// The simulation `simulate` and `view --events` run: the child flows found beside the file, and
     /// the guards' default truths (``guardDefaults(_:)``). Reports and exits 2 when a child file cannot
     /// be read, 3 when the flow cannot be simulated (history states, several initial states, data, a
     /// missing child).
     func simulation(guards defaults: [String: Bool]) throws -> FlowSimulation {
-        let children: [String: FlowSpec]
+        let children: [String: FlowFile]
         do {
             children = try self.children()
         } catch {
