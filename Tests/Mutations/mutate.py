@@ -127,8 +127,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the common step of a parallel flow takes moves that leave or enter a parallel state, or enter a final state",
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
-        search="""            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] { return nil }""",
-        replace="""            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] && k < 0 { return nil }""",
+        search="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }""",
+        replace="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] && k < 0 { return nil }""",
     ),
     Mutation(
         name="parallel-common-shared-targetless-twice",
