@@ -131,6 +131,14 @@ MUTATIONS = [
         replace="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] && k < 0 { return nil }""",
     ),
     Mutation(
+        name="parallel-common-leaves-stay",
+        suite="FlowstateTests",
+        what="the common step leaves the positions of the later regions' leaves where they were when a move changes how many states its region has active",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= moved }""",
+        replace="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= 0 }""",
+    ),
+    Mutation(
         name="parallel-common-shared-targetless-twice",
         suite="FlowstateTests",
         what="the common step takes a targetless transition of a parallel state once per active leaf that selects it",
