@@ -84,6 +84,13 @@ extension FlowMachine {
         return low
     }
 
+    /// The positions in `configuration` of its atomic states, for a flow that takes common steps
+    /// (``activeLeaves``); empty for one that does not.
+    func activeLeaves(of configuration: [Int32]) -> [Int32] {
+        guard table.takesCommonParallelSteps else { return [] }
+        return configuration.indices.filter { table.parallelAtomic[Int(configuration[$0])] }.map { Int32($0) }
+    }
+
     /// The first atomic state of `configuration` in document order (what ``state`` reports).
     func firstAtomic(of configuration: [Int32]) -> Int {
         let hierarchy = table.hierarchy
@@ -215,6 +222,7 @@ extension FlowMachine {
                                  fired: FlowTimer? = nil) -> FlowStep<F>
     {
         active = step.configuration
+        activeLeaves = activeLeaves(of: step.configuration)
         contextValue = step.context
         historyValue = step.history
         timers = step.timers
@@ -273,9 +281,9 @@ extension FlowMachine {
     mutating func sendParallelCommon(_ event: F.Event) -> FlowStep<F>? {
         guard table.takesCommonParallelSteps else { return nil }
         // Every move an active state could take must be a common one: decided before any guard is
-        // asked (the buffer is empty when every move of the flow is).
+        // asked (the buffer is empty when every move of the flow is). Only atomic states have moves.
         if !table.parallelSlowLeaf.isEmpty {
-            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] { return nil }
+            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }
         }
         let kind = event.kind
         // For a small flow, the step is packed in a word (``FlowStep/Payload/regions``): the active
@@ -286,9 +294,10 @@ extension FlowMachine {
         // The selected moves, by index in the table's event moves (``CommonSelection``). The guard is
         // asked here, not through a method of the machine: calling one would copy the machine.
         var selection = CommonSelection()
-        for k in active.indices {
+        for position in activeLeaves {
+            let k = Int(position)
             let leaf = Int(active[k])
-            if width > 0 && table.parallelAtomic[leaf] {
+            if width > 0 {
                 packed |= UInt64(truncatingIfNeeded: leaf &+ 1) &<< UInt64(truncatingIfNeeded: leafShift)
                 leafShift &+= width
             }
@@ -309,7 +318,7 @@ extension FlowMachine {
                         if selection.first < 0
                             || table.parallelMoves[i].domain != FlowTable<F>.ParallelMove.targetless
                             || !selection.holds(move.declaration, table) {
-                            // Only atomic states have moves: this state's field is the last one packed.
+                            // This state's field is the last one packed.
                             selection.append(Int32(truncatingIfNeeded: i), at: Int32(truncatingIfNeeded: k),
                                              field: Int32(truncatingIfNeeded: leafShift &- width))
                         }
@@ -489,11 +498,11 @@ extension FlowMachine {
     }
 
     /// Takes a common move selected by the atomic state at `position` of the configuration: the active
-    /// states below its domain become the ones it enters, in place, and ``current`` the first active
-    /// atomic state. A common move crosses no parallel state, so the active states below its domain are
-    /// one chain, from the domain's child down to that atomic state: the ``FlowTable/ParallelMove/exited``
-    /// positions ending at `position` (states are numbered in document order, a state before its
-    /// descendants). Moves of one step are taken from the last position to the first, so that each
+    /// states below its domain become the ones it enters, in place, ``current`` the first active
+    /// atomic state, and ``activeLeaves`` their positions. A common move crosses no parallel state, so
+    /// the active states below its domain are one chain, from the domain's child down to that atomic
+    /// state: the ``FlowTable/ParallelMove/exited`` positions ending at `position` (states are numbered
+    /// in document order, a state before its descendants). Moves of one step are taken from the last position to the first, so that each
     /// finds its chain where the selection saw it.
     @inlinable
     mutating func applyCommon(_ move: FlowTable<F>.ParallelMove, at position: Int) {
@@ -505,6 +514,11 @@ extension FlowMachine {
             for k in 0..<entries.count { active[low &+ k] = entries[k] }
         } else {
             active.replaceSubrange(low..<high, with: entries)
+            // The atomic state at `position` is now the last state entered; it and every later one
+            // moved with the states after the chain.
+            let moved = Int32(truncatingIfNeeded: entries.count &- Int(move.exited))
+            let from = Int32(truncatingIfNeeded: position)
+            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= moved }
         }
         // The first active atomic state: unchanged unless it was below the domain (every region
         // before it has its own, earlier, atomic state otherwise); then the leaf entered, the last

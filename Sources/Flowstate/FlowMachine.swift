@@ -29,6 +29,11 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// For a flow with parallel states, the active states, sorted by number (document order); empty
     /// for a flow without, whose active states are `current` and its ancestors.
     @usableFromInline var active: [Int32]
+    /// For a flow that takes common steps (``FlowTable/takesCommonParallelSteps``), the positions in
+    /// ``active`` of its atomic states, in document order: the states the common step's selection
+    /// visits. The common step keeps them; every other change of ``active`` rebuilds them
+    /// (``activeLeaves(of:)``). Empty for any other flow.
+    @usableFromInline var activeLeaves: [Int32]
     /// For a flow with parallel states, the storage of the last step, written again by the next step
     /// when no step holds it any more (``FlowParallelStepStorage``); `nil` until then.
     @usableFromInline var stepStorage: FlowParallelStepStorage<F>?
@@ -60,6 +65,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.finalOutput = nil
         self.contextValue = context
         self.active = []
+        self.activeLeaves = []
         self.stepStorage = nil
         self.historyValue = [:]
         self.timers = FlowArmedTimers()
@@ -145,6 +151,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         }
         if table.runsParallel {
             active = configuration
+            activeLeaves = activeLeaves(of: configuration)
             current = firstAtomic(of: configuration)
             phase = .runningParallel
             if let parallel = table.parallel, parallel.hasDelays {

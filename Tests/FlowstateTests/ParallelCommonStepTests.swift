@@ -206,3 +206,61 @@ struct ParallelCommonStepTests {
         #expect(try FlowMachine(eventless).table.takesCommonParallelSteps == false)
     }
 }
+
+/// Two regions, the first with a compound state in it: a move into or out of that state changes how
+/// many states the first region has active, so the later region's leaf moves in the configuration.
+enum Tray: Flow {
+    enum State: Hashable, Sendable { case tray, left, shallow, outer, deep, right, off, on }
+    enum Event: FlowEvent, Hashable { typealias Kind = Self; case dive, rise, flip }
+    typealias Effect = String
+    typealias Output = Void
+}
+
+@Suite("The common step keeps the positions of the active leaves")
+struct ParallelActiveLeavesTests {
+    static let tray = FlowDefinition<Tray>("tray", initial: .tray) {
+        Parallel(.tray) {
+            StateNode(.left, initial: .shallow) {
+                StateNode(.shallow, exit: ["exit shallow"]) {
+                    On(.dive, to: .deep)
+                }
+                StateNode(.outer, initial: .deep, entry: ["enter outer"], exit: ["exit outer"]) {
+                    StateNode(.deep, entry: ["enter deep"]) {
+                        On(.rise, to: .shallow)
+                    }
+                }
+            }
+            StateNode(.right, initial: .off) {
+                StateNode(.off) {
+                    On(.flip, to: .on, effects: ["on"])
+                    On(.dive, to: .on, effects: ["on"])
+                }
+                StateNode(.on, exit: ["exit on"]) {
+                    On(.flip, to: .off)
+                    On(.rise, to: .off)
+                }
+            }
+        }
+    }
+
+    @Test("A move into or out of a compound state moves the later region's leaf: every common step after it is SCXML's")
+    func leavesMove() throws {
+        var machine = try FlowMachine(Self.tray)
+        _ = try machine.start()
+        #expect(machine.table.takesCommonParallelSteps)
+        // Both regions at once (the first enters two states for one), the later region alone, the first
+        // alone (leaving two states for one), each followed by a step of the later region.
+        for event in [Tray.Event.dive, .flip, .flip, .rise, .flip, .dive, .flip, .rise, .flip, .dive] {
+            var general = machine
+            let expected = try general.sendParallelGeneral(event)
+            let common = machine.sendParallelCommon(event)
+            let step = try #require(common, "\(event): not a common step")
+            #expect(step.kind == expected.kind && step.state == expected.state && step.from == expected.from, "\(event)")
+            #expect(Array(step.effects) == Array(expected.effects) && step.transitions == expected.transitions, "\(event)")
+            #expect(step.leaves == expected.leaves && machine.configuration == general.configuration, "\(event)")
+            #expect(machine.activeLeaves == general.activeLeaves && machine.activeLeaves == general.activeLeaves(of: general.active),
+                    "\(event)")
+        }
+        #expect(machine.configuration == [.on, .right, .deep, .outer, .left, .tray])
+    }
+}

@@ -127,8 +127,16 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the common step of a parallel flow takes moves that leave or enter a parallel state, or enter a final state",
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
-        search="""            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] { return nil }""",
-        replace="""            for k in active.indices where table.parallelSlowLeaf[Int(active[k])] && k < 0 { return nil }""",
+        search="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }""",
+        replace="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] && k < 0 { return nil }""",
+    ),
+    Mutation(
+        name="parallel-common-leaves-stay",
+        suite="FlowstateTests",
+        what="the common step leaves the positions of the later regions' leaves where they were when a move changes how many states its region has active",
+        file="Sources/Flowstate/FlowMachine+Parallel.swift",
+        search="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= moved }""",
+        replace="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= 0 }""",
     ),
     Mutation(
         name="parallel-common-shared-targetless-twice",
