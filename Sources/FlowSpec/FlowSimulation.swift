@@ -291,7 +291,7 @@ public final class FlowSimulation {
             }
         }
 
-        /// Reads a comma-separated script: events (``SpecEvent/list(_:)``) and `wait D` steps, where
+        /// Reads a comma-separated script: events (`SpecEvent.list(_:)`, in Flowstate) and `wait D` steps, where
         /// `D` is a duration with a unit (`wait 30s`, `wait 500ms`, `wait 5min`, `wait 1.5s`).
         public static func list(_ text: String) -> Result<[Input], SpecEvent.ListError> {
             switch SpecEvent.list(text) {

@@ -5,7 +5,7 @@ extension FlowFile {
     /// A definition of the spec that the engine and the supervisor run, with string states and effects
     /// and ``SpecEvent`` events.
     ///
-    /// A guard is true when the step's event says so (``SpecEvent/guards``), else `guards[name]`, else
+    /// A guard is true when the step's event says so (`SpecEvent.guards`), else `guards[name]`, else
     /// true. SCXML's `true`, `false` and `In('state')` are evaluated. Declarations carry the file's
     /// locations, so validation issues point into the file. Child flows are recorded by name only:
     /// ``FlowSimulation`` runs them, `FlowGraph.init(_:mergeParallelEdges:)` draws them.
