@@ -85,6 +85,7 @@ struct FlowCompiler<F: Flow> {
         self.location = location
     }
 
+    @_specialize(where F == StringFlow)
     consuming func compile() -> Compiled {
         collect()
         resolveInitialChildren()
