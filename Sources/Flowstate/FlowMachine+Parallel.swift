@@ -223,6 +223,7 @@ extension FlowMachine {
     {
         active = step.configuration
         activeLeaves = activeLeaves(of: step.configuration)
+        refreshCommonConfiguration()
         contextValue = step.context
         historyValue = step.history
         timers = step.timers
@@ -286,6 +287,32 @@ extension FlowMachine {
             for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }
         }
         let kind = event.kind
+        // The configuration table decides the step when no guard takes part (``FlowTable/configRanges``).
+        if commonConfiguration >= 0 {
+            let c = Int(commonConfiguration)
+            var j = Int(table.configRanges[c])
+            let end = Int(table.configRanges[c &+ 1])
+            while j < end && !(table.configKinds[j] == kind) { j &+= 1 }
+            if j == end {
+                // No active state has a move of this kind.
+                guard table.unhandled == .ignore else { return nil }  // the general step throws
+                return FlowStep(kind: .ignored, state: table.states[current], from: nil, event: event,
+                                table: table, packed: table.configLeaves[c])
+            }
+            let outcome = table.configOutcomes[j]
+            if outcome.first >= 0 {
+                let from = table.states[current]
+                let firstAt = Int(activeLeaves[Int(outcome.firstLeaf)])
+                if outcome.second >= 0 {
+                    // The later region first: the earlier one's states keep their positions.
+                    applyCommon(table.parallelMoves[Int(outcome.second)], at: Int(activeLeaves[Int(outcome.secondLeaf)]))
+                }
+                applyCommon(table.parallelMoves[Int(outcome.first)], at: firstAt)
+                commonConfiguration = outcome.next
+                return FlowStep(kind: .transitioned, state: table.states[current], from: from, event: event,
+                                table: table, packed: outcome.packed)
+            }
+        }
         // For a small flow, the step is packed in a word (``FlowStep/Payload/regions``): the active
         // atomic states, from field 2 on, gathered here as the selection passes them.
         let width = table.stepFieldBits
@@ -312,16 +339,10 @@ extension FlowMachine {
                         : table.inStates[g] >= 0 ? Self.contains(active, Int(table.inStates[g]))
                         : table.guards[g](table.states[leaf], event, contextValue)
                     if allowed {
-                        // A targetless transition of a state above several active leaves is selected
-                        // for each of them; SCXML's enabled set holds it once. (A move with a target
-                        // from above two active leaves crosses their parallel state: never common.)
-                        if selection.first < 0
-                            || table.parallelMoves[i].domain != FlowTable<F>.ParallelMove.targetless
-                            || !selection.holds(move.declaration, table) {
-                            // This state's field is the last one packed.
-                            selection.append(Int32(truncatingIfNeeded: i), at: Int32(truncatingIfNeeded: k),
-                                             field: Int32(truncatingIfNeeded: leafShift &- width))
-                        }
+                        // This state's field is the last one packed.
+                        selection.offer(i, at: k, field: leafShift &- width,
+                                        targetless: table.parallelMoves[i].domain == FlowTable<F>.ParallelMove.targetless,
+                                        moves: table.eventMoves)
                         break
                     }
                 }
@@ -341,6 +362,7 @@ extension FlowMachine {
                                 transitions: FlowTransitions(), output: nil)
         }
         let from = table.states[current]
+        defer { refreshCommonConfiguration() }  // after the moves below are applied
         guard second >= 0 else {
             let move = table.eventMoves[Int(first)]
             applyCommon(table.parallelMoves[Int(first)], at: Int(selection.firstAt))
@@ -382,6 +404,14 @@ extension FlowMachine {
         }
         return parallelStep(kind: .transitioned, from: from, event: event, effects: effects, transitions: transitions,
                             output: nil)
+    }
+
+    /// Sets ``commonConfiguration`` to the configuration table's number for the machine's configuration
+    /// (-1: none), after any change the table did not decide.
+    @inlinable
+    mutating func refreshCommonConfiguration() {
+        guard !table.configRanges.isEmpty else { return }  // no table: it stays -1
+        commonConfiguration = table.configurationNumber(active: active, leaves: activeLeaves)
     }
 
     /// `packed` with the leaf field at bit `field` replaced by `leaf` (the atomic state a move settles in).
@@ -435,12 +465,28 @@ extension FlowMachine {
         @inlinable
         var moves: [Int32] { more.map { pairs in pairs.indices.lazy.filter { $0 % 2 == 0 }.map { pairs[$0] } } ?? [] }
 
+        /// Selects move `i` (by index in the table's event `moves`) for the atomic state at `position`
+        /// (its packed field starting at bit `field`). A `targetless` transition of a state above several
+        /// active leaves is selected for each of them; SCXML's enabled set holds it once, so it is
+        /// selected once. (A move with a target from above two active leaves crosses their parallel
+        /// state: never common.) The step and the configuration table
+        /// (``FlowTable/commonConfigurations(hierarchy:width:ranges:kinds:moves:parallelMoves:slowLeaf:)``)
+        /// both select through here.
+        @inlinable @inline(__always)
+        mutating func offer(_ i: Int, at position: Int, field: Int, targetless: Bool,
+                            moves: UnsafeMutableBufferPointer<FlowTable<F>.Move>) {
+            if first < 0 || !targetless || !holds(moves[i].declaration, moves) {
+                append(Int32(truncatingIfNeeded: i), at: Int32(truncatingIfNeeded: position),
+                       field: Int32(truncatingIfNeeded: field))
+            }
+        }
+
         /// Whether a selected move was compiled from transition `declaration`.
         @inlinable
-        func holds(_ declaration: Int32, _ table: FlowTable<F>) -> Bool {
-            if more != nil { return moves.contains { table.eventMoves[Int($0)].declaration == declaration } }
-            return table.eventMoves[Int(first)].declaration == declaration
-                || (second >= 0 && table.eventMoves[Int(second)].declaration == declaration)
+        func holds(_ declaration: Int32, _ moves: UnsafeMutableBufferPointer<FlowTable<F>.Move>) -> Bool {
+            if more != nil { return self.moves.contains { moves[Int($0)].declaration == declaration } }
+            return moves[Int(first)].declaration == declaration
+                || (second >= 0 && moves[Int(second)].declaration == declaration)
         }
     }
 

@@ -37,6 +37,9 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// For a flow with parallel states, the storage of the last step, written again by the next step
     /// when no step holds it any more (``FlowParallelStepStorage``); `nil` until then.
     @usableFromInline var stepStorage: FlowParallelStepStorage<F>?
+    /// For a flow with a common step configuration table (``FlowTable/configRanges``), the number of
+    /// the machine's configuration in it; -1 when it is not there (or the flow has no table).
+    @usableFromInline var commonConfiguration: Int32
     /// What each history state remembers, by state number (SCXML's `historyValue`); empty for a flow
     /// without history states, and for one whose histories have recorded nothing yet.
     @usableFromInline var historyValue: [Int: [Int]]
@@ -67,6 +70,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.active = []
         self.activeLeaves = []
         self.stepStorage = nil
+        self.commonConfiguration = -1
         self.historyValue = [:]
         self.timers = FlowArmedTimers()
     }
@@ -152,6 +156,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         if table.runsParallel {
             active = configuration
             activeLeaves = activeLeaves(of: configuration)
+            refreshCommonConfiguration()
             current = firstAtomic(of: configuration)
             phase = .runningParallel
             if let parallel = table.parallel, parallel.hasDelays {

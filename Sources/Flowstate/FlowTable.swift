@@ -207,6 +207,22 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// states it can have active at once do not fit: its common steps then keep their data in
     /// ``FlowParallelStepStorage``.
     @usableFromInline let stepFieldBits: Int
+    /// The common step's configuration table, for a flow whose common steps are packed in a word
+    /// (``stepFieldBits`` > 0) and whose legal configurations are few (at most
+    /// ``commonConfigurationLimit``, with at most ``commonOutcomeLimit`` outcomes in all); empty
+    /// buffers for any other flow. Configuration `c`'s outcomes are
+    /// `configOutcomes[configRanges[c]..<configRanges[c + 1]]`, one per event kind that one of its
+    /// atomic states has a move for (``configKinds``), each what the common step's selection decides
+    /// for that configuration and kind when no guard takes part in the decision
+    /// (``FlowMachine/sendParallelCommon(_:)`` reads it instead of selecting).
+    @usableFromInline let configRanges: UnsafeMutableBufferPointer<Int32>
+    /// By configuration: its active atomic states, packed as a step's leaf fields (what an ignored step carries).
+    @usableFromInline let configLeaves: UnsafeMutableBufferPointer<UInt64>
+    @usableFromInline let configKinds: UnsafeMutableBufferPointer<F.Event.Kind>
+    @usableFromInline let configOutcomes: UnsafeMutableBufferPointer<CommonOutcome>
+    /// The number of each configuration of the table, by its leaf fields (cold: read after a step the
+    /// table did not decide, ``FlowMachine/commonConfiguration``).
+    let configNumbers: [UInt64: Int32]
     /// Whether the flow has parallel states (``parallel`` is set).
     @usableFromInline var runsParallel: Bool { parallel != nil }
     /// Whether some transition is delayed (``After``): its steps then report timers.
@@ -229,28 +245,35 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.parallel = parallel
         self.flatReports = flatReports
         self.takesCommonParallelSteps = common?.enabled ?? false
-        self.parallelMoves = .make(common?.moves ?? [])
+        let parallelMoveBuffer = UnsafeMutableBufferPointer<ParallelMove>.make(common?.moves ?? [])
+        let slowLeafBuffer = UnsafeMutableBufferPointer<Bool>.make(common?.slowLeaf ?? [])
+        self.parallelMoves = parallelMoveBuffer
         self.parallelEntries = .make(common?.entries ?? [])
-        self.parallelSlowLeaf = .make(common?.slowLeaf ?? [])
+        self.parallelSlowLeaf = slowLeafBuffer
         self.inStates = .make(common?.inStates ?? [])
+        let fieldBits: Int
         if let common, common.enabled {
             self.parallelAtomic = .make(states.indices.map { hierarchy.isAtomic($0) && !hierarchy.isHistory($0) })
             let largest = max(states.count, eventMoves.count)  // a field holds 0...largest
             let width = Int.bitWidth - largest.leadingZeroBitCount
-            self.stepFieldBits = (2 + Self.mostActiveLeaves(hierarchy)) * width <= UInt64.bitWidth ? width : 0
+            fieldBits = (2 + Self.mostActiveLeaves(hierarchy)) * width <= UInt64.bitWidth ? width : 0
         } else {
             self.parallelAtomic = .make([])
-            self.stepFieldBits = 0
+            fieldBits = 0
         }
+        self.stepFieldBits = fieldBits
         let finals = outputs.map { $0 != nil }
         let derives = recipe != nil
         self.states = .make(states)
         self.isFinal = .make(finals)
-        self.eventRanges = .make(eventRanges)
-        self.eventKinds = .make(eventMoves.map(\.kind))
-        self.eventMoves = .make(eventMoves.map {
+        let rangeBuffer = UnsafeMutableBufferPointer<Int>.make(eventRanges)
+        let kindBuffer = UnsafeMutableBufferPointer<F.Event.Kind>.make(eventMoves.map(\.kind))
+        let moveBuffer = UnsafeMutableBufferPointer<Move>.make(eventMoves.map {
             $0.move.resolved(isFinal: finals, eventlessRanges: eventlessRanges, derives: derives)
         })
+        self.eventRanges = rangeBuffer
+        self.eventKinds = kindBuffer
+        self.eventMoves = moveBuffer
         self.eventlessRanges = .make(eventlessRanges)
         self.eventlessMoves = .make(eventlessMoves.map {
             $0.resolved(isFinal: finals, eventlessRanges: eventlessRanges, derives: derives)
@@ -267,6 +290,14 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.childFlows = childFlows
         self.initialTarget = initialTarget
         self.initialEffects = initialEffects
+        let configurations = Self.commonConfigurations(
+            hierarchy: hierarchy, width: fieldBits, ranges: rangeBuffer, kinds: kindBuffer,
+            moves: moveBuffer, parallelMoves: parallelMoveBuffer, slowLeaf: slowLeafBuffer)
+        self.configRanges = .make(configurations.ranges)
+        self.configLeaves = .make(configurations.leaves)
+        self.configKinds = .make(configurations.kinds)
+        self.configOutcomes = .make(configurations.outcomes)
+        self.configNumbers = configurations.numbers
         super.init(hierarchy: hierarchy, declaresChildren: childFlows.contains { $0 != nil }, stopEffects: stopEffects,
                    name: name)
     }
@@ -293,6 +324,10 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         parallelSlowLeaf.free()
         inStates.free()
         parallelAtomic.free()
+        configRanges.free()
+        configLeaves.free()
+        configKinds.free()
+        configOutcomes.free()
     }
 
     /// The most atomic states `hierarchy` can have active at once: one for an atomic state, the sum
@@ -313,6 +348,159 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             }
         }
         return hierarchy.children(of: FlowHierarchy.root).reduce(0) { max($0, most[$1]) }
+    }
+
+    /// What the common step does in one configuration for one event kind (``configOutcomes``).
+    @usableFromInline
+    struct CommonOutcome: Sendable {
+        /// The step, packed (``FlowStep/Payload/regions``): the moves taken and the leaves after them.
+        @usableFromInline let packed: UInt64
+        /// The configuration after the step (-1: not in the table).
+        @usableFromInline let next: Int32
+        /// The moves taken, by index in ``eventMoves``, and the ordinals among the active atomic
+        /// states of the states that take them; `first` is ``dynamic`` when the selection must run
+        /// (a guard takes part, or the step is not packed), and `second` -1 for a step of one move.
+        @usableFromInline let first: Int32
+        @usableFromInline let firstLeaf: Int32
+        @usableFromInline let second: Int32
+        @usableFromInline let secondLeaf: Int32
+
+        /// The outcome of a decision the table cannot make ahead of the step.
+        @usableFromInline static var dynamic: Self {
+            Self(packed: 0, next: -1, first: -1, firstLeaf: 0, second: -1, secondLeaf: 0)
+        }
+    }
+
+    /// The number in the configuration table of the configuration `active` whose atomic states are at
+    /// positions `leaves` (-1: not in the table).
+    @usableFromInline
+    func configurationNumber(active: [Int32], leaves: [Int32]) -> Int32 {
+        var word: UInt64 = 0
+        for (ordinal, position) in leaves.enumerated() {
+            word |= UInt64(truncatingIfNeeded: active[Int(position)] &+ 1) &<< UInt64(truncatingIfNeeded: (2 &+ ordinal) &* stepFieldBits)
+        }
+        return configNumbers[word] ?? -1
+    }
+
+    /// The most configurations, and outcomes in all, of a common step's configuration table.
+    static var commonConfigurationLimit: Int { 1_024 }
+    static var commonOutcomeLimit: Int { 16_384 }
+
+    /// The parts of the configuration table (``configRanges``).
+    struct CommonConfigurations {
+        var ranges: [Int32] = []
+        var leaves: [UInt64] = []
+        var kinds: [F.Event.Kind] = []
+        var outcomes: [CommonOutcome] = []
+        var numbers: [UInt64: Int32] = [:]
+    }
+
+    /// Builds the configuration table: for every legal configuration without a slow leaf (one whose
+    /// moves the common step leaves to SCXML's algorithm), for every kind one of its atomic states
+    /// has a move for, what the common step's selection (``FlowMachine/CommonSelection``, the same
+    /// code) decides when no guard takes part, and the configuration after it. Empty when the flow's
+    /// steps are not packed or its configurations are too many.
+    static func commonConfigurations(
+        hierarchy: FlowHierarchy, width: Int, ranges: UnsafeMutableBufferPointer<Int>,
+        kinds: UnsafeMutableBufferPointer<F.Event.Kind>, moves: UnsafeMutableBufferPointer<Move>,
+        parallelMoves: UnsafeMutableBufferPointer<ParallelMove>, slowLeaf: UnsafeMutableBufferPointer<Bool>
+    ) -> CommonConfigurations {
+        var result = CommonConfigurations()
+        guard width > 0, let sets = legalLeafSets(hierarchy, limit: commonConfigurationLimit) else { return result }
+        func word(_ leaves: [Int32]) -> UInt64 {
+            var word: UInt64 = 0
+            for (ordinal, leaf) in leaves.enumerated() {
+                word |= UInt64(leaf + 1) << UInt64((2 + ordinal) * width)
+            }
+            return word
+        }
+        let usable = sets.filter { set in slowLeaf.isEmpty || !set.contains { slowLeaf[Int($0)] } }
+        for (number, set) in usable.enumerated() { result.numbers[word(set)] = Int32(number) }
+        let movesMask: UInt64 = (1 << UInt64(2 * width)) - 1
+        result.ranges.append(0)
+        for set in usable {
+            let leaves = word(set)
+            result.leaves.append(leaves)
+            var seen: [F.Event.Kind] = []
+            for leaf in set {
+                for i in ranges[Int(leaf)]..<ranges[Int(leaf) + 1] where !seen.contains(kinds[i]) { seen.append(kinds[i]) }
+            }
+            for kind in seen {
+                result.kinds.append(kind)
+                var outcome = CommonOutcome.dynamic
+                var selection = FlowMachine<F>.CommonSelection()
+                var guarded = false
+                for (ordinal, leaf) in set.enumerated() {
+                    // The state's first move of this kind: the one the selection takes, unless it has a guard.
+                    guard let i = (ranges[Int(leaf)]..<ranges[Int(leaf) + 1]).first(where: { kinds[$0] == kind }) else {
+                        continue
+                    }
+                    if moves[i].guardIndex >= 0 {
+                        guarded = true
+                        break
+                    }
+                    selection.offer(i, at: ordinal, field: (2 + ordinal) * width,
+                                    targetless: parallelMoves[i].domain == ParallelMove.targetless, moves: moves)
+                }
+                let first = Int(selection.first)
+                let second = Int(selection.second)
+                if !guarded, selection.more == nil, first >= 0,
+                   second < 0 || moves[first].effectCount + moves[second].effectCount <= 2 {
+                    // Packed as the selection packs it: the moves, then each one's leaf replaced by its target.
+                    var packed = leaves | UInt64(first + 1) | (second < 0 ? 0 : UInt64(second + 1) << UInt64(width))
+                    if moves[first].target >= 0 {
+                        packed = FlowMachine<F>.repack(packed, field: selection.firstField, leaf: moves[first].target, width)
+                    }
+                    if second >= 0 && moves[second].target >= 0 {
+                        packed = FlowMachine<F>.repack(packed, field: selection.secondField, leaf: moves[second].target, width)
+                    }
+                    outcome = CommonOutcome(packed: packed, next: result.numbers[packed & ~movesMask] ?? -1,
+                                            first: Int32(first), firstLeaf: selection.firstAt,
+                                            second: Int32(second), secondLeaf: selection.secondAt)
+                }
+                result.outcomes.append(outcome)
+            }
+            guard result.outcomes.count <= commonOutcomeLimit else { return CommonConfigurations() }
+            result.ranges.append(Int32(result.outcomes.count))
+        }
+        return result
+    }
+
+    /// Every legal set of active atomic states (a configuration, named by its atomic states), each
+    /// sorted by number as a machine's ``FlowMachine/activeLeaves`` name them: one state for an atomic
+    /// state, one set of each region's for a parallel state (every combination), any child's for a
+    /// compound one. Children before parents (reverse document order), without recursion; `nil` when
+    /// some state has more than `limit`.
+    static func legalLeafSets(_ hierarchy: FlowHierarchy, limit: Int) -> [[Int32]]? {
+        var sets = [[[Int32]]](repeating: [], count: hierarchy.count)
+        let childrenFirst = (0..<hierarchy.count).sorted {
+            hierarchy.documentPosition(of: $0) > hierarchy.documentPosition(of: $1)
+        }
+        for s in childrenFirst where !hierarchy.isHistory(s) {
+            if hierarchy.isAtomic(s) {
+                sets[s] = [[Int32(s)]]
+            } else if hierarchy.isParallel(s) {
+                var product: [[Int32]] = [[]]
+                for child in hierarchy.children(of: s) where !hierarchy.isHistory(child) {
+                    guard product.count * sets[child].count <= limit else { return nil }
+                    product = product.flatMap { prefix in sets[child].map { prefix + $0 } }
+                }
+                sets[s] = product
+            } else {
+                var union: [[Int32]] = []
+                for child in hierarchy.children(of: s) where !hierarchy.isHistory(child) {
+                    guard union.count + sets[child].count <= limit else { return nil }
+                    union += sets[child]
+                }
+                sets[s] = union
+            }
+        }
+        var all: [[Int32]] = []
+        for child in hierarchy.children(of: FlowHierarchy.root) where !hierarchy.isHistory(child) {
+            guard all.count + sets[child].count <= limit else { return nil }
+            all += sets[child]
+        }
+        return all.map { $0.sorted() }
     }
 
     /// The field `index` of a common step packed in a word (``stepFieldBits``).
