@@ -550,8 +550,22 @@ extension FlowMachine {
     /// state: the ``FlowTable/ParallelMove/exited`` positions ending at `position` (states are numbered
     /// in document order, a state before its descendants). Moves of one step are taken from the last position to the first, so that each
     /// finds its chain where the selection saw it.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func applyCommon(_ move: FlowTable<F>.ParallelMove, at position: Int) {
+        // The usual move, inline: it exits one atomic state and enters one, in its place (its
+        // domain is that state's parent). ``current`` is the state exited when it was below the domain.
+        if move.exited == 1 && move.entryCount == 1 {
+            let entered = table.parallelEntries[Int(move.entryStart)]
+            if current > Int(move.domain) && current < Int(move.domainEnd) { current = Int(entered) }
+            active[position] = entered
+            return
+        }
+        applyCommonChain(move, at: position)
+    }
+
+    /// ``applyCommon(_:at:)`` for a move that exits or enters a chain of states.
+    @usableFromInline
+    mutating func applyCommonChain(_ move: FlowTable<F>.ParallelMove, at position: Int) {
         guard move.domain >= -1 else { return }  // targetless
         let entries = UnsafeBufferPointer(rebasing: table.parallelEntries[Int(move.entryStart)..<Int(move.entryStart &+ move.entryCount)])
         let high = position &+ 1
