@@ -66,23 +66,16 @@ STEP_FORMS = [  # (benchmark, label, threshold)
      "step.state, .effects, .transitions", 3.0),
 ]
 # A flow with parallel states (issue 24): two regions of five states against two hand-written switches
-# given the same events (Benchmarks/Engine/ParallelFlow.swift), no allocation per event. Issue 24's
-# target is 4x; the common step measured 5.45x and 6.44x in the harness (3.8-4.6x in StepDriver) on
-# this loaded machine, so the threshold is a guard against regressions until the target is met. A small
-# flow's common step is now packed in the step (no storage: 5% fewer instructions; 4.83x and 4.91x in
-# the harness, load average above 4), still not 4x: the guard is 6.5x, a third above that
-# (docs/PERFORMANCE.md, "A step of a flow with parallel states"). With the active leaves kept beside the
-# configuration (9% fewer instructions), three runs measured 5.08x, 3.94x, 4.78x bound to a let and
-# 4.54x, 3.90x, 3.95x with the fields read (load average 6-8): 4x some runs, not all. Each guard is a
-# third above the highest run, 6.5x (kept: 6.8x would loosen it) and 6.0x.
+# given the same events (Benchmarks/Engine/ParallelFlow.swift), no allocation per event, held to issue
+# 24's target, 4x. Earlier stops measured 4-6x and kept a guard at 6-6.5x; since the common step of a
+# small flow is a look-up in its configuration table (stop 35), it measures about 3.1x in both forms
+# (docs/PERFORMANCE.md, "A step of a flow with parallel states").
 PARALLEL_SWITCHES = "Send: two hand-written switches (two regions), 1M events (baseline)"
 PARALLEL_FORMS = [
     ("Send: FlowMachine.send, two regions of five states, step bound to a let, 1M events",
-     "FlowMachine.send, two regions, let step = send; step.effects / two switches"
-     " (a guard; issue 24's target of 4x is not met)", 6.5),
+     "FlowMachine.send, two regions, let step = send; step.effects / two switches", 4.0),
     ("Send: FlowMachine.send, two regions of five states, step's state, effects and transitions read, 1M events",
-     "FlowMachine.send, two regions, step.state, .effects, .transitions / two switches"
-     " (a guard; issue 24's target of 4x is not met)", 6.0),
+     "FlowMachine.send, two regions, step.state, .effects, .transitions / two switches", 4.0),
 ]
 SIZES = ["1k", "10k", "100k", "1M"]
 OWNER = "Owner: {} owner-bound spawns"
