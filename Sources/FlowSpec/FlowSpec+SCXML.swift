@@ -139,22 +139,6 @@ extension FlowFile {
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return last }
         return String(last[..<dot])
     }
-
-    /// An attribute value in double quotes, with `&`, `<`, `"` and line breaks escaped.
-    static func xmlQuote(_ text: String) -> String {
-        "\"" + escaping(text) { scalar in
-            switch scalar {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "\n": "&#10;"
-            case "\r": "&#13;"
-            case "\t": "&#9;"
-            default: nil
-            }
-        } + "\""
-    }
 }
 
 /// Turns SCXML elements into spec states.

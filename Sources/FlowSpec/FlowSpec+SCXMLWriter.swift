@@ -70,7 +70,7 @@ enum SCXMLWriter {
         return ("script", "<script>" + XMLNode.escapeText(text) + "</script>")
     }
 
-    private static func quote(_ text: String) -> String { FlowFile.xmlQuote(text) }
+    private static func quote(_ text: String) -> String { XMLNode.quote(text) }
 
     /// The event (and send id) of each delayed transition of a document, in the order the writer
     /// meets them (states in pre-order, each state's transitions in order): `after_<state>`, then

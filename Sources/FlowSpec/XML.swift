@@ -48,7 +48,7 @@ struct XMLNode: Sendable {
 
     private func write(into out: inout String) {
         out += "<" + name
-        for attribute in attributes { out += " " + attribute.name + "=" + FlowFile.xmlQuote(attribute.value) }
+        for attribute in attributes { out += " " + attribute.name + "=" + Self.quote(attribute.value) }
         if text.isEmpty && children.isEmpty {
             out += "/>"
             return
@@ -59,13 +59,23 @@ struct XMLNode: Sendable {
     }
 
     /// Character data with `&`, `<`, `>` and carriage returns escaped.
-    static func escapeText(_ text: String) -> String {
+    static func escapeText(_ text: String) -> String { escape(text, inAttribute: false) }
+
+    /// An attribute value in double quotes, escaped as character data is, and `"`, line feeds and
+    /// tabs besides (a reader's attribute-value normalization would turn the last two into spaces).
+    static func quote(_ text: String) -> String { "\"" + escape(text, inAttribute: true) + "\"" }
+
+    /// The one XML escaping table, for character data and for attribute values.
+    private static func escape(_ text: String, inAttribute: Bool) -> String {
         escaping(text) { scalar in
             switch scalar {
             case "&": "&amp;"
             case "<": "&lt;"
             case ">": "&gt;"
             case "\r": "&#13;"
+            case "\"" where inAttribute: "&quot;"
+            case "\n" where inAttribute: "&#10;"
+            case "\t" where inAttribute: "&#9;"
             default: nil
             }
         }
