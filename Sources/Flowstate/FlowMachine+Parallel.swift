@@ -281,37 +281,14 @@ extension FlowMachine {
     @inlinable
     mutating func sendParallelCommon(_ event: F.Event) -> FlowStep<F>? {
         guard table.takesCommonParallelSteps else { return nil }
+        let kind = event.kind
+        // The configuration table decides the step when no guard takes part (``FlowTable/configRanges``);
+        // no configuration in it has a slow leaf.
+        if let step = tableStep(event, kind: kind) { return step }
         // Every move an active state could take must be a common one: decided before any guard is
         // asked (the buffer is empty when every move of the flow is). Only atomic states have moves.
         if !table.parallelSlowLeaf.isEmpty {
             for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }
-        }
-        let kind = event.kind
-        // The configuration table decides the step when no guard takes part (``FlowTable/configRanges``).
-        if commonConfiguration >= 0 {
-            let c = Int(commonConfiguration)
-            var j = Int(table.configRanges[c])
-            let end = Int(table.configRanges[c &+ 1])
-            while j < end && !(table.configKinds[j] == kind) { j &+= 1 }
-            if j == end {
-                // No active state has a move of this kind.
-                guard table.unhandled == .ignore else { return nil }  // the general step throws
-                return FlowStep(kind: .ignored, state: table.states[current], from: nil, event: event,
-                                table: table, packed: table.configLeaves[c])
-            }
-            let outcome = table.configOutcomes[j]
-            if outcome.first >= 0 {
-                let from = table.states[current]
-                let firstAt = Int(activeLeaves[Int(outcome.firstLeaf)])
-                if outcome.second >= 0 {
-                    // The later region first: the earlier one's states keep their positions.
-                    applyCommon(table.parallelMoves[Int(outcome.second)], at: Int(activeLeaves[Int(outcome.secondLeaf)]))
-                }
-                applyCommon(table.parallelMoves[Int(outcome.first)], at: firstAt)
-                commonConfiguration = outcome.next
-                return FlowStep(kind: .transitioned, state: table.states[current], from: from, event: event,
-                                table: table, packed: outcome.packed)
-            }
         }
         // For a small flow, the step is packed in a word (``FlowStep/Payload/regions``): the active
         // atomic states, from field 2 on, gathered here as the selection passes them.
@@ -404,6 +381,37 @@ extension FlowMachine {
         }
         return parallelStep(kind: .transitioned, from: from, event: event, effects: effects, transitions: transitions,
                             output: nil)
+    }
+
+    /// The common step as the configuration table decides it (``FlowTable/configOutcomes``), or `nil`
+    /// when it does not: the machine's configuration is not in the table, a guard takes part, or the
+    /// step is not one it packs (the selection takes it then; nothing is changed).
+    @inlinable @inline(__always)
+    mutating func tableStep(_ event: F.Event, kind: F.Event.Kind) -> FlowStep<F>? {
+        let c = Int(commonConfiguration)
+        guard c >= 0 else { return nil }
+        var j = Int(table.configRanges[c])
+        let end = Int(table.configRanges[c &+ 1])
+        while j < end && !(table.configKinds[j] == kind) { j &+= 1 }
+        if j == end {
+            // No active state has a move of this kind. (Under `.fail`, the selection finds none
+            // either, and SCXML's algorithm throws.)
+            guard table.unhandled == .ignore else { return nil }
+            return FlowStep(kind: .ignored, state: table.states[current], from: nil, event: event,
+                            table: table, packed: table.configLeaves[c])
+        }
+        let outcome = table.configOutcomes[j]
+        guard outcome.first >= 0 else { return nil }
+        let from = table.states[current]
+        let firstAt = Int(activeLeaves[Int(outcome.firstLeaf)])
+        if outcome.second >= 0 {
+            // The later region first: the earlier one's states keep their positions.
+            applyCommon(table.parallelMoves[Int(outcome.second)], at: Int(activeLeaves[Int(outcome.secondLeaf)]))
+        }
+        applyCommon(table.parallelMoves[Int(outcome.first)], at: firstAt)
+        commonConfiguration = outcome.next
+        return FlowStep(kind: .transitioned, state: table.states[current], from: from, event: event,
+                        table: table, packed: outcome.packed)
     }
 
     /// Sets ``commonConfiguration`` to the configuration table's number for the machine's configuration

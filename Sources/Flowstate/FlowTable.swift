@@ -415,26 +415,38 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             return word
         }
         let usable = sets.filter { set in slowLeaf.isEmpty || !set.contains { slowLeaf[Int($0)] } }
+        guard !usable.isEmpty else { return result }
         for (number, set) in usable.enumerated() { result.numbers[word(set)] = Int32(number) }
         let movesMask: UInt64 = (1 << UInt64(2 * width)) - 1
+        // Each atomic state's kinds in the order of its moves, and its first move of each (the one
+        // the selection takes, unless it has a guard): worked out once per state, not per configuration.
+        var firstMoves: [Int32: (kinds: [F.Event.Kind], first: [F.Event.Kind: Int])] = [:]
+        for set in usable {
+            for leaf in set where firstMoves[leaf] == nil {
+                var entry: (kinds: [F.Event.Kind], first: [F.Event.Kind: Int]) = ([], [:])
+                for i in ranges[Int(leaf)]..<ranges[Int(leaf) + 1] where entry.first[kinds[i]] == nil {
+                    entry.first[kinds[i]] = i
+                    entry.kinds.append(kinds[i])
+                }
+                firstMoves[leaf] = entry
+            }
+        }
         result.ranges.append(0)
         for set in usable {
             let leaves = word(set)
             result.leaves.append(leaves)
-            var seen: [F.Event.Kind] = []
+            var seen: Set<F.Event.Kind> = []
             for leaf in set {
-                for i in ranges[Int(leaf)]..<ranges[Int(leaf) + 1] where !seen.contains(kinds[i]) { seen.append(kinds[i]) }
+                for kind in firstMoves[leaf]!.kinds where seen.insert(kind).inserted {
+                    result.kinds.append(kind)
+                }
             }
-            for kind in seen {
-                result.kinds.append(kind)
+            for kind in result.kinds[Int(result.ranges.last!)...] {
                 var outcome = CommonOutcome.dynamic
                 var selection = FlowMachine<F>.CommonSelection()
                 var guarded = false
                 for (ordinal, leaf) in set.enumerated() {
-                    // The state's first move of this kind: the one the selection takes, unless it has a guard.
-                    guard let i = (ranges[Int(leaf)]..<ranges[Int(leaf) + 1]).first(where: { kinds[$0] == kind }) else {
-                        continue
-                    }
+                    guard let i = firstMoves[leaf]!.first[kind] else { continue }
                     if moves[i].guardIndex >= 0 {
                         guarded = true
                         break
@@ -472,6 +484,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// compound one. Children before parents (reverse document order), without recursion; `nil` when
     /// some state has more than `limit`.
     static func legalLeafSets(_ hierarchy: FlowHierarchy, limit: Int) -> [[Int32]]? {
+        // A state's sets are read once, by its parent, and freed then: at most the sets of one
+        // state's children are held at once, beside the states not yet reached.
         var sets = [[[Int32]]](repeating: [], count: hierarchy.count)
         let childrenFirst = (0..<hierarchy.count).sorted {
             hierarchy.documentPosition(of: $0) > hierarchy.documentPosition(of: $1)
@@ -484,6 +498,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
                 for child in hierarchy.children(of: s) where !hierarchy.isHistory(child) {
                     guard product.count * sets[child].count <= limit else { return nil }
                     product = product.flatMap { prefix in sets[child].map { prefix + $0 } }
+                    sets[child] = []
                 }
                 sets[s] = product
             } else {
@@ -491,6 +506,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
                 for child in hierarchy.children(of: s) where !hierarchy.isHistory(child) {
                     guard union.count + sets[child].count <= limit else { return nil }
                     union += sets[child]
+                    sets[child] = []
                 }
                 sets[s] = union
             }

@@ -151,8 +151,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="a common step the configuration table decides leaves the machine's configuration number where it was",
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
-        search="""                commonConfiguration = outcome.next""",
-        replace="""                _ = outcome.next""",
+        search="""        commonConfiguration = outcome.next""",
+        replace="""        _ = outcome.next""",
     ),
     Mutation(
         name="parallel-table-number-not-refreshed",
