@@ -220,9 +220,11 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline let configLeaves: UnsafeMutableBufferPointer<UInt64>
     @usableFromInline let configKinds: UnsafeMutableBufferPointer<F.Event.Kind>
     @usableFromInline let configOutcomes: UnsafeMutableBufferPointer<CommonOutcome>
-    /// The number of each configuration of the table, by its leaf fields (cold: read after a step the
-    /// table did not decide, ``FlowMachine/commonConfiguration``).
-    let configNumbers: [UInt64: Int32]
+    /// The number of each configuration of the table, by its leaf fields, in an open-addressing table
+    /// (a power of two of slots, at most half full; an empty slot's number is -1): read after every
+    /// step the table did not decide (``FlowMachine/commonConfiguration``), so a look-up is a multiply
+    /// and a probe or two, not a dictionary's hashing.
+    @usableFromInline let configSlots: UnsafeMutableBufferPointer<ConfigSlot>
     /// Whether the flow has parallel states (``parallel`` is set).
     @usableFromInline var runsParallel: Bool { parallel != nil }
     /// Whether some transition is delayed (``After``): its steps then report timers.
@@ -297,7 +299,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.configLeaves = .make(configurations.leaves)
         self.configKinds = .make(configurations.kinds)
         self.configOutcomes = .make(configurations.outcomes)
-        self.configNumbers = configurations.numbers
+        self.configSlots = .make(Self.slots(configurations.numbers))
         super.init(hierarchy: hierarchy, declaresChildren: childFlows.contains { $0 != nil }, stopEffects: stopEffects,
                    name: name)
     }
@@ -328,6 +330,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         configLeaves.free()
         configKinds.free()
         configOutcomes.free()
+        configSlots.free()
     }
 
     /// The most atomic states `hierarchy` can have active at once: one for an atomic state, the sum
@@ -379,7 +382,45 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         for (ordinal, position) in leaves.enumerated() {
             word |= UInt64(truncatingIfNeeded: active[Int(position)] &+ 1) &<< UInt64(truncatingIfNeeded: (2 &+ ordinal) &* stepFieldBits)
         }
-        return configNumbers[word] ?? -1
+        return configurationNumber(leafFields: word)
+    }
+
+    /// A configuration's number in ``configSlots``, by its leaf fields.
+    @usableFromInline struct ConfigSlot: Sendable {
+        @usableFromInline let key: UInt64
+        @usableFromInline let number: Int32
+    }
+
+    /// The slot where a look-up of `key` starts, in a table of `count` slots (a power of two).
+    @inlinable @inline(__always)
+    static func firstSlot(_ key: UInt64, _ count: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & (count &- 1)
+    }
+
+    /// The number of the configuration whose leaf fields are `key` (-1: not in the table).
+    @inlinable
+    func configurationNumber(leafFields key: UInt64) -> Int32 {
+        guard !configSlots.isEmpty else { return -1 }
+        var i = Self.firstSlot(key, configSlots.count)
+        while true {
+            let slot = configSlots[i]
+            if slot.number < 0 || slot.key == key { return slot.number }
+            i = (i &+ 1) & (configSlots.count &- 1)
+        }
+    }
+
+    /// The open-addressing table of `numbers` (``configSlots``): empty for none.
+    static func slots(_ numbers: [UInt64: Int32]) -> [ConfigSlot] {
+        guard !numbers.isEmpty else { return [] }
+        var count = 4
+        while count < 2 * numbers.count { count *= 2 }
+        var slots = [ConfigSlot](repeating: ConfigSlot(key: 0, number: -1), count: count)
+        for (key, number) in numbers.sorted(by: { $0.value < $1.value }) {
+            var i = firstSlot(key, count)
+            while slots[i].number >= 0 { i = (i + 1) & (count - 1) }
+            slots[i] = ConfigSlot(key: key, number: number)
+        }
+        return slots
     }
 
     /// The most configurations, and outcomes in all, of a common step's configuration table.

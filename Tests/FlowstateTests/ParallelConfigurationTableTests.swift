@@ -101,7 +101,9 @@ struct ParallelConfigurationTableTests {
     func tableShape() throws {
         let deck = ParallelCommonStepTests.deck.table
         // Two regions of two states: four configurations; `reset` (in the deck's `loud`) has an `In` guard.
-        #expect(deck.configRanges.count == 5 && deck.configLeaves.count == 4 && deck.configNumbers.count == 4)
+        #expect(deck.configRanges.count == 5 && deck.configLeaves.count == 4)
+        #expect(deck.configSlots.count == 8 && (0..<4).allSatisfy { deck.configurationNumber(leafFields: deck.configLeaves[$0]) == Int32($0) })
+        #expect(deck.configurationNumber(leafFields: 12_345) == -1)
         let tray = ParallelActiveLeavesTests.tray.table
         #expect(tray.configLeaves.count == 4)  // (shallow or deep) x (off or on)
         let trio = Self.trio.table
