@@ -282,7 +282,7 @@ extension FlowMachine {
     mutating func sendParallelCommon(_ event: F.Event) -> FlowStep<F>? {
         guard table.takesCommonParallelSteps else { return nil }
         let kind = event.kind
-        // The configuration table decides the step when no guard takes part (``FlowTable/configRanges``);
+        // The configuration table decides the step when no guard of code takes part (``FlowTable/configRanges``);
         // no configuration in it has a slow leaf.
         if let step = tableStep(event, kind: kind) { return step }
         // Every move an active state could take must be a common one: decided before any guard is

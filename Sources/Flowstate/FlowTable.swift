@@ -213,7 +213,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// buffers for any other flow. Configuration `c`'s outcomes are
     /// `configOutcomes[configRanges[c]..<configRanges[c + 1]]`, one per event kind that one of its
     /// atomic states has a move for (``configKinds``), each what the common step's selection decides
-    /// for that configuration and kind when no guard takes part in the decision
+    /// for that configuration and kind when no guard of code takes part in the decision (an `In` guard
+    /// is answered from the configuration)
     /// (``FlowMachine/sendParallelCommon(_:)`` reads it instead of selecting).
     @usableFromInline let configRanges: UnsafeMutableBufferPointer<Int32>
     /// By configuration: its active atomic states, packed as a step's leaf fields (what an ignored step carries).
@@ -252,7 +253,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.parallelMoves = parallelMoveBuffer
         self.parallelEntries = .make(common?.entries ?? [])
         self.parallelSlowLeaf = slowLeafBuffer
-        self.inStates = .make(common?.inStates ?? [])
+        let inStateBuffer = UnsafeMutableBufferPointer<Int32>.make(common?.inStates ?? [])
+        self.inStates = inStateBuffer
         let fieldBits: Int
         if let common, common.enabled {
             self.parallelAtomic = .make(states.indices.map { hierarchy.isAtomic($0) && !hierarchy.isHistory($0) })
@@ -294,7 +296,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.initialEffects = initialEffects
         let configurations = Self.commonConfigurations(
             hierarchy: hierarchy, width: fieldBits, ranges: rangeBuffer, kinds: kindBuffer,
-            moves: moveBuffer, parallelMoves: parallelMoveBuffer, slowLeaf: slowLeafBuffer)
+            moves: moveBuffer, parallelMoves: parallelMoveBuffer, slowLeaf: slowLeafBuffer, inStates: inStateBuffer)
         self.configRanges = .make(configurations.ranges)
         self.configLeaves = .make(configurations.leaves)
         self.configKinds = .make(configurations.kinds)
@@ -439,12 +441,14 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// Builds the configuration table: for every legal configuration without a slow leaf (one whose
     /// moves the common step leaves to SCXML's algorithm), for every kind one of its atomic states
     /// has a move for, what the common step's selection (``FlowMachine/CommonSelection``, the same
-    /// code) decides when no guard takes part, and the configuration after it. Empty when the flow's
+    /// code) decides when no guard of code takes part (an `In` guard is answered from the
+    /// configuration), and the configuration after it. Empty when the flow's
     /// steps are not packed or its configurations are too many.
     static func commonConfigurations(
         hierarchy: FlowHierarchy, width: Int, ranges: UnsafeMutableBufferPointer<Int>,
         kinds: UnsafeMutableBufferPointer<F.Event.Kind>, moves: UnsafeMutableBufferPointer<Move>,
-        parallelMoves: UnsafeMutableBufferPointer<ParallelMove>, slowLeaf: UnsafeMutableBufferPointer<Bool>
+        parallelMoves: UnsafeMutableBufferPointer<ParallelMove>, slowLeaf: UnsafeMutableBufferPointer<Bool>,
+        inStates: UnsafeMutableBufferPointer<Int32>
     ) -> CommonConfigurations {
         var result = CommonConfigurations()
         guard width > 0, let sets = legalLeafSets(hierarchy, limit: commonConfigurationLimit) else { return result }
@@ -459,17 +463,17 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         guard !usable.isEmpty else { return result }
         for (number, set) in usable.enumerated() { result.numbers[word(set)] = Int32(number) }
         let movesMask: UInt64 = (1 << UInt64(2 * width)) - 1
-        // Each atomic state's kinds in the order of its moves, and its first move of each (the one
-        // the selection takes, unless it has a guard): worked out once per state, not per configuration.
-        var firstMoves: [Int32: (kinds: [F.Event.Kind], first: [F.Event.Kind: Int])] = [:]
+        // Each atomic state's kinds in the order of its moves, and its moves of each in order (the
+        // selection's candidates): worked out once per state, not per configuration.
+        var byKind: [Int32: (kinds: [F.Event.Kind], moves: [F.Event.Kind: [Int]])] = [:]
         for set in usable {
-            for leaf in set where firstMoves[leaf] == nil {
-                var entry: (kinds: [F.Event.Kind], first: [F.Event.Kind: Int]) = ([], [:])
-                for i in ranges[Int(leaf)]..<ranges[Int(leaf) + 1] where entry.first[kinds[i]] == nil {
-                    entry.first[kinds[i]] = i
-                    entry.kinds.append(kinds[i])
+            for leaf in set where byKind[leaf] == nil {
+                var entry: (kinds: [F.Event.Kind], moves: [F.Event.Kind: [Int]]) = ([], [:])
+                for i in ranges[Int(leaf)]..<ranges[Int(leaf) + 1] {
+                    if entry.moves[kinds[i]] == nil { entry.kinds.append(kinds[i]) }
+                    entry.moves[kinds[i], default: []].append(i)
                 }
-                firstMoves[leaf] = entry
+                byKind[leaf] = entry
             }
         }
         result.ranges.append(0)
@@ -478,7 +482,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             result.leaves.append(leaves)
             var seen: Set<F.Event.Kind> = []
             for leaf in set {
-                for kind in firstMoves[leaf]!.kinds where seen.insert(kind).inserted {
+                for kind in byKind[leaf]!.kinds where seen.insert(kind).inserted {
                     result.kinds.append(kind)
                 }
             }
@@ -487,13 +491,25 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
                 var selection = FlowMachine<F>.CommonSelection()
                 var guarded = false
                 for (ordinal, leaf) in set.enumerated() {
-                    guard let i = firstMoves[leaf]!.first[kind] else { continue }
-                    if moves[i].guardIndex >= 0 {
-                        guarded = true
-                        break
+                    // The state's first candidate whose guard holds, as the selection asks: no guard
+                    // holds; an `In` guard is answered here (the configuration is known); a guard
+                    // of code leaves the decision to the step.
+                    var selected = -1
+                    for i in byKind[leaf]!.moves[kind] ?? [] {
+                        let g = Int(moves[i].guardIndex)
+                        if g < 0 || (inStates[g] >= 0 && isActive(Int(inStates[g]), in: set, hierarchy)) {
+                            selected = i
+                            break
+                        }
+                        if inStates[g] < 0 {
+                            guarded = true
+                            break
+                        }
                     }
-                    selection.offer(i, at: ordinal, field: (2 + ordinal) * width,
-                                    targetless: parallelMoves[i].domain == ParallelMove.targetless, moves: moves)
+                    if guarded { break }
+                    guard selected >= 0 else { continue }
+                    selection.offer(selected, at: ordinal, field: (2 + ordinal) * width,
+                                    targetless: parallelMoves[selected].domain == ParallelMove.targetless, moves: moves)
                 }
                 let first = Int(selection.first)
                 let second = Int(selection.second)
@@ -517,6 +533,12 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             result.ranges.append(Int32(result.outcomes.count))
         }
         return result
+    }
+
+    /// Whether `state` is active in the configuration whose atomic states are `leaves` (the leaves
+    /// and their ancestors).
+    static func isActive(_ state: Int, in leaves: [Int32], _ hierarchy: FlowHierarchy) -> Bool {
+        leaves.contains { hierarchy.isDescendantOrSelf(Int($0), of: state) }
     }
 
     /// Every legal set of active atomic states (a configuration, named by its atomic states), each

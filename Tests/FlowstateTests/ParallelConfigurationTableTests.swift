@@ -144,6 +144,42 @@ struct ParallelConfigurationTableTests {
         #expect(try Self.agree(&trio, Self.stream([.x, .y, .z, .all, .shared, .gated], count: 600, seed: 0x1234_5678)) > 300)
     }
 
+    @Test("An In guard is answered from the configuration: the table decides the step whichever way the guard goes")
+    func inGuardsDecided() throws {
+        let gated = FlowDefinition<Deck>("gated", initial: .deck) {
+            Parallel(.deck) {
+                StateNode(.playback, initial: .stopped) {
+                    StateNode(.stopped) { On(.play, to: .playing) }
+                    StateNode(.playing) { On(.reset, to: .stopped) }
+                }
+                StateNode(.volume, initial: .quiet) {
+                    StateNode(.quiet) { On(.louder, to: .loud) }
+                    StateNode(.loud) {
+                        On(.reset, guard: .in(.playing), to: .quiet, effects: ["quieter"])
+                        On(.reset, to: nil, effects: ["stay"])
+                    }
+                }
+            }
+        }
+        let table = gated.table
+        var decided: [[Deck.State]] = []
+        for c in 0..<table.configLeaves.count {
+            let leaves = (2...3).map { table.states[table.stepField(table.configLeaves[c], $0) - 1] }
+            for j in Int(table.configRanges[c])..<Int(table.configRanges[c + 1])
+            where table.configKinds[j] == .reset && table.configOutcomes[j].first >= 0 {
+                decided.append(leaves)
+            }
+        }
+        // Every configuration with a reset: `playing` (alone or with `loud`, whose guard holds), and
+        // `loud` with `stopped` (the guard fails: its second transition, targetless).
+        #expect(Set(decided.map { $0.map { "\($0)" }.joined(separator: " ") })
+                == ["playing quiet", "playing loud", "stopped loud"])
+        var machine = try FlowMachine(gated)
+        _ = try machine.start()
+        #expect(try Self.agree(&machine, [.louder, .reset, .play, .reset, .play, .louder, .reset, .reset, .play, .reset]) == 10)
+        #expect(try Self.agree(&machine, Self.stream([.play, .louder, .reset, .eject], count: 200, seed: 5)) == 200)
+    }
+
     @Test("A step of three moves, a guard, or two moves with more than two effects are left to the selection")
     func dynamicOutcomes() throws {
         let trio = Self.trio.table

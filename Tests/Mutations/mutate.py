@@ -155,6 +155,14 @@ MUTATIONS = [
         replace="""        _ = outcome.next""",
     ),
     Mutation(
+        name="parallel-table-in-guard-inverted",
+        suite="FlowstateTests",
+        what="the configuration table answers an `In` guard the wrong way round when it is built",
+        file="Sources/Flowstate/FlowTable.swift",
+        search="""                        if g < 0 || (inStates[g] >= 0 && isActive(Int(inStates[g]), in: set, hierarchy)) {""",
+        replace="""                        if g < 0 || (inStates[g] >= 0 && !isActive(Int(inStates[g]), in: set, hierarchy)) {""",
+    ),
+    Mutation(
         name="parallel-table-number-not-refreshed",
         suite="FlowstateTests",
         what="a common step the selection decides does not look up the machine's new configuration in the table",
