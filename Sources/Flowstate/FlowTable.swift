@@ -427,7 +427,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
 
     /// The most configurations, and outcomes in all, of a common step's configuration table.
     static var commonConfigurationLimit: Int { 1_024 }
-    static var commonOutcomeLimit: Int { 16_384 }
+    static var commonOutcomeLimit: Int { 4_096 }
 
     /// The parts of the configuration table (``configRanges``).
     struct CommonConfigurations {
