@@ -384,7 +384,7 @@ extension FlowMachine {
     }
 
     /// The common step as the configuration table decides it (``FlowTable/configOutcomes``), or `nil`
-    /// when it does not: the machine's configuration is not in the table, a guard takes part, or the
+    /// when it does not: the machine's configuration is not in the table, a guard of code takes part, or the
     /// step is not one it packs (the selection takes it then; nothing is changed).
     @inlinable @inline(__always)
     mutating func tableStep(_ event: F.Event, kind: F.Event.Kind) -> FlowStep<F>? {
@@ -478,7 +478,7 @@ extension FlowMachine {
         /// active leaves is selected for each of them; SCXML's enabled set holds it once, so it is
         /// selected once. (A move with a target from above two active leaves crosses their parallel
         /// state: never common.) The step and the configuration table
-        /// (``FlowTable/commonConfigurations(hierarchy:width:ranges:kinds:moves:parallelMoves:slowLeaf:)``)
+        /// (``FlowTable/commonConfigurations(hierarchy:width:ranges:kinds:moves:parallelMoves:slowLeaf:inStates:)``)
         /// both select through here.
         @inlinable @inline(__always)
         mutating func offer(_ i: Int, at position: Int, field: Int, targetless: Bool,
