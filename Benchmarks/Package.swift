@@ -50,6 +50,15 @@ let package = Package(
             dependencies: [.product(name: "Flowstate", package: rootIdentity)],
             path: "Support/StepDriver"
         ),
+        // The spec check outside the harness (docs/PERFORMANCE.md, "Flow files"), for perf.
+        .executableTarget(
+            name: "SpecDriver",
+            dependencies: [
+                .product(name: "Flowstate", package: rootIdentity),
+                .product(name: "FlowSpec", package: rootIdentity),
+            ],
+            path: "Support/SpecDriver"
+        ),
         .executableTarget(
             name: "SupervisorBench",
             dependencies: [

@@ -67,7 +67,7 @@ STEP_FORMS = [  # (benchmark, label, threshold)
 ]
 # A flow with parallel states (issue 24): two regions of five states against two hand-written switches
 # given the same events (Benchmarks/Engine/ParallelFlow.swift), no allocation per event, held to issue
-# 24's target, 4x. Earlier stops measured 4-6x and kept a guard at 6-6.5x; since the common step of a
+# 24's target, 4x. Earlier stops measured 3.9-6.4x and kept guards of 6-8x; since the common step of a
 # small flow is a look-up in its configuration table (stop 35), it measures about 3.1x in both forms
 # (docs/PERFORMANCE.md, "A step of a flow with parallel states").
 PARALLEL_SWITCHES = "Send: two hand-written switches (two regions), 1M events (baseline)"
