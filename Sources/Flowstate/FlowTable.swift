@@ -463,30 +463,28 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         guard !usable.isEmpty else { return result }
         for (number, set) in usable.enumerated() { result.numbers[word(set)] = Int32(number) }
         let movesMask: UInt64 = (1 << UInt64(2 * width)) - 1
-        // Each atomic state's kinds in the order of its moves, and its moves of each in order (the
+        // Each state's kinds in the order of its moves, and its moves of each in order (the
         // selection's candidates): worked out once per state, not per configuration.
-        var byKind: [Int32: (kinds: [F.Event.Kind], moves: [F.Event.Kind: [Int]])] = [:]
-        for set in usable {
-            for leaf in set where byKind[leaf] == nil {
-                var entry: (kinds: [F.Event.Kind], moves: [F.Event.Kind: [Int]]) = ([], [:])
-                for i in ranges[Int(leaf)]..<ranges[Int(leaf) + 1] {
-                    if entry.moves[kinds[i]] == nil { entry.kinds.append(kinds[i]) }
-                    entry.moves[kinds[i], default: []].append(i)
-                }
-                byKind[leaf] = entry
+        var byKind = [(kinds: [F.Event.Kind], moves: [F.Event.Kind: [Int]])](repeating: ([], [:]),
+                                                                             count: ranges.count - 1)
+        for state in byKind.indices {
+            for i in ranges[state]..<ranges[state + 1] {
+                if byKind[state].moves[kinds[i]] == nil { byKind[state].kinds.append(kinds[i]) }
+                byKind[state].moves[kinds[i], default: []].append(i)
             }
         }
         result.ranges.append(0)
         for set in usable {
             let leaves = word(set)
             result.leaves.append(leaves)
+            let firstKind = result.kinds.count
             var seen: Set<F.Event.Kind> = []
             for leaf in set {
-                for kind in byKind[leaf]!.kinds where seen.insert(kind).inserted {
+                for kind in byKind[Int(leaf)].kinds where seen.insert(kind).inserted {
                     result.kinds.append(kind)
                 }
             }
-            for kind in result.kinds[Int(result.ranges.last!)...] {
+            for kind in result.kinds[firstKind...] {
                 var outcome = CommonOutcome.dynamic
                 var selection = FlowMachine<F>.CommonSelection()
                 var guarded = false
@@ -495,7 +493,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
                     // holds; an `In` guard is answered here (the configuration is known); a guard
                     // of code leaves the decision to the step.
                     var selected = -1
-                    for i in byKind[leaf]!.moves[kind] ?? [] {
+                    for i in byKind[Int(leaf)].moves[kind] ?? [] {
                         let g = Int(moves[i].guardIndex)
                         if g < 0 || (inStates[g] >= 0 && isActive(Int(inStates[g]), in: set, hierarchy)) {
                             selected = i

@@ -148,8 +148,8 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace.
     package var trimmingSpaces: Substring {
         let scalars = Substring(self)
-        guard let first = scalars.firstIndex(where: { !$0.isWhitespace }) else { return scalars[scalars.endIndex...] }
-        let last = scalars.lastIndex(where: { !$0.isWhitespace })!
+        guard let first = scalars.firstIndex(where: { !$0.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.isWhitespace }) else { return scalars[scalars.endIndex...] }
         return scalars[first...last]
     }
 }
