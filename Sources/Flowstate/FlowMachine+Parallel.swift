@@ -314,7 +314,7 @@ extension FlowMachine {
                     let g = Int(move.guardIndex)
                     let allowed = g < 0 ? true
                         : table.inStates[g] >= 0 ? Self.contains(active, Int(table.inStates[g]))
-                        : table.guards[g](table.states[leaf], event, contextValue)
+                        : table.guardHolds(g, state: leaf, event: event, context: contextValue)
                     if allowed {
                         // This state's field is the last one packed.
                         selection.offer(i, at: k, field: leafShift &- width,
@@ -672,7 +672,7 @@ extension FlowMachine {
         guard g >= 0 else { return true }
         let asked = parallel.guardStates[g]
         if asked >= 0 { return step.isActive(Int(asked)) }
-        return table.guards[g](table.states[atomicState], event, step.context)
+        return table.guardHolds(g, state: atomicState, event: event, context: step.context)
     }
 
     /// SCXML's `removeConflictingTransitions(enabledTransitions)`: of two transitions whose exit sets
@@ -734,7 +734,7 @@ extension FlowMachine {
         guard let parallel = table.parallel else { return }
         step.beginMicrostep()
         for t in transitions where parallel.transitions[t].updates {
-            if let update = table.updates[Int(parallel.transitions[t].declaration)] { update(&step.context, event) }
+            table.applyUpdate(Int(parallel.transitions[t].declaration), &step.context, event: event)
         }
         exitStates(transitions, &step, event: event)
         executeTransitionContent(transitions, &step, event: event)

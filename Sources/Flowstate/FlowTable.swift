@@ -141,7 +141,12 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     @usableFromInline let eventMoves: UnsafeMutableBufferPointer<Move>
     @usableFromInline let eventlessRanges: UnsafeMutableBufferPointer<Int>
     @usableFromInline let eventlessMoves: UnsafeMutableBufferPointer<Move>
-    @usableFromInline let guards: UnsafeMutableBufferPointer<Predicate>
+    /// The guards' predicates, each in its own box that the table holds a reference to (released in
+    /// `deinit`). A guard is called through ``guardHolds(_:state:event:context:)``, which borrows its box:
+    /// no retain and release around the call, and the predicate is stored as its field declares it,
+    /// so it is called without a reabstraction thunk (a closure in a buffer is stored maximally
+    /// abstracted, its result returned indirectly).
+    @usableFromInline let guards: UnsafeMutableBufferPointer<Unmanaged<GuardPredicate<F>>>
     /// The effects of every range, laid out; or, when the table ``derives``, the constant effects
     /// that ``recipe`` refers to.
     @usableFromInline let effects: EffectStorage<F.Effect>
@@ -152,9 +157,11 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// are an index in ``effects`` (a constant) or `-1 - i` (the emit `emits[i]`).
     @usableFromInline let derives: Bool
     @usableFromInline let recipe: [Int32]
-    @usableFromInline let emits: [@Sendable (F.Context, F.Event?) -> F.Effect]
-    /// By declaration: the transition's update, if any (empty when no transition has one).
-    @usableFromInline let updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?]
+    /// The emits, each boxed and called borrowed as a guard is (see ``guards``).
+    @usableFromInline let emits: UnsafeMutableBufferPointer<Unmanaged<EffectEmit<F>>>
+    /// By declaration: the transition's update, if any (empty when no transition has one), boxed
+    /// and called borrowed as a guard is.
+    @usableFromInline let updates: UnsafeMutableBufferPointer<Unmanaged<ContextUpdate<F>>?>
 
     // Cold: start, finish, errors, inspection.
     @usableFromInline let index: [F.State: Int]
@@ -282,13 +289,13 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.eventlessMoves = .make(eventlessMoves.map {
             $0.resolved(isFinal: finals, eventlessRanges: eventlessRanges, derives: derives)
         })
-        self.guards = .make(guards.map(\.predicate))
+        self.guards = .make(guards.map { .passRetained(GuardPredicate($0.predicate)) })
         self.effects = EffectStorage(effects)
         self.unhandled = unhandled
         self.derives = derives
         self.recipe = recipe ?? []
-        self.emits = emits
-        self.updates = updates
+        self.emits = .make(emits.map { .passRetained(EffectEmit($0)) })
+        self.updates = .make(updates.map { $0.map { .passRetained(ContextUpdate($0)) } })
         self.index = index
         self.outputs = outputs
         self.childFlows = childFlows
@@ -322,7 +329,12 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         eventMoves.free()
         eventlessRanges.free()
         eventlessMoves.free()
+        for box in guards { box.release() }
         guards.free()
+        for box in emits { box.release() }
+        emits.free()
+        for box in updates { box?.release() }
+        updates.free()
         parallelMoves.free()
         parallelEntries.free()
         parallelSlowLeaf.free()
@@ -653,7 +665,14 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// Whether `move` may be taken from `state` on `event`.
     @inlinable
     func allows(_ move: Move, state: Int, event: F.Event?, context: F.Context) -> Bool {
-        move.guardIndex < 0 || guards[Int(move.guardIndex)](states[state], event, context)
+        move.guardIndex < 0 || guardHolds(Int(move.guardIndex), state: state, event: event, context: context)
+    }
+
+    /// What guard `index`'s predicate answers in `state` (an index in ``states``): the one place the
+    /// engine calls a guard's code.
+    @inlinable @inline(__always)
+    func guardHolds(_ index: Int, state: Int, event: F.Event?, context: F.Context) -> Bool {
+        guards[index]._withUnsafeGuaranteedRef { $0.predicate(states[state], event, context) }
     }
 
     /// The first eventless move of `state` whose guard holds, if any.
@@ -669,7 +688,14 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// Applies `move`'s update, if it has one.
     @inlinable
     func update(_ move: Move, _ context: inout F.Context, event: F.Event?) {
-        if move.updates, let update = updates[Int(move.declaration)] { update(&context, event) }
+        if move.updates { applyUpdate(Int(move.declaration), &context, event: event) }
+    }
+
+    /// Applies the update of the transition declared at `declaration`, if it has one: the one place
+    /// the engine calls an update's code.
+    @inlinable @inline(__always)
+    func applyUpdate(_ declaration: Int, _ context: inout F.Context, event: F.Event?) {
+        updates[declaration]?._withUnsafeGuaranteedRef { $0.update(&context, event) }
     }
 
     /// The effects of `move`, derived from `context` and `event` when the table derives any.
@@ -691,7 +717,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     func derive(_ range: Range<Int>, context: F.Context, event: F.Event?) -> FlowEffects<F.Effect> {
         func effect(_ k: Int) -> F.Effect {
             let code = Int(recipe[k])
-            return code >= 0 ? effects.elements[code] : emits[-1 - code](context, event)
+            return code >= 0 ? effects.elements[code]
+                : emits[-1 - code]._withUnsafeGuaranteedRef { $0.emit(context, event) }
         }
         switch range.count {
         case 0: return FlowEffects()
@@ -713,6 +740,37 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     func moves(from leaf: Int) -> [Move] {
         Array(eventMoves[eventRanges[leaf]..<eventRanges[leaf + 1]])
             + Array(eventlessMoves[eventlessRanges[leaf]..<eventlessRanges[leaf + 1]])
+    }
+}
+
+/// A guard's predicate in a box of its own, so that the table can call it borrowed (see
+/// ``FlowTable/guards``).
+@usableFromInline
+final class GuardPredicate<F: Flow>: Sendable {
+    @usableFromInline let predicate: FlowTable<F>.Predicate
+
+    init(_ predicate: @escaping FlowTable<F>.Predicate) {
+        self.predicate = predicate
+    }
+}
+
+/// An ``Emit``'s function in a box of its own (see ``FlowTable/emits``).
+@usableFromInline
+final class EffectEmit<F: Flow>: Sendable {
+    @usableFromInline let emit: @Sendable (F.Context, F.Event?) -> F.Effect
+
+    init(_ emit: @escaping @Sendable (F.Context, F.Event?) -> F.Effect) {
+        self.emit = emit
+    }
+}
+
+/// An ``Update``'s function in a box of its own (see ``FlowTable/updates``).
+@usableFromInline
+final class ContextUpdate<F: Flow>: Sendable {
+    @usableFromInline let update: @Sendable (inout F.Context, F.Event?) -> Void
+
+    init(_ update: @escaping @Sendable (inout F.Context, F.Event?) -> Void) {
+        self.update = update
     }
 }
 

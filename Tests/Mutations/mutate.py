@@ -163,6 +163,14 @@ MUTATIONS = [
         replace="""                        if g < 0 || (inStates[g] >= 0 && !isActive(Int(inStates[g]), in: set, hierarchy)) {""",
     ),
     Mutation(
+        name="table-guard-boxes-kept",
+        suite="FlowstateTests",
+        what="a compiled table never releases the boxes of its guards (what they capture lives forever)",
+        file="Sources/Flowstate/FlowTable.swift",
+        search="""        for box in guards { box.release() }""",
+        replace="""        for _ in guards {}""",
+    ),
+    Mutation(
         name="parallel-table-number-not-refreshed",
         suite="FlowstateTests",
         what="a common step the selection decides does not look up the machine's new configuration in the table",
@@ -265,7 +273,7 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="every guard holds",
         file="Sources/Flowstate/FlowTable.swift",
-        search="move.guardIndex < 0 || guards[Int(move.guardIndex)](states[state], event, context)",
+        search="move.guardIndex < 0 || guardHolds(Int(move.guardIndex), state: state, event: event, context: context)",
         replace="true",
     ),
     Mutation(
