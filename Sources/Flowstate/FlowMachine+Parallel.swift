@@ -390,7 +390,7 @@ extension FlowMachine {
     mutating func tableStep(_ event: F.Event, kind: F.Event.Kind) -> FlowStep<F>? {
         let c = Int(commonConfiguration)
         guard c >= 0 else { return nil }
-        var j = Int(table.configRanges[c])
+        var j = table.firstOutcome(c, kind)
         let end = Int(table.configRanges[c &+ 1])
         while j < end && !(table.configKinds[j] == kind) { j &+= 1 }
         if j == end {

@@ -353,8 +353,29 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// - Throws: ``FlowError/Code/notStarted``, ``FlowError/Code/finished``,
     ///   ``FlowError/Code/unhandledEvent`` (when the definition's policy is ``UnhandledEventPolicy/fail``),
     ///   or ``FlowError/Code/eventlessLoop``. The machine is unchanged when it throws.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func send(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
+        // The common step, inlined where the caller reads the step: its first move on the event's
+        // kind has no guard and settles.
+        if phase == .running {
+            let source = current
+            let kind = event.kind
+            if let i = table.firstMove(source, kind), table.eventKinds[i] == kind {
+                let move = table.eventMoves[i]
+                if move.settles && move.guardIndex < 0 {
+                    let target = Int(move.target)
+                    current = target
+                    return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
+                                    event: event, effects: table.effects(of: move), declaration: move.declaration)
+                }
+            }
+        }
+        return try sendStep(event)
+    }
+
+    /// ``send(_:)``'s every other step.
+    @inlinable
+    mutating func sendStep(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
         guard phase == .running else {
             if phase == .runningParallel { return try sendParallel(event) }
             throw phaseError(for: event)

@@ -138,6 +138,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// `eventRanges[s]..<eventRanges[s + 1]` index `eventKinds` and `eventMoves` for leaf `s`.
     @usableFromInline let eventRanges: UnsafeMutableBufferPointer<Int>
     @usableFromInline let eventKinds: UnsafeMutableBufferPointer<F.Event.Kind>
+    /// Where each leaf's moves on a kind start in ``eventKinds`` (``firstMove(_:_:)``).
+    @usableFromInline let moveIndex: KindIndex
     @usableFromInline let eventMoves: UnsafeMutableBufferPointer<Move>
     @usableFromInline let eventlessRanges: UnsafeMutableBufferPointer<Int>
     @usableFromInline let eventlessMoves: UnsafeMutableBufferPointer<Move>
@@ -227,6 +229,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// By configuration: its active atomic states, packed as a step's leaf fields (what an ignored step carries).
     @usableFromInline let configLeaves: UnsafeMutableBufferPointer<UInt64>
     @usableFromInline let configKinds: UnsafeMutableBufferPointer<F.Event.Kind>
+    /// Where each configuration's outcome for a kind is in ``configKinds`` (``firstOutcome(_:_:)``).
+    @usableFromInline let configIndex: KindIndex
     @usableFromInline let configOutcomes: UnsafeMutableBufferPointer<CommonOutcome>
     /// The number of each configuration of the table, by its leaf fields, in an open-addressing table
     /// (a power of two of slots, at most half full; an empty slot's number is -1): read after every
@@ -284,6 +288,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         })
         self.eventRanges = rangeBuffer
         self.eventKinds = kindBuffer
+        self.moveIndex = KindIndex(ranges: eventRanges, kinds: eventMoves.map(\.kind))
         self.eventMoves = moveBuffer
         self.eventlessRanges = .make(eventlessRanges)
         self.eventlessMoves = .make(eventlessMoves.map {
@@ -307,6 +312,7 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         self.configRanges = .make(configurations.ranges)
         self.configLeaves = .make(configurations.leaves)
         self.configKinds = .make(configurations.kinds)
+        self.configIndex = KindIndex(ranges: configurations.ranges.map(Int.init), kinds: configurations.kinds)
         self.configOutcomes = .make(configurations.outcomes)
         self.configSlots = .make(Self.slots(configurations.numbers))
         super.init(hierarchy: hierarchy, declaresChildren: childFlows.contains { $0 != nil }, stopEffects: stopEffects,
@@ -345,6 +351,8 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         configKinds.free()
         configOutcomes.free()
         configSlots.free()
+        moveIndex.starts.free()
+        configIndex.starts.free()
     }
 
     /// The most atomic states `hierarchy` can have active at once: one for an atomic state, the sum
@@ -660,6 +668,92 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             index &+= 1
         }
         return leaves
+    }
+
+    /// The first of `state`'s moves to try for `kind`, as an index in ``eventKinds``, or `nil`: with a
+    /// one-byte kind, the first move whose kind has the same byte (the caller compares the kinds with
+    /// `==`), `nil` when none has; with any other kind, the state's first move (`nil` when it has
+    /// none). A `nil` or a kind that differs asks for a scan of the state's moves: never a decision.
+    @inlinable @inline(__always)
+    func firstMove(_ state: Int, _ kind: F.Event.Kind) -> Int? {
+        if moveIndex.width > 0 { return moveIndex.first(state, kind) }
+        let start = eventRanges[state]
+        return start < eventRanges[state &+ 1] ? start : nil
+    }
+
+    /// Where to start looking for configuration `c`'s outcome for `kind` in ``configKinds``: with a
+    /// one-byte kind, the first outcome whose kind has the same byte, or the start of its range when
+    /// none has (or with any other kind). The caller scans from there with `==`.
+    @inlinable @inline(__always)
+    func firstOutcome(_ c: Int, _ kind: F.Event.Kind) -> Int {
+        configIndex.first(c, kind) ?? Int(configRanges[c])
+    }
+
+    /// For an event kind held in one byte (a payload-free enum, say): by row (a leaf of
+    /// ``eventRanges``, a configuration of ``configRanges``) and the kind's byte, the first of the
+    /// row's entries whose kind has that byte (-1: none). A step looks there first rather than
+    /// scanning the row: a loop whose exit the processor cannot predict when events of different
+    /// kinds follow each other (docs/PERFORMANCE.md). For any other kind, no index (``width`` 0).
+    ///
+    /// The index is built only when the kind is plain data (`_isPOD`) held in one byte and two of the
+    /// table's kinds are equal exactly when their bytes are (true of every enum, `Bool` and `UInt8`),
+    /// and only up to ``limit`` entries. It is a hint, never a decision: the step compares the kind it
+    /// finds with `==`, and scans the row when the index has nothing (so a kind whose `==` ignores
+    /// part of its byte is still found).
+    @usableFromInline
+    struct KindIndex {
+        /// `starts[row * width + byte]` (-1: none); the table frees it.
+        @usableFromInline let starts: UnsafeMutableBufferPointer<Int32>
+        /// The number of byte values each row has an entry for (0: no index).
+        @usableFromInline let width: Int
+
+        /// The most entries an index may have (1 MB).
+        static var limit: Int { 1 << 18 }
+
+        /// The byte a one-byte event kind is held in.
+        @inlinable @inline(__always)
+        static func byte(_ kind: F.Event.Kind) -> Int {
+            withUnsafeBytes(of: kind) { Int($0[0]) }
+        }
+
+        /// The index of rows whose entries are `kinds[ranges[row]..<ranges[row + 1]]`.
+        init(ranges: [Int], kinds: [F.Event.Kind]) {
+            guard _isPOD(F.Event.Kind.self), MemoryLayout<F.Event.Kind>.size == 1, !kinds.isEmpty,
+                  let width = Self.width(kinds), (ranges.count - 1) * width <= Self.limit
+            else {
+                starts = .make([])
+                width = 0
+                return
+            }
+            var starts = [Int32](repeating: -1, count: (ranges.count - 1) * width)
+            for row in 0..<(ranges.count - 1) {
+                for entry in (ranges[row]..<ranges[row + 1]).reversed() {  // each byte keeps its first entry
+                    starts[row * width + Self.byte(kinds[entry])] = Int32(entry)
+                }
+            }
+            self.starts = .make(starts)
+            self.width = width
+        }
+
+        /// One more than the largest byte, when two kinds are equal exactly when their bytes are.
+        private static func width(_ kinds: [F.Event.Kind]) -> Int? {
+            var byByte: [Int: F.Event.Kind] = [:]
+            for kind in kinds {
+                if let seen = byByte.updateValue(kind, forKey: byte(kind)), seen != kind { return nil }
+            }
+            guard Set(kinds).count == byByte.count else { return nil }  // equal kinds, different bytes
+            return (byByte.keys.max() ?? 0) + 1
+        }
+
+        /// The first of `row`'s entries whose kind has `kind`'s byte, or `nil`: none has, or no index.
+        @inlinable @inline(__always)
+        func first(_ row: Int, _ kind: F.Event.Kind) -> Int? {
+            guard width > 0 else { return nil }
+            let byte = Self.byte(kind)
+            guard byte < width else { return nil }
+            let entry = Int(starts[row &* width &+ byte])
+            return entry >= 0 ? entry : nil
+        }
     }
 
     /// Whether `move` may be taken from `state` on `event`.

@@ -163,6 +163,22 @@ MUTATIONS = [
         replace="""                        if g < 0 || (inStates[g] >= 0 && !isActive(Int(inStates[g]), in: set, hierarchy)) {""",
     ),
     Mutation(
+        name="inline-step-ignores-guard",
+        suite="FlowstateTests",
+        what="the step `send` takes inline takes a guarded move without asking its guard",
+        file="Sources/Flowstate/FlowMachine.swift",
+        search="""                if move.settles && move.guardIndex < 0 {""",
+        replace="""                if move.settles {""",
+    ),
+    Mutation(
+        name="kind-index-keeps-last",
+        suite="FlowstateTests",
+        what="the one-byte kind index points at a state's last move of a kind, not its first",
+        file="Sources/Flowstate/FlowTable.swift",
+        search="""                for entry in (ranges[row]..<ranges[row + 1]).reversed() {  // each byte keeps its first entry""",
+        replace="""                for entry in ranges[row]..<ranges[row + 1] {  // each byte keeps its first entry""",
+    ),
+    Mutation(
         name="table-guard-boxes-kept",
         suite="FlowstateTests",
         what="a compiled table never releases the boxes of its guards (what they capture lives forever)",
