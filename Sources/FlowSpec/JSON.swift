@@ -33,16 +33,17 @@ struct JSON: Sendable {
 /// bounded, so hostile input cannot exhaust the stack.
 struct JSONParser {
     private let bytes: [UInt8]
-    private let file: String
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
+    private var cursor: SourceCursor
+    private var index: Int {
+        get { cursor.index }
+        set { cursor.index = newValue }
+    }
     private var depth = 0
     static let maxDepth = 256
 
     init(_ bytes: [UInt8], file: String) {
         self.bytes = bytes
-        self.file = file
+        self.cursor = SourceCursor(bytes, file: file)
     }
 
     static func parse(_ bytes: [UInt8], file: String) throws(FlowSpecError) -> JSON {
@@ -73,9 +74,7 @@ struct JSONParser {
         return (value, streamed)
     }
 
-    private var here: FlowSourceLocation {
-        FlowSourceLocation(file: file, line: line, column: index - lineStart + 1)
-    }
+    private var here: FlowSourceLocation { cursor.here }
 
     private func error(_ message: String) -> FlowSpecError {
         FlowSpecError(code: .malformedJSON, message: message, location: here)
@@ -87,9 +86,7 @@ struct JSONParser {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 index += 1
             case UInt8(ascii: "\n"):
-                index += 1
-                line += 1
-                lineStart = index
+                cursor.advance()
             default:
                 return
             }

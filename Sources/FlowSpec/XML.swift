@@ -93,10 +93,11 @@ struct XMLNode: Sendable {
 /// namespaces). The rest is read and left out.
 struct XMLParser {
     private let bytes: [UInt8]
-    private let file: String
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
+    private var cursor: SourceCursor
+    private var index: Int {
+        get { cursor.index }
+        set { cursor.index = newValue }
+    }
     private var depth = 0
     static let maxDepth = 256
     /// SCXML's namespace.
@@ -111,7 +112,7 @@ struct XMLParser {
 
     private init(_ bytes: [UInt8], file: String) {
         self.bytes = bytes
-        self.file = file
+        self.cursor = SourceCursor(bytes, file: file)
     }
 
     /// Parses a document and returns its root element.
@@ -130,9 +131,7 @@ struct XMLParser {
 
     // MARK: Positions and errors
 
-    private var here: FlowSourceLocation {
-        FlowSourceLocation(file: file, line: line, column: index - lineStart + 1)
-    }
+    private var here: FlowSourceLocation { cursor.here }
 
     private func error(_ message: String, at location: FlowSourceLocation? = nil) -> FlowSpecError {
         FlowSpecError(code: .malformedXML, message: message, location: location ?? here)
@@ -141,11 +140,7 @@ struct XMLParser {
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func advance() {
-        if bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        index += 1
+        cursor.advance()
     }
 
     private func looking(at text: String) -> Bool {
