@@ -355,33 +355,38 @@ public struct FlowMachine<F: Flow>: Sendable {
     ///   or ``FlowError/Code/eventlessLoop``. The machine is unchanged when it throws.
     @inlinable @inline(__always)
     public mutating func send(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
-        // The common step, inlined where the caller reads the step: its first move on the event's
+        guard phase == .running else { return try sendStep(event) }
+        // The common step, inlined where the caller reads the step: the first move on the event's
         // kind has no guard and settles.
-        if phase == .running {
-            let source = current
-            let kind = event.kind
-            if let i = table.firstMove(source, kind), table.eventKinds[i] == kind {
-                let move = table.eventMoves[i]
-                if move.settles && move.guardIndex < 0 {
-                    let target = Int(move.target)
-                    current = target
-                    return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
-                                    event: event, effects: table.effects(of: move), declaration: move.declaration)
-                }
+        let source = current
+        let kind = event.kind
+        if let i = table.firstMove(source, kind), table.eventKinds[i] == kind {
+            let move = table.eventMoves[i]
+            if move.settles && move.guardIndex < 0 {
+                let target = Int(move.target)
+                current = target
+                return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
+                                event: event, effects: table.effects(of: move), declaration: move.declaration)
             }
         }
-        return try sendStep(event)
+        return try sendFlat(event, kind: kind)
     }
 
-    /// ``send(_:)``'s every other step.
+    /// A step of ``send(_:)`` taken without its inline common step: what `send` does in every phase.
     @inlinable
     mutating func sendStep(_ event: F.Event) throws(FlowError) -> FlowStep<F> {
         guard phase == .running else {
             if phase == .runningParallel { return try sendParallel(event) }
             throw phaseError(for: event)
         }
+        return try sendFlat(event, kind: event.kind)
+    }
+
+    /// A step of a running flat machine: the current leaf's moves on `kind` (the event's) are scanned
+    /// in order, and the first whose guard holds is taken.
+    @inlinable
+    mutating func sendFlat(_ event: F.Event, kind: F.Event.Kind) throws(FlowError) -> FlowStep<F> {
         let source = current
-        let kind = event.kind
         var matched = false
         var i = table.eventRanges[source]
         let end = table.eventRanges[source &+ 1]

@@ -24,7 +24,8 @@ class FlowTableShape: @unchecked Sendable {
 ///
 /// For every leaf state the table lists, in priority order (the leaf's own transitions, then its
 /// parent's, and so on up), the transitions that apply to it, each with its exit, transition and
-/// entry effects already laid out in one contiguous range. A step is a linear scan and a range.
+/// entry effects already laid out in one contiguous range. A step is a look-up (``KindIndex``, for a
+/// one-byte event kind) or a linear scan, and a range.
 ///
 /// The hot arrays are immutable buffers owned by the table and freed in `deinit`: reading them in
 /// the engine's step costs no reference counting.
@@ -670,10 +671,10 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         return leaves
     }
 
-    /// The first of `state`'s moves to try for `kind`, as an index in ``eventKinds``, or `nil`: with a
-    /// one-byte kind, the first move whose kind has the same byte (the caller compares the kinds with
-    /// `==`), `nil` when none has; with any other kind, the state's first move (`nil` when it has
-    /// none). A `nil` or a kind that differs asks for a scan of the state's moves: never a decision.
+    /// The first of `state`'s moves to try for `kind`, as an index in ``eventKinds``, or `nil`: with an
+    /// index (``moveIndex``), the first move whose kind has the same byte, `nil` when none has; without
+    /// one, the state's first move (`nil` when it has none). The caller compares the kinds with `==`; a
+    /// `nil` or a kind that differs asks for a scan of the state's moves: never a decision.
     @inlinable @inline(__always)
     func firstMove(_ state: Int, _ kind: F.Event.Kind) -> Int? {
         if moveIndex.width > 0 { return moveIndex.first(state, kind) }
@@ -681,9 +682,9 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         return start < eventRanges[state &+ 1] ? start : nil
     }
 
-    /// Where to start looking for configuration `c`'s outcome for `kind` in ``configKinds``: with a
-    /// one-byte kind, the first outcome whose kind has the same byte, or the start of its range when
-    /// none has (or with any other kind). The caller scans from there with `==`.
+    /// Where to start looking for configuration `c`'s outcome for `kind` in ``configKinds``: with an
+    /// index (``configIndex``), the first outcome whose kind has the same byte; else, or when none has,
+    /// the start of its range. The caller scans from there with `==`.
     @inlinable @inline(__always)
     func firstOutcome(_ c: Int, _ kind: F.Event.Kind) -> Int {
         configIndex.first(c, kind) ?? Int(configRanges[c])
@@ -735,14 +736,25 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
             self.width = width
         }
 
-        /// One more than the largest byte, when two kinds are equal exactly when their bytes are.
+        /// One more than the largest byte, when two kinds are equal exactly when their bytes are
+        /// (asked with `==` alone: a kind's hash is not trusted to agree with it).
         private static func width(_ kinds: [F.Event.Kind]) -> Int? {
-            var byByte: [Int: F.Event.Kind] = [:]
+            var byByte: [F.Event.Kind?] = Array(repeating: nil, count: 256)
             for kind in kinds {
-                if let seen = byByte.updateValue(kind, forKey: byte(kind)), seen != kind { return nil }
+                let b = byte(kind)
+                if let seen = byByte[b] {
+                    guard seen == kind else { return nil }  // one byte, two kinds
+                } else {
+                    byByte[b] = kind
+                }
             }
-            guard Set(kinds).count == byByte.count else { return nil }  // equal kinds, different bytes
-            return (byByte.keys.max() ?? 0) + 1
+            let distinct = byByte.compactMap { $0 }  // at most 256: one kind per byte
+            for i in distinct.indices {
+                for j in distinct.indices where j > i && distinct[i] == distinct[j] {
+                    return nil  // one kind, two bytes
+                }
+            }
+            return (byByte.lastIndex { $0 != nil } ?? 0) + 1
         }
 
         /// The first of `row`'s entries whose kind has `kind`'s byte, or `nil`: none has, or no index.

@@ -5,7 +5,8 @@ import Testing
 /// `send` takes inline when the first move it finds has no guard and settles.
 @Suite struct KindIndexTests {
     /// A flow with one-byte kinds: states with several moves, two moves on one kind (a guard, then a
-    /// fallback), a kind a state has no move for, and a kind no state has.
+    /// fallback; in `open`, a guarded move that settles, so that only its guard keeps it from the
+    /// inline step), a kind a state has no move for, and a kind no state has.
     enum Door: Flow {
         enum State: Hashable, Sendable { case closed, open, locked, alarm }
         enum Event: UInt8, Hashable, Sendable, FlowEvent { case open, close, lock, unlock, kick, knock }
@@ -27,6 +28,8 @@ import Testing
         StateNode(.open, exit: [4]) {
             On(.close, to: .closed)
             On(.kick, to: .open, effects: [5, 6, 7])
+            On(.lock, guard: hasKey, to: .locked, effects: [11])  // guarded, no update: it settles
+            On(.lock, to: .open, effects: [12])
         }
         StateNode(.locked) {
             On(.kick, to: .alarm, effects: [8])
@@ -67,6 +70,21 @@ import Testing
         for state in 0..<table.states.count {
             for event in [Door.Event.open, .close, .lock, .unlock, .kick, .knock] {
                 #expect(table.firstMove(state, event) == Self.scan(table, state, event), "\(table.states[state]), \(event)")
+            }
+        }
+    }
+
+    @Test("The configuration table's index finds each configuration's outcome for a kind, as a scan does")
+    func configurationIndexAgreesWithAScan() throws {
+        let deck = ParallelCommonStepTests.deck.table
+        #expect(deck.configIndex.width > 0)
+        for c in 0..<(deck.configRanges.count - 1) {
+            let range = Int(deck.configRanges[c])..<Int(deck.configRanges[c + 1])
+            for kind in Set((0..<deck.configKinds.count).map { deck.configKinds[$0] }) {
+                let start = deck.firstOutcome(c, kind)
+                let found = (start..<range.upperBound).first { deck.configKinds[$0] == kind }
+                #expect(range.contains(start) || start == range.upperBound)
+                #expect(found == range.first { deck.configKinds[$0] == kind }, "configuration \(c), \(kind)")
             }
         }
     }

@@ -45,7 +45,8 @@ import Testing
                 (guardToken, updateToken, emitToken) = tokens
                 machine = try FlowMachine(Self.definition(tokens.0, tokens.1, tokens.2))
             }
-            // The definition made above is gone; the machine's table holds what it calls.
+            // Only the machine is left: its table and its definition (which keeps the update's and
+            // the emit's functions) hold what they capture.
             #expect(guardToken != nil && updateToken != nil && emitToken != nil)
             _ = try machine.start()
             var reports: [String] = []

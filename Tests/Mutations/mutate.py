@@ -167,8 +167,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the step `send` takes inline takes a guarded move without asking its guard",
         file="Sources/Flowstate/FlowMachine.swift",
-        search="""                if move.settles && move.guardIndex < 0 {""",
-        replace="""                if move.settles {""",
+        search="""            if move.settles && move.guardIndex < 0 {""",
+        replace="""            if move.settles {""",
     ),
     Mutation(
         name="kind-index-keeps-last",
