@@ -2,6 +2,29 @@
 // algorithm (FlowMachine+Parallel.swift), whose exit and entry sets cancel and arm them; a flow
 // without pays nothing (its table says so once, and its steps never carry timer data).
 
+/// The fields of a ``FlowMachine`` that only a flow with parallel states, history or delayed
+/// transitions uses (``FlowMachine/extras``): one object, made when one of them is first set, copied when a
+/// machine that shares it changes it.
+@usableFromInline
+final class FlowMachineExtras<F: Flow>: @unchecked Sendable {
+    // Mutated only through FlowMachine.uniqueExtras(), when no other machine holds it: no two
+    // accesses overlap, so no run-time exclusivity check either.
+    @usableFromInline @exclusivity(unchecked) var stepStorage: FlowParallelStepStorage<F>?
+    @usableFromInline @exclusivity(unchecked) var historyValue: [Int: [Int]] = [:]
+    @usableFromInline @exclusivity(unchecked) var timers = FlowArmedTimers()
+
+    @usableFromInline init() {}
+
+    /// A copy, for a machine about to change what it shares.
+    @usableFromInline func copy() -> FlowMachineExtras {
+        let copy = FlowMachineExtras()
+        copy.stepStorage = stepStorage
+        copy.historyValue = historyValue
+        copy.timers = timers
+        return copy
+    }
+}
+
 /// The timers a machine has armed, in the order it armed them, and how many it has ever armed (each
 /// arming's generation).
 @usableFromInline

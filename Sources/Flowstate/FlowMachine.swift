@@ -24,8 +24,28 @@ public struct FlowMachine<F: Flow>: Sendable {
     @usableFromInline let table: FlowTable<F>
     @usableFromInline var current: Int
     @usableFromInline var phase: Phase
+    /// For a flow with a common step configuration table (``FlowTable/configRanges``), the number of
+    /// the machine's configuration in it; -1 when it is not there (or the flow has no table). Stored
+    /// beside ``phase``, so that the two share a word.
+    @usableFromInline var commonConfiguration: Int32
     @usableFromInline var finalOutput: F.Output?
     @usableFromInline var contextValue: F.Context
+    /// What only a flow with parallel states, history or delayed transitions uses (``stepStorage``,
+    /// ``historyValue``, ``timers``), kept out of a machine until one of those fields holds something:
+    /// `nil` for any other machine, so that it stays small (docs/PERFORMANCE.md, the heap per
+    /// machine). Copied on write, so that a machine stays a value. (The configuration, which the
+    /// parallel step reads and writes on every step, stays inline.)
+    @usableFromInline var extras: FlowMachineExtras<F>?
+
+    /// ``extras``, made first, or copied when another machine shares it.
+    @inlinable @inline(__always)
+    mutating func uniqueExtras() -> FlowMachineExtras<F> {
+        if !isKnownUniquelyReferenced(&extras) {
+            extras = extras?.copy() ?? FlowMachineExtras()
+        }
+        return extras.unsafelyUnwrapped
+    }
+
     /// For a flow with parallel states, the active states, sorted by number (document order); empty
     /// for a flow without, whose active states are `current` and its ancestors.
     @usableFromInline var active: [Int32]
@@ -36,15 +56,25 @@ public struct FlowMachine<F: Flow>: Sendable {
     @usableFromInline var activeLeaves: [Int32]
     /// For a flow with parallel states, the storage of the last step, written again by the next step
     /// when no step holds it any more (``FlowParallelStepStorage``); `nil` until then.
-    @usableFromInline var stepStorage: FlowParallelStepStorage<F>?
-    /// For a flow with a common step configuration table (``FlowTable/configRanges``), the number of
-    /// the machine's configuration in it; -1 when it is not there (or the flow has no table).
-    @usableFromInline var commonConfiguration: Int32
+    @inlinable var stepStorage: FlowParallelStepStorage<F>? {
+        get { extras?.stepStorage }
+        _modify { let extras = uniqueExtras(); yield &extras.stepStorage }
+    }
     /// What each history state remembers, by state number (SCXML's `historyValue`); empty for a flow
     /// without history states, and for one whose histories have recorded nothing yet.
-    @usableFromInline var historyValue: [Int: [Int]]
+    @inlinable var historyValue: [Int: [Int]] {
+        _read {
+            if let extras { yield extras.historyValue } else { yield [:] }
+        }
+        _modify { let extras = uniqueExtras(); yield &extras.historyValue }
+    }
     /// The timers armed for delayed transitions (``After``); empty for a flow without.
-    @usableFromInline var timers: FlowArmedTimers
+    @inlinable var timers: FlowArmedTimers {
+        _read {
+            if let extras { yield extras.timers } else { yield FlowArmedTimers() }
+        }
+        _modify { let extras = uniqueExtras(); yield &extras.timers }
+    }
 
     /// Creates a machine that has not started yet, with the definition's
     /// ``FlowDefinition/initialContext``.
@@ -67,12 +97,10 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.phase = .ready
         self.finalOutput = nil
         self.contextValue = context
+        self.commonConfiguration = -1
         self.active = []
         self.activeLeaves = []
-        self.stepStorage = nil
-        self.commonConfiguration = -1
-        self.historyValue = [:]
-        self.timers = FlowArmedTimers()
+        self.extras = nil
     }
 
     @usableFromInline
@@ -128,8 +156,9 @@ public struct FlowMachine<F: Flow>: Sendable {
         throws(FlowError)
     {
         try self.init(definition, context: context ?? definition.initialContext)
-        historyValue = try Self.checkedHistory(history, definition)
-        timers.generation = lastTimerGeneration
+        let remembered = try Self.checkedHistory(history, definition)
+        if !remembered.isEmpty { historyValue = remembered }
+        if lastTimerGeneration != 0 { timers.generation = lastTimerGeneration }
         let hierarchy = table.hierarchy
         var indices: [Int] = []
         for state in leaves {

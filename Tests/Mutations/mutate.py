@@ -179,6 +179,14 @@ MUTATIONS = [
         replace="""                for entry in ranges[row]..<ranges[row + 1] {  // each byte keeps its first entry""",
     ),
     Mutation(
+        name="machine-extras-shared",
+        suite="FlowstateTests",
+        what="copies of a machine share its extras (timers, history, step storage) instead of copying them on write",
+        file="Sources/Flowstate/FlowMachine.swift",
+        search="""        if !isKnownUniquelyReferenced(&extras) {""",
+        replace="""        if extras == nil {""",
+    ),
+    Mutation(
         name="table-guard-boxes-kept",
         suite="FlowstateTests",
         what="a compiled table never releases the boxes of its guards (what they capture lives forever)",
