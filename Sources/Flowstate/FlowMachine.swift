@@ -391,14 +391,19 @@ public struct FlowMachine<F: Flow>: Sendable {
         let kind = event.kind
         if let i = table.firstMove(source, kind), table.eventKinds[i] == kind {
             let move = table.eventMoves[i]
-            if move.settles && move.guardIndex < 0 {
-                let target = Int(move.target)
-                current = target
-                return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
-                                event: event, effects: table.effects(of: move), declaration: move.declaration)
-            }
+            if move.settles && move.guardIndex < 0 { return takeSettling(move, from: source, event: event) }
         }
         return try sendFlat(event, kind: kind)
+    }
+
+    /// Takes a move that ``FlowTable/Move/settles``: the common case, built in place (inlined into
+    /// ``send(_:)``'s inline step and into ``sendFlat(_:kind:)``'s scan).
+    @inlinable @inline(__always)
+    mutating func takeSettling(_ move: FlowTable<F>.Move, from source: Int, event: F.Event) -> FlowStep<F> {
+        let target = Int(move.target)
+        current = target
+        return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
+                        event: event, effects: table.effects(of: move), declaration: move.declaration)
     }
 
     /// A step of ``send(_:)`` taken without its inline common step: what `send` does in every phase.
@@ -424,13 +429,7 @@ public struct FlowMachine<F: Flow>: Sendable {
                 matched = true
                 let move = table.eventMoves[i]
                 if table.allows(move, state: source, event: event, context: contextValue) {
-                    if move.settles {
-                        // The common case, written out here so that the step is built in place.
-                        let target = Int(move.target)
-                        current = target
-                        return FlowStep(kind: .transitioned, state: table.states[target], from: table.states[source],
-                                        event: event, effects: table.effects(of: move), declaration: move.declaration)
-                    }
+                    if move.settles { return takeSettling(move, from: source, event: event) }
                     return try take(move, from: source, event: event)
                 }
             }

@@ -167,8 +167,8 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="the step `send` takes inline takes a guarded move without asking its guard",
         file="Sources/Flowstate/FlowMachine.swift",
-        search="""            if move.settles && move.guardIndex < 0 {""",
-        replace="""            if move.settles {""",
+        search="""            if move.settles && move.guardIndex < 0 { return takeSettling(move, from: source, event: event) }""",
+        replace="""            if move.settles { return takeSettling(move, from: source, event: event) }""",
     ),
     Mutation(
         name="kind-index-keeps-last",
