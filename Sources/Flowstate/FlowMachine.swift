@@ -19,15 +19,21 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// step's first test is the only one it pays.
     @usableFromInline enum Phase: Sendable { case ready, running, runningParallel, finished, stopped }
 
+    /// The definition's compiled table. First, so that its offset is known without the flow's
+    /// types: a supervisor's type-erased box reads it in generic code (``AnyMachineBox/shape``)
+    /// without asking for the machine's metadata.
+    @usableFromInline let table: FlowTable<F>
     /// The definition this machine runs.
     public let definition: FlowDefinition<F>
-    @usableFromInline let table: FlowTable<F>
     @usableFromInline var current: Int
-    @usableFromInline var phase: Phase
+    // The next three share a word when the output is small (`Void`, an enum without payload): the
+    // order of the fields is their order in memory, so the 4-byte field goes first and the two
+    // 1-byte ones after it. A supervised machine's heap is mostly its box, this struct included
+    // (docs/PERFORMANCE.md, the heap per machine).
     /// For a flow with a common step configuration table (``FlowTable/configRanges``), the number of
-    /// the machine's configuration in it; -1 when it is not there (or the flow has no table). Stored
-    /// beside ``phase``, so that the two share a word.
+    /// the machine's configuration in it; -1 when it is not there (or the flow has no table).
     @usableFromInline var commonConfiguration: Int32
+    @usableFromInline var phase: Phase
     @usableFromInline var finalOutput: F.Output?
     @usableFromInline var contextValue: F.Context
     /// What only a flow with parallel states, history or delayed transitions uses (``stepStorage``,
@@ -91,8 +97,8 @@ public struct FlowMachine<F: Flow>: Sendable {
     @inlinable
     public init(_ definition: FlowDefinition<F>, context: F.Context) throws(FlowError) {
         guard !definition.hasErrors else { throw Self.invalid(definition) }
-        self.definition = definition
         self.table = definition.table
+        self.definition = definition
         self.current = definition.table.initialTarget
         self.phase = .ready
         self.finalOutput = nil

@@ -18,6 +18,12 @@ class FlowTableShape: @unchecked Sendable {
         self.stopEffects = stopEffects
         self.name = name
     }
+
+    /// Whether stopping a running machine resting in `leaf` performs exit effects: the leaf's active
+    /// states have some, or the flow has parallel states (its leaves are the engine's to tell).
+    final func exitsOnStop(leaf: Int32) -> Bool {
+        hierarchy.hasParallel || !stopEffects[Int(leaf)].isEmpty
+    }
 }
 
 /// The compiled form of a definition: flat arrays indexed by state, shared by every machine that runs it.

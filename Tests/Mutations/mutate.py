@@ -179,6 +179,14 @@ MUTATIONS = [
         replace="""                for entry in ranges[row]..<ranges[row + 1] {  // each byte keeps its first entry""",
     ),
     Mutation(
+        name="forwarded-failure-wrapped",
+        suite="FlowstateTests",
+        what="a declared child's effect that failed in an ancestor's handler is wrapped again as a failure of the child's route",
+        file="Sources/Flowstate/Supervisor/EffectContext.swift",
+        search="""        (error as? ForwardedFailure)?.failure ?? EffectFailure(""",
+        replace="""        EffectFailure(""",
+    ),
+    Mutation(
         name="machine-extras-shared",
         suite="FlowstateTests",
         what="copies of a machine share its extras (timers, history, step storage) instead of copying them on write",

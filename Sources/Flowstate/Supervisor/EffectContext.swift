@@ -70,13 +70,45 @@ final class SupervisorLink {
 }
 
 /// How a box performs its machine's effects: with a handler of its own, or by forwarding them
-/// (mapped) to its parent's handler.
+/// (mapped) to its parent's handler. One closure either way, two words: an enum of the two closures
+/// would take a third word in every box (docs/PERFORMANCE.md, the heap per machine).
 @usableFromInline
-enum EffectRoute<F: Flow> {
-    case handler(EffectHandler<F>)
-    case forward(@Sendable (F.Effect) -> Any?)
+struct EffectRoute<F: Flow> {
+    /// Performs one effect. A forwarded effect's failure (the parent's handler threw) comes out as a
+    /// ``ForwardedFailure``, reported as it is; anything else the handler throws is the machine's
+    /// failure.
+    @usableFromInline let perform: (F.Effect, EffectContext<F>) throws -> Void
 
-    static func mapped<P>(_ map: @escaping @Sendable (F.Effect) -> P?) -> EffectRoute<F> {
-        .forward { effect -> Any? in map(effect) }
+    @usableFromInline
+    init(perform: @escaping (F.Effect, EffectContext<F>) throws -> Void) { self.perform = perform }
+
+    /// Effects performed by the machine's own handler.
+    @inlinable
+    static func handler(_ handler: @escaping EffectHandler<F>) -> Self { Self(perform: handler) }
+
+    /// A declared child's effects: each mapped to its parent's effect (or dropped, for `nil`) and
+    /// performed by the parent's route, on behalf of the effect's origin.
+    static func mapped<P>(_ map: @escaping @Sendable (F.Effect) -> P?) -> Self {
+        Self { effect, context in
+            guard let mapped = map(effect), let supervisor = context.supervisor else { return }
+            do throws(EffectFailure) {
+                try supervisor.forwardToParent(mapped, from: context.machine.id, origin: context.origin)
+            } catch {
+                throw ForwardedFailure(failure: error)
+            }
+        }
     }
+
+    /// The failure an effect's error is: a forwarded effect's own failure, or a new one of `origin`.
+    @usableFromInline
+    static func failure(_ error: any Error, origin: MachineID, effect: F.Effect) -> EffectFailure {
+        (error as? ForwardedFailure)?.failure ?? EffectFailure(origin: origin, effect: "\(effect)", message: "\(error)")
+    }
+}
+
+/// A forwarded effect's failure, carried out of the route's closure unchanged (internal: a user's
+/// handler cannot throw one).
+@usableFromInline
+struct ForwardedFailure: Error {
+    @usableFromInline let failure: EffectFailure
 }

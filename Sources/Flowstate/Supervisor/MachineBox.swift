@@ -26,28 +26,36 @@ final class MachineExtras {
 /// without generic code.
 @usableFromInline
 class AnyMachineBox {
-    // Fields in an order that packs them: a box is most of a machine's memory.
-    @usableFromInline @exclusivity(unchecked) final var id: MachineID
-    /// The flow's compiled shape, shared by every machine of the definition.
-    @usableFromInline final let shape: FlowTableShape
+    // Fields in an order that packs them: a box is most of a supervised machine's memory (an idle
+    // one-screen machine's box is 136 bytes, a 144-byte heap block; docs/PERFORMANCE.md). What the
+    // supervisor or the machine already holds is not kept again here: the scope of the machine's
+    // identity is the supervisor's, and the flow's shape is the machine's table (``shape``).
+    /// The machine's number in its supervisor (its ``MachineID/rawValue``): with ``slot`` and the
+    /// supervisor's scope, its identity (``id(in:)``). Kept after the machine is removed, so that
+    /// a box still names the machine it held.
+    @usableFromInline @exclusivity(unchecked) final var serial: UInt64 = 0
+    /// Where the supervisor keeps the machine (its index in the core's nodes and in the boxes).
+    @usableFromInline @exclusivity(unchecked) final var slot: Int32 = -1
+    /// The machine's current leaf state, mirrored after every step.
+    @usableFromInline @exclusivity(unchecked) final var leaf: Int32
     final let mapOutput: ((any Sendable) -> (any Sendable)?)?
     /// The failure policy (when not the default), failure mapping, hook, owner, tasks, root output.
     final var extras: MachineExtras?
-    /// The machine's current leaf state, mirrored after every step.
-    @usableFromInline @exclusivity(unchecked) final var leaf: Int32
     /// Whether the machine reached a final state (stopping it then exits nothing).
     @usableFromInline @exclusivity(unchecked) final var isFinished = false
     final let ownerBound: Bool
     /// Whether the flow has delayed transitions: its steps' timers are scheduled by the supervisor.
     @usableFromInline final let hasDelays: Bool
+    /// Whether the flow's states declare children (``FlowTableShape/declaresChildren``), read on
+    /// every step without a call to ``shape``.
+    @usableFromInline final let declaresChildren: Bool
 
     @usableFromInline
     init(shape: FlowTableShape, leaf: Int, policy: FailurePolicy, mapOutput: ((any Sendable) -> (any Sendable)?)?,
          mapFailure: ((SupervisionFailure) -> (any Sendable)?)?, onTeardown: ((TeardownReason) -> Void)?,
          lifetime: FlowLifetime?, hasDelays: Bool = false) {
-        self.id = MachineID(rawValue: 0)
         self.hasDelays = hasDelays
-        self.shape = shape
+        self.declaresChildren = shape.declaresChildren
         self.leaf = Int32(truncatingIfNeeded: leaf)
         self.mapOutput = mapOutput
         self.ownerBound = lifetime != nil
@@ -61,9 +69,25 @@ class AnyMachineBox {
         }
     }
 
+    /// The machine's identity, given by `supervisor` (the one that holds the box).
+    @inlinable @inline(__always)
+    final func id(in supervisor: Supervisor) -> MachineID {
+        MachineID(rawValue: serial, scope: supervisor.core.scope, slot: slot)
+    }
+
+    /// Gives the box the identity its supervisor placed it under.
+    final func place(_ id: MachineID) {
+        serial = id.rawValue
+        slot = id.slot
+    }
+
+    /// The flow's compiled shape, shared by every machine of the definition: the machine's own
+    /// table, asked of the typed box (one reference, kept once). Read when a machine is torn down or
+    /// inspected, never on a step.
+    var shape: FlowTableShape { fatalError("abstract") }
+
     final var flowName: String { shape.name }
     final var policy: FailurePolicy { extras?.policy ?? .escalate }
-    @usableFromInline final var declaresChildren: Bool { shape.declaresChildren }
     final var stateHierarchy: FlowHierarchy { shape.hierarchy }
     final var mapFailure: ((SupervisionFailure) -> (any Sendable)?)? { extras?.mapFailure }
     final var onTeardown: ((TeardownReason) -> Void)? { extras?.onTeardown }
@@ -81,10 +105,10 @@ class AnyMachineBox {
     }
 
     /// Whether stopping the machine performs exit effects (a running machine whose active states
-    /// have some; with parallel states, a running machine: its leaves are the engine's). Known without
-    /// generic code.
-    final var exitsOnStop: Bool {
-        !isFinished && (shape.hierarchy.hasParallel || !shape.stopEffects[Int(leaf)].isEmpty)
+    /// have some; with parallel states, a running machine: its leaves are the engine's), given its
+    /// ``shape`` (the caller asks for it once). Known without generic code.
+    final func exitsOnStop(_ shape: FlowTableShape) -> Bool {
+        !isFinished && shape.exitsOnStop(leaf: leaf)
     }
 
     /// The states a step entered, in document order (outermost first, earlier regions first), as the
@@ -209,7 +233,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     /// supervisor told (``report(_:_:before:to:)``), its effects performed.
     @inlinable @inline(__always)
     func take(_ step: FlowStep<F>, from: Int32, before: [Int32]?, in supervisor: Supervisor) -> StepOutcome {
-        if hasDelays { supervisor.scheduleTimers(step.timers, of: id) }
+        if hasDelays { supervisor.scheduleTimers(step.timers, of: id(in: supervisor)) }
         let kind: StepSummary.Kind
         switch step.kind {
         case .transitioned:
@@ -235,7 +259,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     @inlinable
     override func start(in supervisor: Supervisor) throws(FlowError) -> StepOutcome {
         let step = try machine.start()
-        if hasDelays { supervisor.scheduleTimers(step.timers, of: id) }
+        if hasDelays { supervisor.scheduleTimers(step.timers, of: id(in: supervisor)) }
         leaf = Int32(truncatingIfNeeded: machine.current)
         isFinished = step.kind == .finished
         let summary = StepSummary(kind: isFinished ? .finished : .started, from: -1, to: leaf)
@@ -270,32 +294,18 @@ final class MachineBox<F: Flow>: AnyMachineBox {
 
     override func accepts(_ event: Any) -> Bool { event is F.Event }
 
-    /// Performs effects in order, through the machine's own handler or forwarded to its parent's;
+    /// Performs effects in order, through the machine's route (its own handler, or its parent's);
     /// the first failure stops the rest and is returned.
     @inlinable @inline(__always)
     func perform(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
         guard !effects.isEmpty else { return nil }
-        guard case .handler(let handler) = route else { return forward(effects, in: supervisor) }
+        let id = id(in: supervisor)
         let context = EffectContext<F>(machine: MachineHandle(id: id), origin: id, link: supervisor.link)
         for effect in effects {
             do {
-                try handler(effect, context)
+                try route.perform(effect, context)
             } catch {
-                return EffectFailure(origin: id, effect: "\(effect)", message: "\(error)")
-            }
-        }
-        return nil
-    }
-
-    /// Performs a declared child's effects, each mapped to its parent's and performed by the parent's
-    /// handler; the first failure stops the rest and is returned.
-    @usableFromInline
-    func forward(_ effects: FlowEffects<F.Effect>, in supervisor: Supervisor) -> EffectFailure? {
-        for effect in effects {
-            do throws(EffectFailure) {
-                try perform(effect, origin: id, in: supervisor)
-            } catch {
-                return error
+                return EffectRoute<F>.failure(error, origin: id, effect: effect)
             }
         }
         return nil
@@ -306,7 +316,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         var failures: [EffectFailure] = []
         for effect in exits {
             do throws(EffectFailure) {
-                try perform(effect, origin: id, in: supervisor)
+                try perform(effect, origin: id(in: supervisor), in: supervisor)
             } catch {
                 failures.append(error)
             }
@@ -320,19 +330,14 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     }
 
     /// Performs one effect produced by `origin` (this machine, or a declared child whose effects are
-    /// mapped to this flow's): through the handler, or forwarded to the parent's.
+    /// mapped to this flow's), through the machine's route.
     @usableFromInline
     func perform(_ effect: F.Effect, origin: MachineID, in supervisor: Supervisor) throws(EffectFailure) {
-        switch route {
-        case .handler(let handler):
-            do {
-                try handler(effect, EffectContext(machine: MachineHandle(id: id), origin: origin, link: supervisor.link))
-            } catch {
-                throw EffectFailure(origin: origin, effect: "\(effect)", message: "\(error)")
-            }
-        case .forward(let map):
-            guard let mapped = map(effect) else { return }
-            try supervisor.forwardToParent(mapped, from: id, origin: origin)
+        do {
+            try route.perform(effect, EffectContext(machine: MachineHandle(id: id(in: supervisor)), origin: origin,
+                                                    link: supervisor.link))
+        } catch {
+            throw EffectRoute<F>.failure(error, origin: origin, effect: effect)
         }
     }
 
@@ -365,4 +370,6 @@ final class MachineBox<F: Flow>: AnyMachineBox {
     override func leafPositions() -> [Int] { machine.leafPositions }
 
     override var anyContext: any Sendable { machine.context }
+
+    override var shape: FlowTableShape { machine.table }
 }

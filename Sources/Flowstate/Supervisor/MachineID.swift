@@ -5,7 +5,7 @@ public struct MachineID: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// The number, unique within its supervisor, increasing in creation order.
     public let rawValue: UInt64
     /// The supervisor that gave the identity (0: made by hand, names no machine).
-    let scope: UInt64
+    @usableFromInline let scope: UInt64
     /// Where the supervisor keeps the machine: a hint checked against `rawValue`, not part of the identity.
     @usableFromInline let slot: Int32
 
@@ -14,6 +14,7 @@ public struct MachineID: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.init(rawValue: rawValue, scope: 0, slot: -1)
     }
 
+    @usableFromInline
     init(rawValue: UInt64, scope: UInt64, slot: Int32) {
         self.rawValue = rawValue
         self.scope = scope

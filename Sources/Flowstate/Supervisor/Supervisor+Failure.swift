@@ -10,9 +10,9 @@ extension Supervisor {
     func fail(_ slot: Int32, _ effectFailure: EffectFailure, whileStarting: Bool) {
         var slot = slot
         let first = boxes[Int(slot)]!
-        let failure = SupervisionFailure(machine: first.id, flow: first.flowName, effect: effectFailure.effect,
+        let failure = SupervisionFailure(machine: first.id(in: self), flow: first.flowName, effect: effectFailure.effect,
                                          message: effectFailure.message)
-        publish(.failed(first.id, failure: failure))
+        publish(.failed(first.id(in: self), failure: failure))
         var startingFailure = whileStarting
         while true {
             let box = boxes[Int(slot)]!
@@ -56,7 +56,7 @@ extension Supervisor {
             return
         }
         guard let id = place(fresh, at: placement, lifecycle: .pending, history: history) else { return }
-        publish(.restarted(box.id, replacement: id))
+        publish(.restarted(box.id(in: self), replacement: id))
         core.startNext([id])
     }
 

@@ -39,7 +39,7 @@ extension Supervisor {
             let node = core[slot]
             let box = box(slot)
             let parentStateLabel = node.parentState >= 0 ? self.box(node.parent).described.label(ofState: Int(node.parentState)) : nil
-            return MachineInfo(id: box.id, flow: box.flowName, state: box.described.stateLabel,
+            return MachineInfo(id: box.id(in: self), flow: box.flowName, state: box.described.stateLabel,
                                leaves: box.described.stateLabels,
                                parent: node.parent >= 0 ? core.id(of: node.parent) : nil,
                                children: core.children(of: slot).map { core.id(of: $0) }, parentState: parentStateLabel,

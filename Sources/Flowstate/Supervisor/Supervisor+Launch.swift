@@ -141,7 +141,7 @@ extension Supervisor {
         guard let slot = core.place(placement, lifecycle: lifecycle, history: history) else { return nil }
         if Int(slot) == boxes.count { boxes.append(box) } else { boxes[Int(slot)] = box }
         let id = core.id(of: slot)
-        box.id = id
+        box.place(id)
         box.lifetime?.register(id, in: inbox)
         if box.ownerBound && box.lifetime == nil { inbox.released.append(id) }  // its owner is already gone
         return id
@@ -161,7 +161,7 @@ extension Supervisor {
         do throws(FlowError) {
             outcome = try box.start(in: self)
         } catch {
-            fail(slot, EffectFailure(origin: box.id, effect: "start", message: error.message), whileStarting: true)
+            fail(slot, EffectFailure(origin: box.id(in: self), effect: "start", message: error.message), whileStarting: true)
             return
         }
         followUp(box, outcome, starting: true)
@@ -172,7 +172,7 @@ extension Supervisor {
     /// (``SupervisorCore/declaredPlacement(parent:state:)``), and has them started next, before
     /// anything queued (``SupervisorCore/startNext(_:)``).
     func startDeclaredChildren(of box: AnyMachineBox, _ summary: StepSummary, starting: Bool) {
-        let slot = box.id.slot
+        let slot = box.slot
         var starts: [MachineID] = []
         for state in box.enteredStates(summary, starting: starting) {
             guard let spec = box.childFlow(at: state) else { continue }

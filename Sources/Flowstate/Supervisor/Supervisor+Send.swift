@@ -55,8 +55,8 @@ extension Supervisor {
         do throws(FlowError) {
             outcome = try box.deliver(event, in: self)
         } catch {
-            publish(.refused(box.id, event: "\(event)", error: error))
-            logger?.debug("queued event refused", metadata: ["machine": "\(box.id)", "error": "\(error)"])
+            publish(.refused(box.id(in: self), event: "\(event)", error: error))
+            logger?.debug("queued event refused", metadata: ["machine": "\(box.id(in: self))", "error": "\(error)"])
             return
         }
         followUp(box, outcome, starting: false)
@@ -68,12 +68,12 @@ extension Supervisor {
     /// someone observes or its flow declares children.
     @usableFromInline
     func stepTaken(_ box: AnyMachineBox, _ summary: StepSummary, describe: () -> StepDescription) {
-        let slot = box.id.slot
+        let slot = box.slot
         if summary.from < 0 {
             if isObserved {
                 let parent = core[slot].parent
                 let description = describe()
-                publish(.spawned(box.id, flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
+                publish(.spawned(box.id(in: self), flow: box.flowName, parent: parent >= 0 ? core.id(of: parent) : nil,
                               state: description.to, transitions: description.transitions))
             }
             return
@@ -81,7 +81,7 @@ extension Supervisor {
         guard summary.moved else { return }
         if isObserved {
             let description = describe()
-            publish(.transitioned(box.id, from: description.from, to: description.to, event: description.event,
+            publish(.transitioned(box.id(in: self), from: description.from, to: description.to, event: description.event,
                                transitions: description.transitions))
         }
         guard box.declaresChildren else { return }
@@ -95,7 +95,7 @@ extension Supervisor {
     /// nothing, most of the time, decided inline.
     @inlinable
     func followUp(_ box: AnyMachineBox, _ outcome: StepOutcome, starting: Bool) {
-        let next = core.followUp(of: box.id, outcome, declaresChildren: box.declaresChildren)
+        let next = core.followUp(of: box.id(in: self), outcome, declaresChildren: box.declaresChildren)
         if case .none = next { return }
         perform(next, after: box, outcome.summary, starting: starting)
     }
@@ -108,7 +108,7 @@ extension Supervisor {
         case .fail(let slot, let failure):
             fail(slot, failure, whileStarting: starting)
         case .complete:
-            complete(box.id.slot)
+            complete(box.slot)
         case .startDeclaredChildren:
             startDeclaredChildren(of: box, summary, starting: starting)
         }
@@ -120,7 +120,7 @@ extension Supervisor {
     func complete(_ slot: Int32) {
         let box = boxes[Int(slot)]!
         let output = box.output()
-        if isObserved, let output { publish(.completed(box.id, output: TreeEvent.Output(output))) }
+        if isObserved, let output { publish(.completed(box.id(in: self), output: TreeEvent.Output(output))) }
         let parent = core[slot].parent
         tearDown(slot, reason: .completed)
         guard let output else { return }

@@ -224,7 +224,7 @@ extension Supervisor {
             snapshot.context = try box.described.encodedContext()
             snapshot.history = box.described.rememberedLabels
             if box.hasDelays {
-                snapshot.timers = armedTimers(of: box.id).map { timer, left in
+                snapshot.timers = armedTimers(of: box.id(in: self)).map { timer, left in
                     TimerSnapshot(state: box.described.label(ofState: timer.state),
                                   transition: timer.transition.position, left: left)
                 }

@@ -58,10 +58,11 @@ extension Supervisor {
         guard let steps = core.beginTeardown(of: slot, reason: reason) else { return }
         for step in steps {
             let box = boxes[Int(step.slot)]!
-            let id = box.id
-            if step.wasRunning && box.exitsOnStop {
+            let id = box.id(in: self)
+            let shape = box.shape
+            if step.wasRunning && box.exitsOnStop(shape) {
                 for failure in box.stopAndExit(in: self) {
-                    publish(.failed(id, failure: SupervisionFailure(machine: failure.origin, flow: box.flowName,
+                    publish(.failed(id, failure: SupervisionFailure(machine: failure.origin, flow: shape.name,
                                                                  effect: failure.effect, message: failure.message)))
                 }
             }
@@ -69,7 +70,7 @@ extension Supervisor {
             if let tasks = box.extras?.tasks { for task in tasks.values { task.cancel() } }
             boxes[Int(step.slot)] = nil
             core.remove(step.slot)
-            record.append(id, flow: box.flowName)
+            record.append(id, flow: shape.name)
             hook?(step.reason)
             publish(.tornDown(id, reason: step.reason))
         }

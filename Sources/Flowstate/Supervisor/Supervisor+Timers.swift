@@ -63,8 +63,8 @@ extension Supervisor {
         do throws(FlowError) {
             outcome = try box.fire(timer, in: self)
         } catch {
-            publish(.refused(box.id, event: "\(timer)", error: error))
-            logger?.debug("timer refused", metadata: ["machine": "\(box.id)", "error": "\(error)"])
+            publish(.refused(box.id(in: self), event: "\(timer)", error: error))
+            logger?.debug("timer refused", metadata: ["machine": "\(box.id(in: self))", "error": "\(error)"])
             return
         }
         followUp(box, outcome, starting: false)

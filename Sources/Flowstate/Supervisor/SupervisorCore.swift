@@ -151,7 +151,7 @@ struct SupervisorCore: ~Copyable {
 
     /// The supervisor's identity: part of every `MachineID` it gives, so that an identity from
     /// another supervisor never names one of its machines.
-    let scope: UInt64
+    @usableFromInline let scope: UInt64
     private(set) var nodes: [Node] = []
     private var free: [Int32] = []
     private(set) var firstRoot: Int32 = -1
