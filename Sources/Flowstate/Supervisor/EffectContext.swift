@@ -71,7 +71,8 @@ final class SupervisorLink {
 
 /// How a box performs its machine's effects: with a handler of its own, or by forwarding them
 /// (mapped) to its parent's handler. One closure either way, two words: an enum of the two closures
-/// would take a third word in every box (docs/PERFORMANCE.md, the heap per machine).
+/// needs a tag byte, which put every box past a heap block boundary (docs/PERFORMANCE.md, the heap
+/// per machine).
 @usableFromInline
 struct EffectRoute<F: Flow> {
     /// Performs one effect. A forwarded effect's failure (the parent's handler threw) comes out as a
@@ -90,6 +91,8 @@ struct EffectRoute<F: Flow> {
     /// performed by the parent's route, on behalf of the effect's origin.
     static func mapped<P>(_ map: @escaping @Sendable (F.Effect) -> P?) -> Self {
         Self { effect, context in
+            // The supervisor is there: a route runs only inside one of its calls (a step, a stop),
+            // never from its deinit.
             guard let mapped = map(effect), let supervisor = context.supervisor else { return }
             do throws(EffectFailure) {
                 try supervisor.forwardToParent(mapped, from: context.machine.id, origin: context.origin)

@@ -82,8 +82,9 @@ class AnyMachineBox {
     }
 
     /// The flow's compiled shape, shared by every machine of the definition: the machine's own
-    /// table, asked of the typed box (one reference, kept once). Read when a machine is torn down or
-    /// inspected, never on a step.
+    /// table, asked of the typed box (one reference, kept once). Read when a machine is torn down,
+    /// fails, is inspected or observed, or takes a step that starts declared children; never on a
+    /// plain step.
     var shape: FlowTableShape { fatalError("abstract") }
 
     final var flowName: String { shape.name }
