@@ -45,6 +45,48 @@ struct SupervisorRunTests {
         #expect(error?.message.contains("stopped") == true)
     }
 
+    // Regression (a new user's trial, stop 37): a root torn down while it starts (its first entry
+    // effect fails) was never noticed, and `run` waited for ever. With the bug these tests wait for
+    // their time limit and fail.
+    @Test("A root whose start fails ends the wait with machineGone, not a wait for ever", .timeLimit(.minutes(1)))
+    func rootFailsWhileStarting() async throws {
+        let supervisor = Supervisor()
+        let error = await #expect(throws: SupervisorError.self) {
+            try await supervisor.run(Leaf.definition) { effect, _ in
+                if effect == "enter leaf.a" { throw EffectLog.Boom() }
+            }
+        }
+        #expect(error?.code == .machineGone)
+        #expect(error?.message.contains("failed") == true)
+        #expect(supervisor.liveCount == 0)
+    }
+
+    @Test("A root restarted while it starts is followed: its replacement's failure ends the wait", .timeLimit(.minutes(1)))
+    func rootRestartedWhileStarting() async throws {
+        let supervisor = Supervisor()
+        var entries = 0
+        let error = await #expect(throws: SupervisorError.self) {
+            try await supervisor.run(Leaf.definition, policy: .restart(maxRestarts: 1, within: .seconds(60))) { effect, _ in
+                if effect == "enter leaf.a" { entries += 1; throw EffectLog.Boom() }
+            }
+        }
+        #expect(entries == 2, "the first incarnation and its one replacement")
+        #expect(error?.code == .machineGone)
+        #expect(supervisor.liveCount == 0)
+    }
+
+    @Test("A root restarted while it starts, whose replacement finishes, returns its output", .timeLimit(.minutes(1)))
+    func rootRestartedWhileStartingFinishes() async throws {
+        let supervisor = Supervisor()
+        var failed = false
+        let output = try await supervisor.run(Leaf.definition, policy: .restart(maxRestarts: 1, within: .seconds(60))) {
+            effect, context in
+            if effect == "enter leaf.a" && !failed { failed = true; throw EffectLog.Boom() }
+            if effect.hasPrefix("enter") { try context.task { .next } }
+        }
+        #expect(output == "leaf output")
+    }
+
     @Test("A root restarted by its policy is followed: the replacement's output is returned")
     func restartedRoot() async throws {
         let supervisor = Supervisor()

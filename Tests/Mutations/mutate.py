@@ -187,6 +187,14 @@ MUTATIONS = [
         replace="""        EffectFailure(""",
     ),
     Mutation(
+        name="run-misses-start-events",
+        suite="FlowstateTests",
+        what="Supervisor.run ignores what happened to its root while it started (a failure, a restart): the wait never ends",
+        file="Sources/Flowstate/Supervisor/Supervisor+Async.swift",
+        search="""        for event in early { follow(event) }""",
+        replace="""        _ = early""",
+    ),
+    Mutation(
         name="machine-extras-shared",
         suite="FlowstateTests",
         what="copies of a machine share its extras (timers, history, step storage) instead of copying them on write",

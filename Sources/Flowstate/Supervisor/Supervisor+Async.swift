@@ -56,7 +56,7 @@ extension Supervisor {
         // Tree events say which incarnation is the root now, and when one is torn down unfinished. A
         // restart tears the old incarnation down, then starts its replacement in the same turn: the
         // teardown is judged once the turn is over, when the replacement is known.
-        let observation = observe { event in
+        func follow(_ event: TreeEvent) {
             switch event {
             case .restarted(let old, let replacement) where old == current:
                 current = replacement
@@ -66,12 +66,21 @@ extension Supervisor {
                 break
             }
         }
+        // The root's identity is known once `start` returns, but the root may fail, be restarted or
+        // be torn down while it starts (its entry effects run inside `start`): the events until then
+        // are kept, and followed from the root's identity once it is known.
+        var early: [TreeEvent] = []
+        let observation = observe { event in
+            if current == nil { early.append(event) } else { follow(event) }
+        }
         defer { observation.cancel() }
         let handle = try start(definition, context: context, policy: policy, output: { output in
             continuation.yield(.output(output))
             continuation.finish()
         }, handler: handler)
-        if current == nil, contains(handle.id) { current = handle.id }
+        current = handle.id
+        for event in early { follow(event) }
+        early = []
         started(handle)
         for await ending in endings {
             switch ending {
