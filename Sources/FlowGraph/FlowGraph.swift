@@ -34,6 +34,9 @@ public struct FlowGraph: Hashable, Sendable {
         public var entry: [String] = []
         /// Labels of its exit effects, then the names of its exit emits, in the order they run.
         public var exit: [String] = []
+        /// Whether the state is a parallel state: its children are regions, all active at once (DOT
+        /// draws it as a dashed cluster marked ∥, Mermaid separates its regions with `--`).
+        public var isParallel = false
         /// Extra DOT attributes (they override the defaults). A `label` replaces the state's name in
         /// the drawing; the lines that follow it (``detailLines``) stay.
         public var attributes: [String: String] = [:]
@@ -155,6 +158,7 @@ public struct FlowGraph: Hashable, Sendable {
             if state.kind == .parallel {
                 // A parallel state is a dashed cluster marked ∥ (UML's and SCXML editors' mark); its
                 // regions are the clusters inside it, side by side.
+                node.isParallel = true
                 node.attributes["style"] = "dashed,rounded"
                 node.attributes["label"] = "\(state.label) ∥"
             }

@@ -2,7 +2,9 @@
 /// A state's entry and exit effects and the child flow it runs (``FlowGraph/Node/detailLines``) are
 /// its description lines (`s1 : entry / present(email)`), which Mermaid draws under its name; a
 /// composite state's are line breaks in its title. Labels are escaped with Mermaid's entity codes
-/// (`#quot;`, `#35;`, ...), so any name is safe.
+/// (`#quot;`, `#35;`, ...), so any name is safe. A parallel state's regions are Mermaid's concurrent
+/// compartments: written one after another inside it, separated by `--`, none marked as its initial
+/// child (every region is entered).
 public enum MermaidWriter {
     /// The Mermaid text of a graph.
     public static func mermaid(_ graph: FlowGraph) -> String {
@@ -22,12 +24,14 @@ public enum MermaidWriter {
     private static func write(in parent: String?, graph: FlowGraph, indent: String, into out: inout String) {
         var children: [String?: [FlowGraph.Node]] = [:]
         for node in graph.nodes { children[node.parent, default: []].append(node) }
-        enum Step { case open(FlowGraph.Node, indent: String), close(indent: String) }
+        enum Step { case open(FlowGraph.Node, indent: String), close(indent: String), separator(indent: String) }
         var stack: [Step] = (children[parent] ?? []).reversed().map { .open($0, indent: indent) }
         while let step = stack.popLast() {
             switch step {
             case .close(let indent):
                 out += "\(indent)}\n"
+            case .separator(let indent):
+                out += "\(indent)--\n"
             case .open(let node, let indent):
                 guard node.kind == .compound else {
                     // Description lines: Mermaid draws them under the name, below a divider.
@@ -39,9 +43,17 @@ public enum MermaidWriter {
                 out += "\(indent)state \"\(escape(node.lines().joined(separator: "\n")))\" as \(node.id)\n"
                 out += "\(indent)state \(node.id) {\n"
                 let inner = children[node.id] ?? []
-                if let first = inner.first { out += "\(indent)  [*] --> \(first.id)\n" }
                 stack.append(.close(indent: indent))
-                stack += inner.reversed().map { .open($0, indent: indent + "  ") }
+                if node.isParallel {
+                    // Regions, last pushed first: each after the separator that follows the one before.
+                    for (i, region) in inner.enumerated().reversed() {
+                        stack.append(.open(region, indent: indent + "  "))
+                        if i > 0 { stack.append(.separator(indent: indent + "  ")) }
+                    }
+                } else {
+                    if let first = inner.first { out += "\(indent)  [*] --> \(first.id)\n" }
+                    stack += inner.reversed().map { .open($0, indent: indent + "  ") }
+                }
             }
         }
     }

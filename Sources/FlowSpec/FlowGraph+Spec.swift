@@ -22,6 +22,7 @@ extension FlowGraph {
             if state.isParallel && state.states.isEmpty {
                 // A <parallel> with no regions (invalid, not declared parallel in the definition, which
                 // draws the others as dashed clusters marked ∥): marked the same way.
+                nodes[i].isParallel = true
                 nodes[i].attributes["style"] = "dashed"
                 nodes[i].attributes["label"] = "\(state.name) ∥"
             }

@@ -227,3 +227,30 @@ struct OverlayTransitionTests {
         #expect(trace.steps.map(\.transitions) == [[], [0, 3]])
     }
 }
+
+/// Regression (a new user's trial, stop 37): Mermaid drew a parallel state as an ordinary composite
+/// state whose first region was its initial child, so the other region looked unreachable.
+@Suite struct MermaidParallelTests {
+    @Test("Mermaid draws a parallel state's regions as concurrent compartments (--), with no initial region")
+    func regionsAreConcurrent() throws {
+        let graph = FlowGraph(Media.definition)
+        let busy = try #require(graph.nodes.first { $0.label == "busy" })
+        let download = try #require(graph.nodes.first { $0.label == "download" })
+        let player = try #require(graph.nodes.first { $0.label == "player" })
+        #expect(busy.isParallel && !download.isParallel && !player.isParallel)
+        let lines = MermaidWriter.mermaid(graph).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let open = try #require(lines.firstIndex(of: "state \(busy.id) {"))
+        let region2 = try #require(lines.firstIndex(of: "state \(player.id) {"))
+        let region1 = try #require(lines.firstIndex(of: "state \(download.id) {"))
+        #expect(open < region1 && region1 < region2)
+        // The separator sits between the two regions, at the parallel state's level.
+        let separators = lines.indices.filter { lines[$0] == "--" }
+        #expect(separators.count == 1)
+        #expect(separators.allSatisfy { region1 < $0 && $0 < region2 })
+        #expect(!lines.contains("[*] --> \(download.id)") && !lines.contains("[*] --> \(player.id)"),
+                "every region is entered: none is the parallel state's initial child")
+        // Inside each region, its initial state is still marked.
+        let fetching = try #require(graph.nodes.first { $0.label == "fetching" })
+        #expect(lines.contains("[*] --> \(fetching.id)"))
+    }
+}
