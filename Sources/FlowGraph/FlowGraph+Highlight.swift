@@ -34,7 +34,9 @@ extension FlowGraph {
     ///
     /// The edges are the transitions the engine reported taking (``FlowTrace/Step/transitions``),
     /// eventless ones included: nothing is guessed from labels. A step without transitions marks
-    /// only the state it reached.
+    /// only the state it reached. In a flow with parallel states (steps with ``FlowTrace/Step/leaves``),
+    /// a leaf is counted when it becomes active, not again for each step another region takes while
+    /// it stays active (nor for a transition that leaves it active and enters it again).
     public mutating func overlay(_ trace: FlowTrace, lastPathLength: Int = 5) {
         var visits: [String: Int] = [:]
         var taken: [Int: Int] = [:]
@@ -43,9 +45,16 @@ extension FlowGraph {
         for (e, edge) in edges.enumerated() {
             for transition in edge.transitions where edgeOf[transition] == nil { edgeOf[transition] = e }
         }
+        var active: Set<String> = []  // a parallel flow's leaves after the step before
         for step in trace.steps {
-            for label in step.leaves ?? [step.to] {
-                if let target = id(ofLabel: label) { visits[target, default: 0] += 1 }
+            if let leaves = step.leaves {
+                for label in leaves where !active.contains(label) {
+                    if let target = id(ofLabel: label) { visits[target, default: 0] += 1 }
+                }
+                active = Set(leaves)
+            } else {
+                if let target = id(ofLabel: step.to) { visits[target, default: 0] += 1 }
+                active = [step.to]
             }
             for transition in step.transitions {
                 guard let e = edgeOf[transition] else { continue }

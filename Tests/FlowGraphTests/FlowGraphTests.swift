@@ -254,3 +254,22 @@ struct OverlayTransitionTests {
         #expect(lines.contains("[*] --> \(fetching.id)"))
     }
 }
+
+/// Regression (a new user's trial, stop 37): in a flow with parallel states, the overlay counted a
+/// leaf once per step it stayed active in, so a region that did not move was "visited" again.
+@Suite struct OverlayParallelVisitsTests {
+    @Test("A parallel flow's overlay counts a leaf when it is entered, not each step it stays active")
+    func visitsAreEntries() throws {
+        var machine = try FlowMachine(Media.definition)
+        var steps = [try machine.start()]
+        for event: Media.Event in [.start, .fetched, .play, .pause, .play] { steps.append(try machine.send(event)) }
+        var graph = FlowGraph(Media.definition)
+        graph.overlay(FlowTrace(steps))
+        func visits(_ label: String) -> String? { graph.nodes.first { $0.label == label }?.attributes["xlabel"] }
+        #expect(visits("idle") == "×1")
+        #expect(visits("fetching") == "×1")
+        #expect(visits("fetched") == "×1", "entered once; the player moved three times beside it")
+        #expect(visits("paused") == "×2", "entered on start, and again after pause")
+        #expect(visits("playing") == "×2")
+    }
+}
