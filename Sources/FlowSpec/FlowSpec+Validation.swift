@@ -174,9 +174,11 @@ extension FlowFile {
             for holder in around {
                 for t in holder.transitions { if let event = t.event { handled.insert(event) } }
             }
-            // Without a mapping, each output the child's document declares is the event itself.
-            let mapping = state.childOutputs.isEmpty
-                ? (outputs ?? []).sorted().map { ChildOutput(output: $0, event: $0) } : state.childOutputs
+            // An output the mapping does not name (every output, without a mapping) reaches the parent
+            // as the event of its own name, as the simulation delivers it: checked like the others.
+            let named = Set(state.childOutputs.map(\.output))
+            let mapping = state.childOutputs
+                + (outputs ?? []).sorted().filter { !named.contains($0) }.map { ChildOutput(output: $0, event: $0) }
             for pair in mapping {
                 if let outputs, !outputs.contains(pair.output) {
                     issues.append(ValidationIssue(

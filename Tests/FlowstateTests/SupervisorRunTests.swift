@@ -87,6 +87,21 @@ struct SupervisorRunTests {
         #expect(output == "leaf output")
     }
 
+    @Test("run's started gives the root's handle, to drive a flow whose effects send nothing")
+    func startedGivesTheHandle() async throws {
+        let supervisor = Supervisor()
+        var effects: [String] = []
+        let output = try await supervisor.run(Leaf.definition) { effect, _ in
+            effects.append(effect)
+        } started: { leaf in
+            try? supervisor.send(.next, to: leaf)  // a -> b
+            try? supervisor.send(.next, to: leaf)  // b -> done: its output is returned
+        }
+        #expect(output == "leaf output")
+        #expect(effects == ["enter leaf.a", "exit leaf.a", "enter leaf.b", "exit leaf.b"])
+        #expect(supervisor.liveCount == 0)
+    }
+
     @Test("A root restarted by its policy is followed: the replacement's output is returned")
     func restartedRoot() async throws {
         let supervisor = Supervisor()

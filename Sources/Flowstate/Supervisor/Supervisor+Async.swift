@@ -41,13 +41,24 @@ extension Supervisor {
     }
 
     /// ``run(_:context:policy:isolation:handler:)``, telling `started` the root's handle as soon as it
-    /// is in the tree (before any await), for a shell that keeps its own records of the machine (the
-    /// coordinator routes the user's navigation to it).
-    package func run<F: Flow>(
+    /// is in the tree (before any await): to send it the events that drive it, or to keep records of
+    /// it (the coordinator routes the user's navigation to it).
+    ///
+    /// ```swift
+    /// let output = try await supervisor.run(Leaf.definition) { effect, _ in
+    ///     print(effect)
+    /// } started: { leaf in
+    ///     try? supervisor.send(.next, to: leaf)  // a -> b
+    ///     try? supervisor.send(.next, to: leaf)  // b -> done: its output is returned
+    /// }
+    /// ```
+    /// - Parameter started: Called once, with the root's handle, after its start (whether it is
+    ///   still running or not).
+    public func run<F: Flow>(
         _ definition: FlowDefinition<F>,
-        context: F.Context?,
-        policy: FailurePolicy,
-        isolation: isolated (any Actor)?,
+        context: F.Context? = nil,
+        policy: FailurePolicy = .escalate,
+        isolation: isolated (any Actor)? = #isolation,
         handler: @escaping EffectHandler<F>,
         started: (MachineHandle<F>) -> Void
     ) async throws -> F.Output {
