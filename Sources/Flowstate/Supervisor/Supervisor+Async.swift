@@ -52,8 +52,17 @@ extension Supervisor {
     ///     try? supervisor.send(.next, to: leaf)  // b -> done: its output is returned
     /// }
     /// ```
-    /// - Parameter started: Called once, with the root's handle, after its start (whether it is
-    ///   still running or not).
+    /// - Returns: The output of the final state the root reached.
+    /// - Throws: What ``run(_:context:policy:isolation:handler:)`` throws.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - context: The machine's context; `nil` for the definition's ``FlowDefinition/initialContext``.
+    ///     A restart starts again from it.
+    ///   - policy: What to do when its handler throws.
+    ///   - isolation: The actor the supervisor is used on (the caller's, by default).
+    ///   - handler: Performs the machine's effects (and its declared children's, mapped).
+    ///   - started: Called once, with the root's handle, after its start (whether it is still
+    ///     running or not).
     public func run<F: Flow>(
         _ definition: FlowDefinition<F>,
         context: F.Context? = nil,
