@@ -30,7 +30,9 @@ public struct SupervisorUniverse {
     }
 
     /// A universe whose root runs `definition`, a flow whose events carry no payload: every event kind
-    /// its transitions name is a sample.
+    /// its transitions name is a sample. For a flow whose events carry payloads (the compiler then
+    /// says its `Event` and `Event.Kind` differ), give the samples:
+    /// ``init(root:samples:policy:handler:)``.
     public init<F: Flow>(root definition: FlowDefinition<F>, policy: FailurePolicy = .escalate,
                          handler: @escaping EffectHandler<F> = { _, _ in }) where F.Event == F.Event.Kind {
         self.init(root: definition, samples: FlowIndex(definition).kinds, policy: policy, handler: handler)
@@ -51,7 +53,8 @@ public struct SupervisorUniverse {
                                                           handler: handler, output: output)])
     }
 
-    /// This universe with one more flow whose events carry no payload (every kind is a sample).
+    /// This universe with one more flow whose events carry no payload (every kind is a sample). For
+    /// payload events, give the samples: ``adding(_:samples:handler:output:)``.
     public func adding<F: Flow>(_ definition: FlowDefinition<F>, handler: @escaping EffectHandler<F> = { _, _ in },
                                 output: @escaping @Sendable (F.Output) -> (any Sendable)? = { _ in nil })
         -> SupervisorUniverse where F.Event == F.Event.Kind
