@@ -52,6 +52,10 @@ extension Supervisor {
     ///     try? supervisor.send(.next, to: leaf)  // b -> done: its output is returned
     /// }
     /// ```
+    ///
+    /// `started` cannot throw, hence the `try?`: a send there fails only when the root is already
+    /// gone (it finished or was torn down while starting), and `run` itself then returns its output
+    /// or throws ``SupervisorError/Code/machineGone``, so nothing is lost.
     /// - Returns: The output of the final state the root reached.
     /// - Throws: What ``run(_:context:policy:isolation:handler:)`` throws.
     /// - Parameters:
