@@ -99,7 +99,7 @@ MUTATIONS = [
         search="for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]] {",
         replace="for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]]"
         ".reversed() {",
-        tests=["EngineProperties/agreesWithSCXML", "SignUpFlowTests"],
+        tests=["SignUpFlowTests"],
     ),
     Mutation(
         name="exit-order",
@@ -118,7 +118,7 @@ MUTATIONS = [
             s = above(s, in: shortcuts.exitUp)
         }
         for x in outermostFirst { effects.append(contentsOf: exits[x]) }""",
-        tests=["EngineProperties/effectOrder", "EngineProperties/agreesWithSCXML"],
+        tests=["EngineProperties/effectOrder", "DeepDefinitionTests"],
     ),
     Mutation(
         name="parallel-conflict-winner",
@@ -127,7 +127,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""                if hierarchy.isDescendant(Int(parallel.transitions[t1].source), of: Int(parallel.transitions[t2].source)) {""",
         replace="""                if true {""",
-        tests=["EngineProperties/parallelAgreesWithSCXML", "ParallelTests"],
+        tests=["ParallelTests"],
     ),
     Mutation(
         name="parallel-common-exit-order",
@@ -136,7 +136,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        for i in moves.reversed() {""",
         replace="""        for i in moves {""",
-        tests=["ParallelCommonStepTests", "EngineProperties/parallelCommonStepAgreesWithSCXML"],
+        tests=["ParallelCommonStepTests/commonStep", "InternalTransitionTests/parallelCommonStep"],
     ),
     Mutation(
         name="parallel-common-takes-any-move",
@@ -145,7 +145,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }""",
         replace="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] && k < 0 { return nil }""",
-        tests=["ParallelCommonStepTests", "EngineProperties/parallelCommonStepAgreesWithSCXML"],
+        tests=["ParallelCommonStepTests/generalWhenNeeded", "ParallelCommonStepTests/commonStep"],
     ),
     Mutation(
         name="parallel-common-leaves-stay",
@@ -154,7 +154,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= moved }""",
         replace="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= 0 }""",
-        tests=["ParallelActiveLeavesTests"],
+        tests=["ParallelActiveLeavesTests/leavesMove"],
     ),
     Mutation(
         name="parallel-common-shared-targetless-twice",
@@ -172,7 +172,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        commonConfiguration = outcome.next""",
         replace="""        _ = outcome.next""",
-        tests=["ParallelConfigurationTableTests"],
+        tests=["ParallelConfigurationTableTests/stepsAgree", "ParallelConfigurationTableTests/dynamicOutcomes"],
     ),
     Mutation(
         name="parallel-table-in-guard-inverted",
@@ -190,7 +190,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine.swift",
         search="""            if move.settles && move.guardIndex < 0 { return takeSettling(move, from: source, event: event) }""",
         replace="""            if move.settles { return takeSettling(move, from: source, event: event) }""",
-        tests=["KindIndexTests"],
+        tests=["KindIndexTests/inlineStepAgreesWithTheFullStep"],
     ),
     Mutation(
         name="kind-index-keeps-last",
@@ -199,7 +199,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowTable.swift",
         search="""                for entry in (ranges[row]..<ranges[row + 1]).reversed() {  // each byte keeps its first entry""",
         replace="""                for entry in ranges[row]..<ranges[row + 1] {  // each byte keeps its first entry""",
-        tests=["KindIndexTests"],
+        tests=["KindIndexTests/indexAgreesWithAScan"],
     ),
     Mutation(
         name="forwarded-failure-wrapped",
@@ -244,7 +244,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        defer { refreshCommonConfiguration() }  // after the moves below are applied""",
         replace="""        defer { _ = table.configRanges }""",
-        tests=["ParallelConfigurationTableTests"],
+        tests=["ParallelConfigurationTableTests/stepsAgree", "ParallelConfigurationTableTests/dynamicOutcomes"],
     ),
     Mutation(
         name="parallel-exit-order",
@@ -253,7 +253,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        for s in exitSet {""",
         replace="""        for s in exitSet.reversed() {""",
-        tests=["EngineProperties/parallelAgreesWithSCXML", "ParallelTests"],
+        tests=["ParallelTests/stopExitsEverything", "ParallelTests/leavesFromOneRegion"],
     ),
     Mutation(
         name="delay-not-cancelled",
@@ -262,7 +262,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            if parallel.hasDelays { step.timers.disarm(state: s, into: &step.timerChanges) }""",
         replace="""            if parallel.hasDelays && false { step.timers.disarm(state: s, into: &step.timerChanges) }""",
-        tests=["DelayTests", "DelayProperties"],
+        tests=["DelayTests/leaveAndReenter", "DelayTests/fireTakesTransition"],
     ),
     Mutation(
         name="delay-guard-first-leaf",
@@ -271,7 +271,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""                && conditionMatch(transition, parallel, Int($0), step, event: nil)""",
         replace="""                && conditionMatch(transition, parallel, source, step, event: nil)""",
-        tests=["DelayTests", "DelayProperties"],
+        tests=["DelayTests/parallelRegions", "DelayTests/guardRejects"],
     ),
     Mutation(
         name="history-deep-as-shallow",
@@ -280,7 +280,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""                let deep = histories[h] == 2""",
         replace="""                let deep = false""",
-        tests=["HistoryTests"],
+        tests=["HistoryTests/shallowAndDeep"],
     ),
     Mutation(
         name="history-not-recorded",
@@ -291,7 +291,7 @@ MUTATIONS = [
             for h in histories(of: s) {""",
         replace="""        for s in exiting.prefix(0) {
             for h in histories(of: s) {""",
-        tests=["HistoryTests"],
+        tests=["HistoryTests/shallowAndDeep", "HistoryTests/articleExample"],
     ),
     Mutation(
         name="history-domain",
@@ -300,7 +300,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""        guard hasHistory && transition.targets.contains(where: isHistory) else {""",
         replace="""        guard hasHistory && transition.targets.isEmpty else {""",
-        tests=["HistoryTests"],
+        tests=["HistoryTests/effectiveDomain"],
     ),
     Mutation(
         name="internal-as-external",
@@ -309,7 +309,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""        if isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
         replace="""        if false && isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
-        tests=["InternalTransitionTests"],
+        tests=["InternalTransitionTests/articleExample", "InternalTransitionTests/inspectable"],
     ),
     Mutation(
         name="internal-parallel-source-kept",
@@ -318,7 +318,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""        if isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
         replace="""        if isInternal && !isAtomic(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
-        tests=["InternalTransitionTests", "EngineProperties/parallelAgreesWithSCXML"],
+        tests=["InternalTransitionTests/parallelCommonStep", "InternalTransitionTests/articleExample"],
     ),
     Mutation(
         name="parallel-every-region",
@@ -327,7 +327,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""                for region in children(of: s).reversed()""",
         replace="""                for region in children(of: s).prefix(1)""",
-        tests=["ParallelTests"],
+        tests=["ParallelTests/entersEveryRegion"],
     ),
     Mutation(
         name="teardown-order",
@@ -344,7 +344,7 @@ MUTATIONS = [
                 stack.append((c, false))
                 c = nodes[Int(c)].previous
             }""",
-        tests=["SupervisorCoreTests/teardownOrder", "SupervisorProperties/treeLaws"],
+        tests=["SupervisorCoreTests/teardownPlan", "SupervisorTests/stopRoot"],
     ),
     Mutation(
         name="guard-ignored",
@@ -353,7 +353,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowTable.swift",
         search="move.guardIndex < 0 || guardHolds(Int(move.guardIndex), state: state, event: event, context: context)",
         replace="true",
-        tests=["EngineProperties/agreesWithSCXML", "ContextTests"],
+        tests=["ContextTests", "SignUpFlowTests"],
     ),
     Mutation(
         name="child-not-torn-down",
@@ -362,7 +362,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="if parentState >= 0 && (finished || !isActive(parentState)) {",
         replace="if parentState >= 0 && finished {",
-        tests=["SupervisorProperties/treeLaws", "SupervisorCoreTests/childrenToStop"],
+        tests=["SupervisorTests/leavingTearsDown", "SupervisorCoreTests/childrenToStop"],
     ),
     Mutation(
         name="declared-spawn-order",
@@ -372,7 +372,7 @@ MUTATIONS = [
         search="""                if s < state { break }
                 firstLater = c""",
         replace="""                break""",
-        tests=["ParallelSupervisorTests", "SupervisorCoreTests/declaredPlacement"],
+        tests=["ParallelSupervisorTests/stopParent", "ParallelSupervisorTests/wholeParallelLeft", "SupervisorCoreTests/declaredPlacement"],
     ),
     Mutation(
         name="parallel-entered-from-leaf",
@@ -381,7 +381,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/MachineBox.swift",
         search="if let kept = extras?.configurationBefore {",
         replace="if let kept = extras?.configurationBefore, kept.isEmpty {",
-        tests=["ParallelSupervisorTests"],
+        tests=["ParallelSupervisorTests/regionsRunChildren", "ParallelSupervisorTests/oneRegionLeaves", "ParallelSupervisorTests/observation"],
     ),
     Mutation(
         name="restart-intensity",
@@ -390,7 +390,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="guard instants.count < maxRestarts, failedStarts <= maxRestarts else { return false }",
         replace="guard instants.count <= maxRestarts, failedStarts <= maxRestarts else { return false }",
-        tests=["SupervisorCoreTests/restartLimitMatchesModel", "SupervisorTests"],
+        tests=["SupervisorTests/restartIntensity", "SupervisorCoreTests/restartLimitMatchesModel"],
     ),
     Mutation(
         name="declared-starts-reversed",
@@ -399,7 +399,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="for id in ids.reversed() { startStack.append(id) }",
         replace="for id in ids { startStack.append(id) }",
-        tests=["SupervisorCoreTests/queueMatchesModel", "SupervisorProperties/treeLaws"],
+        tests=["SupervisorCoreTests/queueOrder", "SupervisorTests/declaredChildren"],
     ),
     Mutation(
         name="parent-gone-ignores-teardown",
@@ -559,7 +559,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Microsteps.swift",
         search="let domain = Int(report.domain)",
         replace="let domain = report.domain < 0 ? Int(report.domain) : table.hierarchy.parent(of: Int(report.domain))",
-        tests=["MicrostepReportTests"],
+        tests=["MicrostepReportTests/flat"],
     ),
     Mutation(
         name="pathfinder-children-not-run",
@@ -578,7 +578,7 @@ MUTATIONS = [
         file="Sources/FlowNavigation/NavigationModel.swift",
         search="return shown[remaining...].reversed().map { .wentBack(from: $0.screen) }",
         replace="return shown[remaining...].map { .wentBack(from: $0.screen) }",
-        tests=["NavigationModelTests/multiPop", "NavigationModelProperties/agreesWithReference"],
+        tests=["NavigationModelTests/multiPop", "NavigationModelTests/path"],
     ),
     Mutation(
         name="multipop-one-event",
@@ -926,6 +926,7 @@ def test_binary(scratch):
 
 
 TEST_COUNT = re.compile(r"Test run with (\d+) tests?\b")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def run_tests(copy, scratch, suite, patterns):
@@ -957,6 +958,7 @@ def run_tests(copy, scratch, suite, patterns):
             output, _ = test.communicate()
             outputs.append(output)
             return "timeout", failed, count, time.monotonic() - started, "\n".join(outputs)
+        output = ANSI_ESCAPE.sub("", output)  # Swift Testing colours its symbols even into a pipe
         outputs.append(output)
         counted = TEST_COUNT.findall(output)
         count = max(count, int(counted[-1]) if counted else 0)
@@ -1021,6 +1023,8 @@ def run_suite(suite, mutations, swift, copy, full):
     what = "every test of the suite" if full else f"the {len(baseline)} test filter(s) of its mutations"
     log(f"==> {suite.name}: baseline, {what}, unmutated")
     status, failed, count, seconds, output = run_tests(copy, scratch, suite, baseline)
+    with open(os.path.join(copy, f"mutate-{suite.name}-baseline.log"), "w", encoding="utf-8") as f:
+        f.write(output)  # each test's time, for choosing the tests of a mutation
     if status != "passed" or count == 0:
         log(output[-6000:])
         sys.exit(f"mutate: the unmutated package does not pass {suite.name} ({status}, {count} tests; failing: "
