@@ -656,7 +656,7 @@ def sync_package(destination):
             folders[:] = [d for d in folders if not d.startswith(".build")]
         for name in names:
             f = os.path.normpath(os.path.join(relative, name))
-            if f not in wanted:
+            if f not in wanted and f != WORK_MARKER:
                 os.remove(os.path.join(folder, name))
     return written
 
@@ -1078,6 +1078,9 @@ def run_suite(suite, mutations, swift, copy, full):
     return results
 
 
+WORK_MARKER = ".flowstate-mutate"  # marks a folder as this script's copy: only such a folder is synced
+
+
 def work_folder():
     """Where the copy and its build folder live between runs: one folder per working tree."""
     digest = hashlib.sha1(ROOT.encode()).hexdigest()[:10]
@@ -1124,7 +1127,11 @@ def main():
     copy = os.path.abspath(args.work)
     if args.fresh:
         shutil.rmtree(copy, ignore_errors=True)
+    if os.path.isdir(copy) and os.listdir(copy) and not os.path.exists(os.path.join(copy, WORK_MARKER)):
+        sys.exit(f"mutate: {copy} is not empty and is not a copy made by this script: choose another --work folder")
     os.makedirs(copy, exist_ok=True)
+    with open(os.path.join(copy, WORK_MARKER), "w", encoding="utf-8") as f:
+        f.write(f"A copy of {ROOT} for Tests/Mutations/mutate.py; files not in that tree are removed.\n")
     written = sync_package(copy)
     log(f"==> the working tree copied to {copy} ({written} file(s) written; its build folder is kept "
         f"for the next run: remove the folder to free it)")
