@@ -28,7 +28,7 @@ import Flowstate
 /// a real (or any) `Clock` instead.
 ///
 /// **Limits.** A macrostep processes at most ``internalEventLimit`` internal events, a run takes at
-/// most ``stepLimit`` steps (``defaultStepLimit``, 100,000, unless set), and, when ``timeLimit`` is
+/// most ``stepLimit`` steps (``defaultStepLimit``, 20,000, unless set), and, when ``timeLimit`` is
 /// set, spends at most that much wall-clock time processing: a document that keeps itself busy stops
 /// with a ``Problem``.
 ///
@@ -96,17 +96,17 @@ public final class FlowSimulation {
     /// The most internal events one macrostep may process before the run stops as a loop.
     public static let internalEventLimit = SpecInterpreter.internalEventLimit
 
-    /// The step limit a new simulation starts with: 100,000 steps, all machines together (it was
-    /// 1,000,000). A simulation step costs some 7 to 11 µs in a release build and about 20 µs in a
+    /// The step limit a new simulation starts with: 20,000 steps, all machines together (it was
+    /// 1,000,000). A simulation step costs some 7 to 11 µs in a release build and 40 to 70 µs in a
     /// debug one (docs/PERFORMANCE.md, "A simulation step"), so a document that sends itself events
-    /// for ever stops in well under a second in release and about two seconds in debug on an idle
-    /// machine, and a test or a preview that runs one does not seem to hang; ten times the internal
-    /// events one macrostep may process (``internalEventLimit``), so that a loop of raised events still
-    /// stops as such. A run that needs more sets ``stepLimit`` (`flowviz simulate --max-steps`).
-    public static let defaultStepLimit = 100_000
+    /// for ever stops in a fifth of a second in release and a second or so in debug, and a test or a
+    /// preview that runs one does not seem to hang. Twice the internal events one macrostep may
+    /// process (``internalEventLimit``), so that a loop of raised events still stops as such. A run
+    /// that needs more sets ``stepLimit`` (`flowviz simulate --max-steps`).
+    public static let defaultStepLimit = 20_000
 
     /// The most steps a run may take, all machines together, before it stops as a document that keeps
-    /// itself busy (default ``defaultStepLimit``, 100,000). The stop's ``Problem`` says that this limit
+    /// itself busy (default ``defaultStepLimit``, 20,000). The stop's ``Problem`` says that this limit
     /// was hit and how to raise it.
     public var stepLimit: Int {
         get { interpreter.stepLimit }

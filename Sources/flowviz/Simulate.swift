@@ -15,9 +15,9 @@ struct Simulate: AsyncParsableCommand {
         Without --events, events are read from standard input, one a line.
 
         A document that keeps itself busy stops with one line at the first limit it passes: 10,000 \
-        internal events in one macrostep, --max-steps steps (default 100,000, all machines together), \
-        or --time-limit seconds of processing (default 10, measured on the monotonic clock and checked \
-        between steps; 0: no time limit).
+        internal events in one macrostep, --time-limit seconds of processing (default 10, measured on \
+        the monotonic clock and checked between steps; 0: no time limit), or --max-steps steps \
+        (default 20,000, all machines together).
 
         With --strict, an event no machine takes fails the run, and so does a child flow's output \
         that its parent takes no transition on (a JSON spec's state says which event each output \

@@ -12,16 +12,17 @@ struct SimulationStepLimitTests {
         simulation.records.count { if case .transitioned = $0 { true } else { false } }
     }
 
-    @Test("The default limit stops a self-sending document after 100,000 steps, naming the limit and how to raise it")
+    @Test("The default limit stops a self-sending document after 20,000 steps, naming the limit and how to raise it")
     func defaultLimit() throws {
         let simulation = try FlowSimulation(try FlowFile.parseSCXML(SpecSamples.busy, file: "busy.scxml"))
-        #expect(simulation.stepLimit == 100_000)
+        #expect(simulation.stepLimit == 20_000)
+        #expect(FlowSimulation.defaultStepLimit == 20_000)
         let problem = #expect(throws: FlowSimulation.Problem.self) { try simulation.start() }
         let message = problem?.description ?? ""
-        #expect(message.hasPrefix("error: more than 100000 steps: the run was stopped"), "\(message)")
+        #expect(message.hasPrefix("error: more than 20000 steps: the run was stopped"), "\(message)")
         #expect(message.contains("step limit") && message.contains("stepLimit") && message.contains("--max-steps"),
                 "the message says which limit stopped the run and how to raise it: \(message)")
-        #expect(Self.steps(simulation) == 100_000, "every step up to the limit is taken, and not one more")
+        #expect(Self.steps(simulation) == 20_000, "every step up to the limit is taken, and not one more")
         #expect(simulation.configuration == ["a"], "the run stopped between steps, in a state")
     }
 
