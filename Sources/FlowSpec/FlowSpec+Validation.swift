@@ -49,13 +49,17 @@ extension FlowFile {
             var declarations = [Int](repeating: 0, count: document.index.transitionList.count)  // per spec transition
             for s in map { declarations[s] += 1 }
             var shadowed: [Int: [ValidationIssue]] = [:]
-            var ineffective = Set<Int>()  // spec transitions already warned of (one per descriptor)
+            var perTransition = Set<PerTransition>()  // spec transitions already warned of (one per descriptor)
             var issues: [ValidationIssue] = []
             for issue in definition.validate() {
                 if issue.kind == .shadowedTransition, let id = issue.transition, id.position < map.count {
                     shadowed[map[id.position], default: []].append(issue)
-                } else if issue.kind == .ineffectiveInternal, let id = issue.transition, id.position < map.count {
-                    if ineffective.insert(map[id.position]).inserted { issues.append(issue) }
+                } else if issue.kind == .ineffectiveInternal || issue.kind == .reentersParallelState,
+                          let id = issue.transition, id.position < map.count {
+                    // One per spec transition and kind, however many event descriptors it declares.
+                    if perTransition.insert(PerTransition(transition: map[id.position], kind: issue.kind)).inserted {
+                        issues.append(issue)
+                    }
                 } else {
                     issues.append(issue)
                 }
@@ -92,6 +96,12 @@ extension FlowFile {
             issues += initialStatesIssues()
             // Errors first, each group in the order found.
             return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }
+        }
+
+        /// A spec transition and a kind of issue about it: reported once, not once per event descriptor.
+        private struct PerTransition: Hashable {
+            let transition: Int
+            let kind: ValidationIssue.Kind
         }
     }
 }

@@ -102,6 +102,7 @@ struct FlowCompiler<F: Flow> {
         checkDelays()
         checkDeterminism()
         checkInternalTransitions()
+        checkParallelReentry()
         if initialIndex >= 0 { checkReachability(table: table) }
         let ordered = issues.filter { $0.severity == .error } + issues.filter { $0.severity == .warning }
         return Compiled(states: stateDeclarations(), transitions: transitionDeclarations(),
@@ -918,6 +919,52 @@ struct FlowCompiler<F: Flow> {
             let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
             report(.ineffectiveInternal, .warning,
                    "transition from '\(name)' \(on) is declared internal, but runs as an external one: \(why)",
+                   raws[r].data.location, transition: FlowTransitionID(position: r))
+        }
+    }
+
+    /// Warns of each transition that exits and re-enters a parallel state containing one of its
+    /// targets (SCXML's domain skips parallel states): every region of that state starts again and its
+    /// exit and entry effects run again. The outermost such state is named; a transition that targets
+    /// the parallel state itself, or a state in each of its regions, is a reset, meant as one, and not
+    /// reported.
+    private mutating func checkParallelReentry() {
+        guard hierarchy.hasParallel else { return }
+        for r in raws.indices where rawTarget[r] >= 0 {
+            let transition = hierarchyTransition(r)
+            guard let domain = hierarchy.transitionDomain(of: transition) else { continue }
+            var reentered = -1  // the outermost parallel state below the domain that the source is in and a target too
+            for s in hierarchy.ancestorsOrSelf(of: transition.source) {
+                if s == domain { break }
+                if hierarchy.isParallel(s) && transition.targets.contains(where: { hierarchy.isDescendant($0, of: s) }) {
+                    reentered = s
+                }
+            }
+            guard reentered >= 0,
+                  let target = transition.targets.first(where: { hierarchy.isDescendant($0, of: reentered) })
+            else { continue }
+            // A transition with a target in every region sets them all: a reset, meant as one.
+            let untargeted = hierarchy.children(of: reentered).filter { region in
+                !hierarchy.isHistory(region)
+                    && !transition.targets.contains { $0 == region || hierarchy.isDescendant($0, of: region) }
+            }
+            guard !untargeted.isEmpty else { continue }
+            // The region of the re-entered state that holds the target.
+            var region = target
+            while hierarchy.parent(of: region) != reentered { region = hierarchy.parent(of: region) }
+            let source = transition.source
+            let parallelName = label(nodes[reentered].state)
+            let wayOut = hierarchy.isCompound(source) && transition.targets.allSatisfy({ hierarchy.isDescendant($0, of: source) })
+                ? "declare it `type: .internal` to keep the other regions"
+                : "to move region '\(label(nodes[region].state))' alone, declare the transition on that region with "
+                    + "`type: .internal`"
+            let restarted = untargeted.map { "'\(label(nodes[$0].state))'" }.joined(separator: ", ")
+            let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
+            report(.reentersParallelState, .warning,
+                   "transition from '\(label(nodes[source].state))' \(on) to '\(label(nodes[target].state))' exits and "
+                       + "re-enters parallel state '\(parallelName)' (an external transition's domain is never a "
+                       + "parallel state): every region of '\(parallelName)' starts again (\(restarted) at its "
+                       + "initial state) and its exit and entry effects run again; \(wayOut)",
                    raws[r].data.location, transition: FlowTransitionID(position: r))
         }
     }
