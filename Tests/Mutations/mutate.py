@@ -191,7 +191,7 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="Supervisor.run ignores what happened to its root while it started (a failure, a restart): the wait never ends",
         file="Sources/Flowstate/Supervisor/Supervisor+Async.swift",
-        search="""        for event in early { follow(event) }""",
+        search="""        for event in early { follower.follow(event) }""",
         replace="""        _ = early""",
     ),
     Mutation(
