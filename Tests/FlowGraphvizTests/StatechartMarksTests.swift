@@ -200,8 +200,9 @@ struct StatechartMarksTests {
                 let problems = initialMarkProblems(dot, graph: graph, compounds: compounds)
                 #expect(problems.isEmpty, "\(graph.name): \(problems)\n\(dot)")
             }
-            // The picture the renderer draws is legible (inline labels in clusters are not: Graphviz
-            // places them without regard to cluster borders, which is one reason it is not drawn).
+            // The picture the renderer draws is legible. (Inline labels in clusters are not always:
+            // Graphviz places them across cluster borders, one reason the renderer draws clustered
+            // graphs with label nodes.)
             let illegible = try GraphvizRenderer.shared.legibility(of: LayoutPolicy.dot(bounded))
             #expect(illegible == [], "\(graph.name): \(illegible.map(\.description))")
         }
