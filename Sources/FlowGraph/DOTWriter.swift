@@ -377,7 +377,7 @@ public enum EdgeLabelPlacement: Hashable, Sendable {
     /// drawing of small flows; slow for big ones, and Graphviz 2.43 (Debian 12) frees memory twice
     /// after laying out some clustered graphs with labelled cycles. An edge that cannot be clipped at
     /// the cluster it starts or ends on (its other end lies inside it) is drawn through a label node
-    /// all the same, as ``labelNodes`` draws it.
+    /// all the same, as ``EdgeLabelPlacement/labelNodes`` draws it.
     case inline
     /// As external labels (`xlabel`), placed after the layout next to their edges: fast for big flat
     /// flows, but placed without room reserved for them, so they can lie over other things.

@@ -38,7 +38,7 @@ public struct FlowGraph: Hashable, Sendable {
         /// draws it as a dashed cluster marked ∥, Mermaid separates its regions with `--`).
         public var isParallel = false
         /// For a compound state, the identifier of the child entered first, as the definition declares
-        /// it (``FlowOutline/State/initial``): the writers mark it with the initial marker inside the
+        /// it (`FlowOutline.State.initial`): the writers mark it with the initial marker inside the
         /// state (DOT: a dot with an arrow to it, Mermaid: `[*] -->`). A parallel state's regions are
         /// all entered, so the writers mark none in it, whatever this says. `nil`: nothing marked.
         public var initialChild: String?
