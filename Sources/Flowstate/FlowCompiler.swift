@@ -1085,7 +1085,8 @@ struct FlowCompiler<F: Flow> {
     private func transitionDeclarations() -> [FlowDefinition<F>.TransitionDeclaration] {
         raws.map { raw in
             .init(source: nodes[raw.source].state, event: raw.data.event, eventLabel: raw.data.eventLabel,
-                  guardLabel: raw.data.guardCondition?.name, target: raw.data.target,
+                  guardLabel: raw.data.guardCondition?.name, guardState: raw.data.guardCondition?.activeState,
+                  target: raw.data.target,
                   targets: raw.data.target.map { [$0] + raw.data.moreTargets } ?? [], update: raw.data.update,
                   effects: raw.data.effects, emit: raw.data.emits,
                   effectLabels: labels(raw.data.effects, raw.data.emits), type: raw.data.type,

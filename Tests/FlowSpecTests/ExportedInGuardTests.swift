@@ -27,10 +27,8 @@ enum InGuardTabs: Flow {
 /// Issue 37, item 3: `Guard.in` exported as the file formats' In-condition and read back as one, so
 /// the Swift flow, the file's definition and its simulation agree.
 ///
-/// Blocked: the exporter cannot tell an `In` guard from a free guard named `In(x)` (the engine keeps
-/// the state an `in(_:)` guard asks about internal: `Guard.activeState`, not in the declaration nor in
-/// the outline). Held as a known issue until Flowstate exposes it (see the branch's report); the
-/// known issue fails, and must be removed, once the export writes `In('onAccount')`.
+/// The exporter reads which state an `in(_:)` guard asks about from the engine
+/// (`FlowOutline.Transition.guardState`), never from the guard's name.
 @Suite("Exported In guards")
 struct ExportedInGuardTests {
     @Test("Guard.in(.onAccount) is exported as In('onAccount') in JSON and SCXML, and the file's simulation takes the Swift flow's steps")
@@ -41,26 +39,24 @@ struct ExportedInGuardTests {
         _ = try machine.send(.open)
         #expect(machine.isActive(.root) && !machine.isActive(.detail))
 
-        withKnownIssue("Guard.in is exported as a free guard named In(onAccount): Flowstate exposes no accessor for its state") {
-            let spec = FlowFile(InGuardTabs.definition)
-            let open = try #require(spec.transitionsInDocumentOrder.first { $0.transition.event == "open" })
-            #expect(open.transition.guardName == "In('onAccount')")
-            #expect(spec.scxml().contains("cond=\"In('onAccount')\""), "\(spec.scxml())")
+        let spec = FlowFile(InGuardTabs.definition)
+        let open = try #require(spec.transitionsInDocumentOrder.first { $0.transition.event == "open" })
+        #expect(open.transition.guardName == "In('onAccount')")
+        #expect(spec.scxml().contains("cond=\"In('onAccount')\""), "\(spec.scxml())")
 
-            let file = try FlowFile.parse(spec.json(), file: "tabs.json")
-            let simulation = try FlowSimulation(file)
-            try simulation.start()
-            try simulation.send("open")
-            #expect(simulation.configuration.contains("root") && !simulation.configuration.contains("detail"),
-                    "\(simulation.configuration)")
-            try simulation.send("selectAccount")
-            try simulation.send("open")
-            #expect(simulation.configuration.contains("detail"), "\(simulation.configuration)")
+        let file = try FlowFile.parse(spec.json(), file: "tabs.json")
+        let simulation = try FlowSimulation(file)
+        try simulation.start()
+        try simulation.send("open")
+        #expect(simulation.configuration.contains("root") && !simulation.configuration.contains("detail"),
+                "\(simulation.configuration)")
+        try simulation.send("selectAccount")
+        try simulation.send("open")
+        #expect(simulation.configuration.contains("detail"), "\(simulation.configuration)")
 
-            var read = try FlowMachine(file.definition())
-            _ = try read.start()
-            _ = try read.send(SpecEvent("open"))
-            #expect(read.isActive("root") && !read.isActive("detail"))
-        }
+        var read = try FlowMachine(file.definition())
+        _ = try read.start()
+        _ = try read.send(SpecEvent("open"))
+        #expect(read.isActive("root") && !read.isActive("detail"))
     }
 }

@@ -7,14 +7,17 @@ import Testing
 
 /// A `<history>` without a default transition (issue 37, item 5): SCXML requires one, Qt SCXML does
 /// not (it enters the parent's initial state, `QTBUG-76091`), and two of Qt's own test documents have
-/// none (`Corpus/qt`, provenance in its `PROVENANCE.md`). They read, validate with a warning naming
-/// the missing default and what stands for it, draw, and simulate as Qt runs them.
+/// none. `Corpus/qt-style-history-*.scxml` are hand-written documents of the same shape (the
+/// corpus's rule: nothing copied, so nothing under another license; `Corpus/README.md`). They read,
+/// validate with a warning naming the missing default and what stands for it, draw, and simulate as
+/// Qt runs its own.
 @Suite("A history without a default transition (Qt's documents)")
 struct HistoryWithoutDefaultTests {
-    /// Qt's `tests/auto/statemachine/historystate.scxml`: a history never targeted.
-    static let statemachine = "qt/statemachine-historystate.scxml"
-    /// Qt's `tests/auto/compiled/historyState.scxml`: `toHistory` targets it before `On` was ever entered.
-    static let compiled = "qt/compiled-historyState.scxml"
+    /// The shape of Qt's `tests/auto/statemachine/historystate.scxml`: a history never targeted.
+    static let statemachine = "qt-style-history-timeout.scxml"
+    /// The shape of Qt's `tests/auto/compiled/historyState.scxml`: `toHistory` targets it before `On`
+    /// was ever entered.
+    static let compiled = "qt-style-history-on-off.scxml"
 
     static func read(_ name: String) throws -> FlowFile {
         try FlowFile.parseSCXML(try SCXMLCorpus.bytes(name), file: name)
@@ -24,7 +27,7 @@ struct HistoryWithoutDefaultTests {
     func validates() throws {
         for (name, history, parent, initial, place) in [
             (Self.statemachine, "HistoryState", "Working", "State1", "9:9"),
-            (Self.compiled, "History_1", "On", "Beta", "36:9"),
+            (Self.compiled, "History_1", "On", "Beta", "16:9"),
         ] {
             let issues = try Self.read(name).validate()
             #expect(issues.filter { $0.severity == .error }.isEmpty, "\(name): \(issues)")
