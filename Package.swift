@@ -135,6 +135,7 @@ let package = Package(
                 "Flowstate",
                 "FlowstateExamples",
                 "FlowTestSupport",
+                "FlowTesting",  // ManualClock, for the runtime's and the supervisor's timers
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

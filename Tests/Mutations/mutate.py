@@ -53,7 +53,8 @@ class Suite:
 
 
 SUITES = [
-    Suite("FlowstateTests", ["Flowstate", "FlowGraph", "FlowstateExamples", "FlowTestSupport", "FlowstateTests"]),
+    Suite("FlowstateTests", ["Flowstate", "FlowGraph", "FlowNavigation", "FlowTesting", "FlowstateExamples", "FlowTestSupport",
+                             "FlowstateTests"]),
     # FlowSpec's interpreter (SCXML and JSON flow files), FlowFilePathfinder, the W3C tests: no Graphviz.
     Suite("FlowSpecTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowstateExamples", "FlowTestSupport",
                             "FlowSpecTestSupport", "FlowSpecTests"]),
