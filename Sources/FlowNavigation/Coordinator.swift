@@ -128,19 +128,20 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
         output: ((F.Output) -> Void)? = nil
     ) throws(SupervisorError) -> MachineHandle<F> {
-        try start(definition, context: context, effects: effects, perform: { effect, _ in perform(effect) },
+        try start(definition, context: context, effects: effects, handler: { effect, _ in perform(effect) },
                   userNavigation: userNavigation, output: output)
     }
 
     /// ``start(_:context:effects:perform:userNavigation:output:)``, with effects that are not
-    /// navigation performed by a handler that gets the supervisor's `EffectContext`: the flow's
+    /// navigation performed by a `handler` that gets the supervisor's `EffectContext`: the flow's
     /// handle, async work tied to the flow's life (`context.task`), events sent back to it. A handler
     /// that throws fails the flow, as the supervisor's handlers do (the root's policy: escalate).
     /// - Parameters:
     ///   - definition: The flow; it must be valid.
     ///   - context: The flow's context; `nil` for the definition's initial context.
     ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
-    ///   - perform: Performs the effects that are not navigation, with the effect's context.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context (the
+    ///     supervisor's `EffectHandler`).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
     ///     showed.
     ///   - output: Receives the flow's typed output when it reaches a final state.
@@ -151,13 +152,13 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         _ definition: FlowDefinition<F>,
         context: F.Context? = nil,
         effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
-        perform: @escaping EffectHandler<F>,
+        handler: @escaping EffectHandler<F>,
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
         output: ((F.Output) -> Void)? = nil
     ) throws(SupervisorError) -> MachineHandle<F> {
         let binding = Binding(nil)
         let machine = try supervisor.start(definition, context: context, output: output,
-                                           handler: handler(binding, effects, perform))
+                                           handler: self.handler(binding, effects, handler))
         adopt(machine, binding: binding, userNavigation: userNavigation)
         return machine
     }
@@ -198,7 +199,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         started: (MachineHandle<F>) -> Void = { _ in },
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> F.Output {
-        try await run(definition, context: context, effects: effects, perform: { effect, _ in perform(effect) },
+        try await run(definition, context: context, effects: effects, handler: { effect, _ in perform(effect) },
                       userNavigation: userNavigation, started: started, isolation: isolation)
     }
 
@@ -210,7 +211,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - definition: The flow; it must be valid.
     ///   - context: The flow's context; `nil` for the definition's initial context.
     ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
-    ///   - perform: Performs the effects that are not navigation, with the effect's context.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context (the
+    ///     supervisor's `EffectHandler`).
     ///   - userNavigation: The event that reports the user's own navigation from a screen this flow showed.
     ///   - started: Called with the flow's handle as soon as it is in the tree.
     ///   - isolation: The actor the coordinator is used on (the caller's, by default).
@@ -220,14 +222,14 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         _ definition: FlowDefinition<F>,
         context: F.Context? = nil,
         effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
-        perform: @escaping EffectHandler<F>,
+        handler: @escaping EffectHandler<F>,
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
         started: (MachineHandle<F>) -> Void = { _ in },
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> F.Output {
         let binding = Binding(nil)
         return try await supervisor.run(definition, context: context, policy: .escalate, isolation: isolation,
-                                        handler: handler(binding, effects, perform)) { machine in
+                                        handler: self.handler(binding, effects, handler)) { machine in
             adopt(machine, binding: binding, userNavigation: userNavigation)
             started(machine)
         }
@@ -270,7 +272,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
         try start(definition, under: parent, context: context, effects: effects,
-                  perform: { effect, _ in perform(effect) }, userNavigation: userNavigation, dismissed: dismissed,
+                  handler: { effect, _ in perform(effect) }, userNavigation: userNavigation, dismissed: dismissed,
                   output: output)
     }
 
@@ -283,7 +285,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - parent: The flow that receives its output.
     ///   - context: The child's context; `nil` for the definition's initial context.
     ///   - effects: The navigation an effect asks for, if any.
-    ///   - perform: Performs the effects that are not navigation, with the effect's context.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context (the
+    ///     supervisor's `EffectHandler`).
     ///   - userNavigation: The event that reports the user's own navigation from its screens.
     ///   - dismissed: The parent event that reports the user dismissing the child's screen.
     ///   - output: The parent event that reports the child's output (`nil`: none).
@@ -295,12 +298,12 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         under parent: MachineHandle<P>,
         context: C.Context? = nil,
         effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
-        perform: @escaping EffectHandler<C>,
+        handler: @escaping EffectHandler<C>,
         userNavigation: @escaping (UserNavigation<Screen>) -> C.Event? = { _ in nil },
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        try bound(under: parent, effects: effects, perform: perform, userNavigation: userNavigation,
+        try bound(under: parent, effects: effects, perform: handler, userNavigation: userNavigation,
                   dismissed: dismissed) { (owner, onTeardown, handler) throws(SupervisorError) in
             try supervisor.spawn(definition, under: parent, context: context, owner: owner, onTeardown: onTeardown,
                                  handler: handler, output: output)
@@ -347,9 +350,32 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         perform: @escaping (F.Effect) -> Void = { _ in },
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
     ) throws(SupervisorError) -> MachineHandle<F> {
+        try restore(snapshot, definition: definition, effects: effects, handler: { effect, _ in perform(effect) },
+                    userNavigation: userNavigation)
+    }
+
+    /// ``restore(_:definition:effects:perform:userNavigation:)``, with effects that are not navigation
+    /// performed by a `handler` that gets the supervisor's `EffectContext`, as
+    /// ``start(_:context:effects:handler:userNavigation:output:)`` started the flow.
+    /// - Parameters:
+    ///   - snapshot: The root machine's snapshot.
+    ///   - definition: The flow the snapshot was taken of.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    /// - Returns: The restored flow's handle.
+    /// - Throws: What ``restore(_:definition:effects:perform:userNavigation:)`` throws.
+    @discardableResult
+    public func restore<F: Flow>(
+        _ snapshot: MachineSnapshot,
+        definition: FlowDefinition<F>,
+        effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
+        handler: @escaping EffectHandler<F>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
+    ) throws(SupervisorError) -> MachineHandle<F> {
         let binding = Binding(nil)
         let machine = try supervisor.restore(snapshot, definition: definition,
-                                             handler: handler(binding, effects, { effect, _ in perform(effect) }))
+                                             handler: self.handler(binding, effects, handler))
         adopt(machine, binding: binding, userNavigation: userNavigation)
         return machine
     }
@@ -383,7 +409,42 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        let (machine, binding) = try bound(under: parent, effects: effects, perform: { effect, _ in perform(effect) },
+        try restore(snapshot, definition: definition, under: parent, screens: screens, presented: presented,
+                    effects: effects, handler: { effect, _ in perform(effect) }, userNavigation: userNavigation,
+                    dismissed: dismissed, output: output)
+    }
+
+    /// ``restore(_:definition:under:screens:presented:effects:perform:userNavigation:dismissed:output:)``,
+    /// with effects that are not navigation performed by a `handler` that gets the supervisor's
+    /// `EffectContext`, as ``start(_:under:context:effects:handler:userNavigation:dismissed:output:)``
+    /// started the child.
+    /// - Parameters:
+    ///   - snapshot: The child machine's snapshot.
+    ///   - definition: The flow the snapshot was taken of.
+    ///   - parent: The flow that receives its output.
+    ///   - screens: The screens the child showed, in order; the first is the one it is bound to.
+    ///   - presented: Whether the first screen is presented (`true`) or pushed.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    ///   - dismissed: The parent event that reports the user dismissing the child's first screen.
+    ///   - output: The parent event that reports the child's output.
+    /// - Returns: The restored child's handle.
+    /// - Throws: What ``restore(_:definition:under:screens:presented:effects:perform:userNavigation:dismissed:output:)`` throws.
+    @discardableResult
+    public func restore<C: Flow, P: Flow>(
+        _ snapshot: MachineSnapshot,
+        definition: FlowDefinition<C>,
+        under parent: MachineHandle<P>,
+        screens: [Screen],
+        presented: Bool = true,
+        effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
+        handler: @escaping EffectHandler<C>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> C.Event? = { _ in nil },
+        dismissed: P.Event? = nil,
+        output: @escaping @Sendable (C.Output) -> P.Event?
+    ) throws(SupervisorError) -> MachineHandle<C> {
+        let (machine, binding) = try bound(under: parent, effects: effects, perform: handler,
                                            userNavigation: userNavigation, dismissed: dismissed) {
             (owner, onTeardown, handler) throws(SupervisorError) in
             try supervisor.restore(snapshot, definition: definition, under: parent, owner: owner,

@@ -222,8 +222,11 @@ public struct FlowFile: Sendable {
     /// its states run, each exported the same way into ``documents`` with the events its constant
     /// outputs become (``State/childOutputs``). An output computed from the context or the event is
     /// written by its case, its label up to the payload (`loggedIn(email)` is written `loggedIn`): a
-    /// parent receives it as the event of that name. Reading the spec back draws the same graph as the
-    /// definition (`FlowGraph(spec)` equals `FlowGraph(definition)`), and so does each child's document.
+    /// parent receives it as the event of that name. A `Guard.in(.s)` is written as the files'
+    /// In-condition, `In('s')`, which reads back as one. Reading the spec back draws the same graph as
+    /// the definition (`FlowGraph(spec)` equals `FlowGraph(definition)`), and so does each child's
+    /// document, except for the label of an In guard: the definition's reads `[In(s)]`, the file's
+    /// `[In('s')]`.
     public init<F: Flow>(_ definition: FlowDefinition<F>) {
         // Children are visited without recursion: each flow is exported alone, with its children's
         // visits queued, and the documents nest once every flow is known (a child comes after its parent).

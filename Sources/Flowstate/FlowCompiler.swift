@@ -954,10 +954,20 @@ struct FlowCompiler<F: Flow> {
             while hierarchy.parent(of: region) != reentered { region = hierarchy.parent(of: region) }
             let source = transition.source
             let parallelName = label(nodes[reentered].state)
-            let wayOut = hierarchy.isCompound(source) && transition.targets.allSatisfy({ hierarchy.isDescendant($0, of: source) })
-                ? "declare it `type: .internal` to keep the other regions"
-                : "to move region '\(label(nodes[region].state))' alone, declare the transition on that region with "
-                    + "`type: .internal`"
+            let regionName = label(nodes[region].state)
+            let wayOut: String
+            if hierarchy.isCompound(source) && transition.targets.allSatisfy({ hierarchy.isDescendant($0, of: source) }) {
+                wayOut = "declare it internal (`type: .internal`; SCXML `type=\"internal\"`) to keep the other regions"
+            } else if target == region {
+                wayOut = "to restart region '\(regionName)' alone, declare on it an internal transition to its initial "
+                    + "state (`type: .internal`)"
+            } else if hierarchy.isDescendantOrSelf(source, of: region) {
+                wayOut = "to move region '\(regionName)' alone, declare the transition on that region, internal "
+                    + "(`type: .internal`)"
+            } else {
+                wayOut = "to move region '\(regionName)' alone, declare the transition on that region, internal "
+                    + "(`type: .internal`), guarded by `.in(\(label(nodes[source].state)))` to keep its condition"
+            }
             let restarted = untargeted.map { "'\(label(nodes[$0].state))'" }.joined(separator: ", ")
             let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
             report(.reentersParallelState, .warning,

@@ -27,27 +27,28 @@ enum Profile: Flow {
     }
 }
 
-/// Issue 38, item 3: a coordinator's `perform` gets the same `EffectContext` the supervisor's
-/// handlers get, and a child's typed output can be awaited from its handle.
+/// Issue 38, item 3: a coordinator's effects that are not navigation can be performed by a `handler`
+/// that gets the same `EffectContext` the supervisor's handlers get, and a child's typed output can be
+/// awaited from its handle.
 @Suite("Coordinator: effects performed with their context, outputs awaited")
 @MainActor
 struct CoordinatorEffectContextTests {
-    @Test("A root's perform gets its handle and runs async work that sends the flow an event")
+    @Test("A root's handler gets its handle and runs async work that sends the flow an event")
     func rootPerformWithContext() async throws {
         let navigator = HeadlessNavigator<Profile.Screen>()
         let coordinator = Coordinator(navigator: navigator)
         var handles: [MachineID] = []
-        let profile = try coordinator.start(Profile.definition, effects: Profile.navigation) { effect, context in
+        let profile = try coordinator.start(Profile.definition, effects: Profile.navigation, handler: { effect, context in
             handles.append(context.machine.id)
             if effect == .load { try context.task { .loaded } }
-        }
+        })
         #expect(handles == [profile.id])
         for _ in 0..<1_000 where coordinator.supervisor.state(of: profile) != .shown { await Task.yield() }
         #expect(coordinator.supervisor.state(of: profile) == .shown)
         #expect(navigator.stacks == [[.profile]])
     }
 
-    @Test("A child's perform gets the context; its async work goes with it; the old form still compiles")
+    @Test("A child's handler gets the context (its async work starts); the old form, perform, still compiles")
     func childPerformWithContext() async throws {
         let navigator = HeadlessNavigator<Profile.Screen>()
         let coordinator = Coordinator(navigator: navigator)
@@ -59,7 +60,7 @@ struct CoordinatorEffectContextTests {
         #expect(performed == [.load])
         coordinator.supervisor.stop(other)
         let child = try coordinator.start(Profile.definition, under: root, effects: Profile.navigation,
-                                          perform: { effect, context in
+                                          handler: { effect, context in
             if effect == .load { try context.task { try await Task.sleep(for: .seconds(3_600)); return .loaded } }
         }, output: { _ in nil })
         #expect(coordinator.supervisor.state(of: child) == .loading)
@@ -73,7 +74,7 @@ struct CoordinatorEffectContextTests {
         let coordinator = Coordinator(navigator: navigator)
         let root = try coordinator.start(Leaf.definition, effects: { _ in nil })
         let child = try coordinator.start(Profile.definition, under: root, effects: Profile.navigation,
-                                          perform: { effect, context in
+                                          handler: { effect, context in
             if effect == .load { context.send(.loaded) }
         }, output: { _ in nil })
         let waiting = Task { @MainActor in try await coordinator.supervisor.output(of: child) }

@@ -102,12 +102,18 @@ extension Supervisor {
     /// output of the final state it reaches.
     ///
     /// ```swift
-    /// let login = try supervisor.spawn(Login.definition, under: checkout, output: { _ in nil }) { _, _ in }
+    /// let login = try supervisor.spawn(Login.definition, under: checkout, handler: { _, _ in },
+    ///                                  output: { _ in nil })
     /// let account = try await supervisor.output(of: login)
     /// ```
     ///
     /// A machine restarted by its failure policy is followed to its replacement, as
     /// ``run(_:context:policy:isolation:handler:)`` follows its root.
+    ///
+    /// **Start waiting before driving the machine.** The wait begins when this call runs: from a new
+    /// task (`Task { try await supervisor.output(of: child) }`), that is when the task first runs, after
+    /// the code that created it yields. A machine that finishes before then has delivered its output
+    /// already, and the wait throws ``SupervisorError/Code/machineGone``.
     ///
     /// **Cancellation.** Cancelling the awaiting task ends the wait, not the machine: it throws
     /// `CancellationError` and the machine runs on (``run(_:context:policy:isolation:handler:)``,
