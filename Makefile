@@ -77,9 +77,11 @@ docs:
 	@echo "Documentation archives: .build-docs/plugins/Swift-DocC/outputs/*.doccarchive"
 
 # Mutation check: each deliberate mistake in Tests/Mutations/mutate.py (engine, supervisor, the flow-file
-# interpreter, the path finder, navigation bookkeeping) is applied to a copy of the package in a temporary
-# folder, and the tests of its suite (`swift test --filter SUITE`) must fail. Exits 1 if a mutation
-# survives. `make test` runs only `--check` (every mutation still applies). See docs/TESTING.md.
+# interpreter, the path finder, navigation bookkeeping) is applied to a copy of the package kept between
+# runs (incremental builds), and the tests listed for it, run in the built test binary, must fail.
+# Exits 1 if a mutation survives. 53 mutations in 12.7 minutes on 2 cores (load average 1-3), the copy
+# built before; `--full` runs each suite's every test instead. `make test` runs only `--check` (every
+# mutation still applies, its tests exist). See docs/TESTING.md.
 mutate:
 	python3 Tests/Mutations/mutate.py --swift "$(SWIFT)"
 

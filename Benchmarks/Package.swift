@@ -69,6 +69,18 @@ let package = Package(
             path: "Benchmarks/Supervisor",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // FlowSimulation's step against the engine's on the same flow file (issue 37): FlowSpec, no Graphviz.
+        .executableTarget(
+            name: "SimulationBench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Flowstate", package: rootIdentity),
+                .product(name: "FlowSpec", package: rootIdentity),
+            ],
+            path: "Benchmarks/Simulation",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "ExporterBench",
             dependencies: [

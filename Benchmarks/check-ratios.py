@@ -4,7 +4,7 @@
 Every figure is a ratio to a baseline measured in the same run of the harness (ordo-one/benchmark):
 the hand-written switch for `FlowMachine.send`, `FlowMachine.send` for `FlowRuntime.send` and
 `Supervisor.send`, a hand-written tree for spawn + teardown and for memory, the 1k case for the
-10k case.
+10k case, the engine's step on a flow file's definition for `FlowSimulation`'s step on the file.
 
 - Time is the thread CPU time of the measured region (a custom metric recorded by
   Support/BenchmarkSupport; `--clock wall` uses the harness's wall clock instead, for both sides).
@@ -32,8 +32,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, ".build", "ratios")
-TARGETS = "^(Engine|SupervisorBench|ExporterBench)$"
-GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "timers": "Timers", "render": "Big", "spec": "Spec"}  # --only: name prefixes
+# The benchmark target of each group (--only builds and runs only the targets of its groups).
+TARGETS = {"send": "Engine", "tree": "SupervisorBench", "owner": "SupervisorBench", "timers": "SupervisorBench",
+           "render": "ExporterBench", "spec": "ExporterBench", "simulate": "SimulationBench"}
+GROUPS = {"send": "Send", "tree": "Tree", "owner": "Owner", "timers": "Timers", "render": "Big", "spec": "Spec",
+          "simulate": "Simulate"}  # --only: name prefixes
 # Rendering big flows in-process (wall clock, ms): the issue's absolute targets, with `dot` on the
 # same DOT in the same run shown beside them.
 RENDER_LIMITS = {200: 1_000.0, 400: 5_000.0}
@@ -42,6 +45,22 @@ SPEC_PATHS = "Spec: paths (shortest paths and transition cover) of 10,000 states
 SPEC_BFS = "Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)"
 SPEC_ONCE = "Spec: validate + paths compiled once (what flowviz paths does)"
 SPEC_LIMIT_MS = 1_000.0
+# A flow file's step in FlowSimulation against the engine's own step on the definition the file
+# compiles to, the same events (issue 37, item 7; Benchmarks/Simulation): per step, paired in each
+# iteration. The driver keeps SCXML's queues, runs the file's executable content and records every
+# step as strings, so it costs many engine steps (engine: a string event's step, some 300-450 ns).
+# First measured at 35.9x (10.9 us a step) and 15.9x (7.2 us an event), load average 9 on 2 cores
+# (docs/PERFORMANCE.md, "A simulation step"); the thresholds leave room for noise and catch a driver
+# that gets twice as slow.
+SIMULATION_STEPS = 10_000  # steps per iteration of every "Simulate:" benchmark
+SIMULATION_RATIOS = [  # (subject, baseline, label, threshold)
+    ("Simulate: FlowSimulation of a self-sending document, 10k steps to its step limit",
+     "Simulate: FlowMachine.send, again and again, 10k steps (baseline)",
+     "FlowSimulation step of a self-sending document / FlowMachine.send", 60.0),
+    ("Simulate: FlowSimulation.send, a ring's script, 10k events",
+     "Simulate: FlowMachine.send, a ring's script, 10k events (baseline)",
+     "FlowSimulation.send of a script / FlowMachine.send", 30.0),
+]
 
 EVENTS = 1_000_000  # events per iteration of every "Send:" benchmark
 
@@ -127,7 +146,8 @@ def run_benchmarks(swift, out_dir, groups):
     if os.path.exists(csv_path):
         os.remove(csv_path)
     name_filter = "^(" + "|".join(GROUPS[g] for g in groups) + "): .*"
-    command = [swift, "package", "--disable-sandbox", "benchmark", "--target", TARGETS, "--filter", name_filter,
+    targets = "^(" + "|".join(sorted({TARGETS[g] for g in groups})) + ")$"
+    command = [swift, "package", "--disable-sandbox", "benchmark", "--target", targets, "--filter", name_filter,
                "--format", "influx", "--path", out_dir, "--no-progress"]
     print("==> " + " ".join(f"'{c}'" if " " in c or "^" in c else c for c in command), flush=True)
     status = subprocess.call(command, cwd=HERE)
@@ -238,7 +258,16 @@ def evaluate(checker, groups):
         evaluate_render(checker)
     if "spec" in groups:
         evaluate_spec(checker)
+    if "simulate" in groups:
+        evaluate_simulation(checker, clock)
     return per_machine
+
+
+def evaluate_simulation(checker, clock):
+    for subject, baseline, label, threshold in SIMULATION_RATIOS:
+        measured = checker.time_ratio(subject, baseline, per=SIMULATION_STEPS)
+        if measured:
+            checker.check(f"{label} ({clock} ns/step)", *measured, threshold)
 
 
 def evaluate_spec(checker):

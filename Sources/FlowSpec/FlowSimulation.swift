@@ -28,8 +28,9 @@ import Flowstate
 /// a real (or any) `Clock` instead.
 ///
 /// **Limits.** A macrostep processes at most ``internalEventLimit`` internal events, a run takes at
-/// most ``stepLimit`` steps, and, when ``timeLimit`` is set, spends at most that much wall-clock time
-/// processing: a document that keeps itself busy stops with a ``Problem``.
+/// most ``stepLimit`` steps (``defaultStepLimit``, 100,000, unless set), and, when ``timeLimit`` is
+/// set, spends at most that much wall-clock time processing: a document that keeps itself busy stops
+/// with a ``Problem``.
 ///
 /// A simulation is driven from one task; it is not `Sendable`.
 public final class FlowSimulation {
@@ -95,8 +96,18 @@ public final class FlowSimulation {
     /// The most internal events one macrostep may process before the run stops as a loop.
     public static let internalEventLimit = SpecInterpreter.internalEventLimit
 
+    /// The step limit a new simulation starts with: 100,000 steps, all machines together (it was
+    /// 1,000,000). A simulation step costs some 7 to 11 µs in a release build and about 20 µs in a
+    /// debug one (docs/PERFORMANCE.md, "A simulation step"), so a document that sends itself events
+    /// for ever stops in well under a second in release and about two seconds in debug on an idle
+    /// machine, and a test or a preview that runs one does not seem to hang; ten times the internal
+    /// events one macrostep may process (``internalEventLimit``), so that a loop of raised events still
+    /// stops as such. A run that needs more sets ``stepLimit`` (`flowviz simulate --max-steps`).
+    public static let defaultStepLimit = 100_000
+
     /// The most steps a run may take, all machines together, before it stops as a document that keeps
-    /// itself busy (default 1,000,000).
+    /// itself busy (default ``defaultStepLimit``, 100,000). The stop's ``Problem`` says that this limit
+    /// was hit and how to raise it.
     public var stepLimit: Int {
         get { interpreter.stepLimit }
         set { interpreter.stepLimit = newValue }
@@ -181,6 +192,7 @@ public final class FlowSimulation {
         var documents: [String: SpecDocument] = [:]
         for (name, s) in specs { documents[name] = SpecDocument(s, guards: guards, classes: classes) }
         interpreter = SpecInterpreter(documents: documents, root: spec.name, guards: guards, classes: classes)
+        interpreter.stepLimit = Self.defaultStepLimit
         rootSpec = spec
         rootIndex = SpecIndex(spec)
     }
@@ -345,7 +357,11 @@ public final class FlowSimulation {
             absorb()
         } catch {
             absorb()
-            throw Problem(description: "error: \(error.message)")
+            // The step limit is the one stop a caller may simply want to go past: say which limit it was.
+            let hint = interpreter.steps > interpreter.stepLimit
+                ? "; the step limit (\(interpreter.stepLimit)) was hit: raise FlowSimulation.stepLimit (flowviz simulate --max-steps) to run longer"
+                : ""
+            throw Problem(description: "error: \(error.message)\(hint)")
         }
     }
 

@@ -15,8 +15,9 @@ struct Simulate: AsyncParsableCommand {
         Without --events, events are read from standard input, one a line.
 
         A document that keeps itself busy stops with one line at the first limit it passes: 10,000 \
-        internal events in one macrostep, 1,000,000 steps, or --time-limit seconds of processing \
-        (default 10, measured on the monotonic clock and checked between steps; 0: no time limit).
+        internal events in one macrostep, --max-steps steps (default 100,000, all machines together), \
+        or --time-limit seconds of processing (default 10, measured on the monotonic clock and checked \
+        between steps; 0: no time limit).
 
         With --strict, an event no machine takes fails the run, and so does a child flow's output \
         that its parent takes no transition on (a JSON spec's state says which event each output \
@@ -50,10 +51,14 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop the run after this many seconds of processing (0: no limit).", valueName: "seconds"))
     var timeLimit: Double = 10
 
+    @Option(help: ArgumentHelp("Stop the run after this many steps, all machines together.", valueName: "steps"))
+    var maxSteps: Int = FlowSimulation.defaultStepLimit
+
     func validate() throws {
         guard timeLimit.isFinite, timeLimit >= 0 else {
             throw ValidationError("--time-limit must be a number of seconds, 0 or more (0: no limit)")
         }
+        guard maxSteps > 0 else { throw ValidationError("--max-steps must be a number of steps, 1 or more") }
         _ = try guardDefaults(guards)
     }
 
@@ -75,6 +80,7 @@ struct Simulate: AsyncParsableCommand {
         let list = try inputList(text)
         let simulation = try flow.simulation(guards: guardDefaults(guards))
         if timeLimit > 0 { simulation.timeLimit = .seconds(timeLimit) }
+        simulation.stepLimit = maxSteps
         var printed = 0
         func flush() {
             for record in simulation.records[printed...] { print(record.description) }

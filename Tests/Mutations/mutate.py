@@ -2,32 +2,46 @@
 """Mutation check: deliberate mistakes in the engine, the supervisor, the flow-file interpreter and the
 navigation model must each fail a test.
 
-`make mutate` runs this. Each mutation below is one textual search-and-replace in one source file and
-names the test target (its *suite*) whose tests must catch it. For each suite that has mutations to
-run, the script copies the package (the working tree as it is: tracked and untracked files, not
-ignored ones) to a temporary folder, trims the copy's manifest to that suite's dependency closure,
-checks that the unmutated copy passes `swift test --filter SUITE`, then applies each of the suite's
-mutations in turn (on the copy only), builds and runs the same tests, and reports which tests caught
-it. A mutation that no test catches "survived": the script then exits 1.
+`make mutate` runs this. Each mutation below is one textual search-and-replace in one source file; it
+names the test target (its *suite*) whose tests must catch it and, in `tests`, the tests of that suite
+that do (recorded from a run of the whole suite, `--full`). The script keeps one copy of the package
+(the working tree as it is: tracked and untracked files, not ignored ones) and its build folder in a
+folder that outlives the run (`--work`; a later run copies only the files that changed, so its builds
+are incremental). For each suite with mutations to run it trims the copy's manifest to the suite's
+dependency closure (the targets and the package dependencies they use: no swift-syntax, no DocC
+plugin), builds the test binary, checks that each mutation's tests exist (a test filter that selects
+nothing is an error) and that they pass unmutated, then applies each mutation in turn (on the copy
+only), builds, runs its tests in the test binary itself (Swift Testing's `--filter`, no SwiftPM), and
+reports which tests caught it. A mutation that no test catches "survived": the script then exits 1.
+`--full` runs every test of the suite for each mutation instead (the check as it was; much slower).
+
+Where the time goes (issue 37): a mutation cost about 80 s when each ran `swift build` and then the
+whole suite through `swift test`; the suite's tests were most of it (`FlowstateTests`' 269 tests: 656 s
+at load average 13, against 75 s for the mutation's build). Now a mutation costs its incremental
+build (the mutated file, the module's interface, the link: 3 to 8 s at load 1 to 3; other modules are
+not recompiled) and its own tests (0 to 2 s, but a property that a mutation breaks spends 10 s to
+3 minutes shrinking; three mutations have no other catcher, and `run-misses-start-events` waits for
+its test's one-minute limit). `make mutate`, all 53 mutations: 759 s (12.7 minutes) at load average
+1 to 3, the copy's build folder kept from an earlier run (the first build of the FlowNavigationTests
+and FlowTestingTests closures, 48 s and 89 s, included). A first run also builds the copy from
+nothing (one cold debug build of the suites' closure, without swift-syntax).
 
 Each mutation's search text must occur exactly once in its file; when the source moves on and the
 text is no longer there (or is there twice), the script stops with an error naming the mutation,
-so that the patch is updated rather than silently skipped. `--check` checks only that (and that the
-suites' target lists match Package.swift), on the working tree itself, in about a second:
-`make test` runs it first, so a mutation that stops applying fails the tests, not the next
-`make mutate`.
+so that the patch is updated rather than silently skipped. `--check` checks only that (that each
+mutation's tests are declared in its suite's sources, and that the suites' target lists match
+Package.swift), on the working tree itself, in about a second: `make test` runs it first, so a
+mutation that stops applying fails the tests, not the next `make mutate`.
 
-One build folder (inside the suite's copy) serves every run of the suite: only one file changes
-between two runs. The copy's manifest is trimmed to the suite's targets (Suite.targets), so that work
-in progress elsewhere in the package neither slows the runs down nor breaks them. A test that crashes
-the test process is named from the crash's backtrace and the run repeated without it, so that every
-other test still reports whether it caught the mutation.
+A test that crashes the test process is named from the crash's backtrace and the run repeated
+without it, so that every other test still reports whether it caught the mutation.
 
-Usage: Tests/Mutations/mutate.py [--only NAME ...] [--keep] [--list] [--check] [--swift SWIFT]
-(--only takes a mutation's name or a suite's.) Standard library only.
+Usage: Tests/Mutations/mutate.py [--only NAME ...] [--full] [--fresh] [--work DIR] [--list] [--check]
+[--swift SWIFT] (--only takes a mutation's name or a suite's.) Standard library only.
 """
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
@@ -36,7 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEST_TIMEOUT = 900  # seconds; a run that hangs counts as caught (reported as a timeout)
@@ -76,6 +90,10 @@ class Mutation:
     file: str
     search: str
     replace: str
+    # The tests of the suite that must catch it, each `Type` (a suite type: all its tests) or
+    # `Type/function`: the tests `make mutate` runs for it (`--full` runs the whole suite). Every one
+    # must name a test that exists (`--check` reads the test sources; a run lists the built tests).
+    tests: list = field(default_factory=list)
 
 
 MUTATIONS = [
@@ -88,6 +106,7 @@ MUTATIONS = [
         search="for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]] {",
         replace="for r in shortcuts.bySource[shortcuts.sourceRanges[source]..<shortcuts.sourceRanges[source + 1]]"
         ".reversed() {",
+        tests=["SignUpFlowTests"],
     ),
     Mutation(
         name="exit-order",
@@ -106,6 +125,7 @@ MUTATIONS = [
             s = above(s, in: shortcuts.exitUp)
         }
         for x in outermostFirst { effects.append(contentsOf: exits[x]) }""",
+        tests=["EngineProperties/effectOrder", "DeepDefinitionTests/domains", "DeepDefinitionTests/app"],
     ),
     Mutation(
         name="parallel-conflict-winner",
@@ -114,6 +134,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""                if hierarchy.isDescendant(Int(parallel.transitions[t1].source), of: Int(parallel.transitions[t2].source)) {""",
         replace="""                if true {""",
+        tests=["ParallelTests", "EngineProperties/parallelAgreesWithSCXML"],
     ),
     Mutation(
         name="parallel-common-exit-order",
@@ -122,6 +143,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        for i in moves.reversed() {""",
         replace="""        for i in moves {""",
+        tests=["ParallelCommonStepTests/commonStep", "InternalTransitionTests/parallelCommonStep"],
     ),
     Mutation(
         name="parallel-common-takes-any-move",
@@ -130,6 +152,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] { return nil }""",
         replace="""            for k in activeLeaves where table.parallelSlowLeaf[Int(active[Int(k)])] && k < 0 { return nil }""",
+        tests=["ParallelCommonStepTests/generalWhenNeeded", "ParallelCommonStepTests/commonStep"],
     ),
     Mutation(
         name="parallel-common-leaves-stay",
@@ -138,6 +161,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= moved }""",
         replace="""            for j in activeLeaves.indices where activeLeaves[j] >= from { activeLeaves[j] &+= 0 }""",
+        tests=["ParallelActiveLeavesTests/leavesMove"],
     ),
     Mutation(
         name="parallel-common-shared-targetless-twice",
@@ -146,6 +170,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            if first < 0 || !targetless || !holds(moves[i].declaration, moves) {""",
         replace="""            if first < Int32.max || !targetless || !holds(moves[i].declaration, moves) {""",
+        tests=["ParallelCommonStepTests/sharedTargetlessTakenOnce"],
     ),
     Mutation(
         name="parallel-table-number-stays",
@@ -154,6 +179,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        commonConfiguration = outcome.next""",
         replace="""        _ = outcome.next""",
+        tests=["ParallelConfigurationTableTests/stepsAgree", "ParallelConfigurationTableTests/dynamicOutcomes"],
     ),
     Mutation(
         name="parallel-table-in-guard-inverted",
@@ -162,6 +188,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowTable.swift",
         search="""                        if g < 0 || (inStates[g] >= 0 && isActive(Int(inStates[g]), in: set, hierarchy)) {""",
         replace="""                        if g < 0 || (inStates[g] >= 0 && !isActive(Int(inStates[g]), in: set, hierarchy)) {""",
+        tests=["ParallelConfigurationTableTests/inGuardsDecided"],
     ),
     Mutation(
         name="inline-step-ignores-guard",
@@ -170,6 +197,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine.swift",
         search="""            if move.settles && move.guardIndex < 0 { return takeSettling(move, from: source, event: event) }""",
         replace="""            if move.settles { return takeSettling(move, from: source, event: event) }""",
+        tests=["KindIndexTests/inlineStepAgreesWithTheFullStep"],
     ),
     Mutation(
         name="kind-index-keeps-last",
@@ -178,6 +206,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowTable.swift",
         search="""                for entry in (ranges[row]..<ranges[row + 1]).reversed() {  // each byte keeps its first entry""",
         replace="""                for entry in ranges[row]..<ranges[row + 1] {  // each byte keeps its first entry""",
+        tests=["KindIndexTests/indexAgreesWithAScan"],
     ),
     Mutation(
         name="forwarded-failure-wrapped",
@@ -186,6 +215,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/EffectContext.swift",
         search="""        (error as? ForwardedFailure)?.failure ?? EffectFailure(""",
         replace="""        EffectFailure(""",
+        tests=["MachineBoxLayoutTests/forwardedFailureKeepsItsOrigin"],
     ),
     Mutation(
         name="run-misses-start-events",
@@ -194,6 +224,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/Supervisor+Async.swift",
         search="""        for event in early { follower.follow(event) }""",
         replace="""        _ = early""",
+        tests=["SupervisorRunTests/rootFailsWhileStarting"],
     ),
     Mutation(
         name="machine-extras-shared",
@@ -202,6 +233,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine.swift",
         search="""        if !isKnownUniquelyReferenced(&extras) {""",
         replace="""        if extras == nil {""",
+        tests=["MachineExtrasTests"],
     ),
     Mutation(
         name="table-guard-boxes-kept",
@@ -210,6 +242,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowTable.swift",
         search="""        for box in guards { box.release() }""",
         replace="""        for _ in guards {}""",
+        tests=["TableLifetimeTests"],
     ),
     Mutation(
         name="parallel-table-number-not-refreshed",
@@ -218,6 +251,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        defer { refreshCommonConfiguration() }  // after the moves below are applied""",
         replace="""        defer { _ = table.configRanges }""",
+        tests=["ParallelConfigurationTableTests/stepsAgree", "ParallelConfigurationTableTests/dynamicOutcomes"],
     ),
     Mutation(
         name="parallel-exit-order",
@@ -226,6 +260,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""        for s in exitSet {""",
         replace="""        for s in exitSet.reversed() {""",
+        tests=["ParallelTests/stopExitsEverything", "ParallelTests/leavesFromOneRegion"],
     ),
     Mutation(
         name="delay-not-cancelled",
@@ -234,6 +269,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""            if parallel.hasDelays { step.timers.disarm(state: s, into: &step.timerChanges) }""",
         replace="""            if parallel.hasDelays && false { step.timers.disarm(state: s, into: &step.timerChanges) }""",
+        tests=["DelayTests/leaveAndReenter", "DelayTests/fireTakesTransition"],
     ),
     Mutation(
         name="delay-guard-first-leaf",
@@ -242,6 +278,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Parallel.swift",
         search="""                && conditionMatch(transition, parallel, Int($0), step, event: nil)""",
         replace="""                && conditionMatch(transition, parallel, source, step, event: nil)""",
+        tests=["DelayTests/parallelRegions", "DelayProperties/parallelAgrees"],
     ),
     Mutation(
         name="history-deep-as-shallow",
@@ -250,6 +287,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""                let deep = histories[h] == 2""",
         replace="""                let deep = false""",
+        tests=["HistoryTests/shallowAndDeep"],
     ),
     Mutation(
         name="history-not-recorded",
@@ -260,6 +298,7 @@ MUTATIONS = [
             for h in histories(of: s) {""",
         replace="""        for s in exiting.prefix(0) {
             for h in histories(of: s) {""",
+        tests=["HistoryTests/shallowAndDeep", "HistoryTests/articleExample"],
     ),
     Mutation(
         name="history-domain",
@@ -268,6 +307,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""        guard hasHistory && transition.targets.contains(where: isHistory) else {""",
         replace="""        guard hasHistory && transition.targets.isEmpty else {""",
+        tests=["HistoryTests/effectiveDomain"],
     ),
     Mutation(
         name="internal-as-external",
@@ -276,6 +316,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""        if isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
         replace="""        if false && isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
+        tests=["InternalTransitionTests/articleExample", "InternalTransitionTests/inspectable"],
     ),
     Mutation(
         name="internal-parallel-source-kept",
@@ -284,6 +325,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""        if isInternal && isCompound(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
         replace="""        if isInternal && !isAtomic(source) && targets.allSatisfy({ isDescendant($0, of: source) }) {""",
+        tests=["InternalTransitionTests/parallelCommonStep", "EngineProperties/parallelAgreesWithSCXML"],
     ),
     Mutation(
         name="parallel-every-region",
@@ -292,6 +334,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowHierarchy.swift",
         search="""                for region in children(of: s).reversed()""",
         replace="""                for region in children(of: s).prefix(1)""",
+        tests=["ParallelTests/entersEveryRegion"],
     ),
     Mutation(
         name="teardown-order",
@@ -308,6 +351,7 @@ MUTATIONS = [
                 stack.append((c, false))
                 c = nodes[Int(c)].previous
             }""",
+        tests=["SupervisorCoreTests/teardownPlan", "SupervisorTests/stopRoot"],
     ),
     Mutation(
         name="guard-ignored",
@@ -316,6 +360,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowTable.swift",
         search="move.guardIndex < 0 || guardHolds(Int(move.guardIndex), state: state, event: event, context: context)",
         replace="true",
+        tests=["ContextTests", "SignUpFlowTests"],
     ),
     Mutation(
         name="child-not-torn-down",
@@ -324,6 +369,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="if parentState >= 0 && (finished || !isActive(parentState)) {",
         replace="if parentState >= 0 && finished {",
+        tests=["SupervisorTests/leavingTearsDown", "SupervisorCoreTests/childrenToStop"],
     ),
     Mutation(
         name="declared-spawn-order",
@@ -333,6 +379,7 @@ MUTATIONS = [
         search="""                if s < state { break }
                 firstLater = c""",
         replace="""                break""",
+        tests=["ParallelSupervisorTests/stopParent", "ParallelSupervisorTests/wholeParallelLeft", "SupervisorCoreTests/declaredPlacement"],
     ),
     Mutation(
         name="parallel-entered-from-leaf",
@@ -341,6 +388,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/MachineBox.swift",
         search="if let kept = extras?.configurationBefore {",
         replace="if let kept = extras?.configurationBefore, kept.isEmpty {",
+        tests=["ParallelSupervisorTests/regionsRunChildren", "ParallelSupervisorTests/oneRegionLeaves", "ParallelSupervisorTests/observation"],
     ),
     Mutation(
         name="restart-intensity",
@@ -349,6 +397,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="guard instants.count < maxRestarts, failedStarts <= maxRestarts else { return false }",
         replace="guard instants.count <= maxRestarts, failedStarts <= maxRestarts else { return false }",
+        tests=["SupervisorTests/restartIntensity", "SupervisorCoreTests/restartLimitMatchesModel"],
     ),
     Mutation(
         name="declared-starts-reversed",
@@ -357,6 +406,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="for id in ids.reversed() { startStack.append(id) }",
         replace="for id in ids { startStack.append(id) }",
+        tests=["SupervisorCoreTests/queueOrder", "SupervisorTests/declaredChildren"],
     ),
     Mutation(
         name="parent-gone-ignores-teardown",
@@ -365,6 +415,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
         search="slot < 0 || (nodes[Int(slot)].serial != 0 && nodes[Int(slot)].lifecycle != .stopping)",
         replace="slot < 0 || nodes[Int(slot)].serial != 0",
+        tests=["SupervisorCoreTests/parentGone"],
     ),
     # SCXML transition selection as the flow-file interpreter gets it: FlowSpecTests (SCXML, driver
     # and W3C tests). The interpreter hands selection to the engine, so two of these are in it.
@@ -375,6 +426,7 @@ MUTATIONS = [
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search="""                let type: TransitionType = t.isInternal ? .internal : .external""",
         replace="""                let type: TransitionType = t.isInternal ? .external : .external""",
+        tests=["InternalTransitionFileTests"],
     ),
     Mutation(
         name="scxml-document-order",
@@ -383,6 +435,7 @@ MUTATIONS = [
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search="for (k, t) in state.transitions.enumerated() {",
         replace="for (k, t) in state.transitions.enumerated().reversed() {",
+        tests=["SCXMLDriverTests/documentOrder", "W3CTests/passes"],
     ),
     Mutation(
         name="scxml-ancestor-first",
@@ -398,6 +451,7 @@ MUTATIONS = [
                     up = above(up, in: shortcuts.movesUp)
                 }
                 for var source in chain {""",
+        tests=["InterpreterSelectionTests"],
     ),
     Mutation(
         name="scxml-wildcard-last",
@@ -406,6 +460,7 @@ MUTATIONS = [
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search='if d == "*" { return all }',
         replace='if d == "*" { return [""] }',
+        tests=["SCXMLDriverTests/documentOrder", "W3CTests/passes"],
     ),
     Mutation(
         name="scxml-prefix-ignored",
@@ -415,6 +470,7 @@ MUTATIONS = [
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
         search="for p in Self.prefixes(of: c) where descriptors.contains(p) {",
         replace="for p in Self.prefixes(of: c).prefix(1) where descriptors.contains(p) {",
+        tests=["InterpreterSelectionTests"],
     ),
     Mutation(
         name="eventless-after-event",
@@ -423,6 +479,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine.swift",
         search="if table.hasEventless(target) {",
         replace="if false, table.hasEventless(target) {",
+        tests=["SCXMLTests/simulates", "SCXMLDriverTests/eventlessLoop"],
     ),
     # Queue order in the interpreter.
     Mutation(
@@ -434,6 +491,7 @@ MUTATIONS = [
                 sessions[s]?.internalQueue.append(SpecEvent(name))""",
         replace="""            case .raise(let name):
                 sessions[s]?.externalQueue.append(Queued(event: SpecEvent(name), origin: nil))""",
+        tests=["W3CTests/passes", "SCXMLTests/simulates"],
     ),
     Mutation(
         name="internal-queue-lifo",
@@ -442,6 +500,7 @@ MUTATIONS = [
         file="Sources/FlowSpec/SpecInterpreter.swift",
         search="let event = sessions[s]!.internalQueue.removeFirst()",
         replace="let event = sessions[s]!.internalQueue.removeLast()",
+        tests=["W3CTests/passes"],
     ),
     Mutation(
         name="external-queue-lifo",
@@ -450,6 +509,7 @@ MUTATIONS = [
         file="Sources/FlowSpec/SpecInterpreter.swift",
         search="let item = sessions[s]!.externalQueue.removeFirst()",
         replace="let item = sessions[s]!.externalQueue.removeLast()",
+        tests=["W3CTests/passes"],
     ),
     # The path finder's exploration and reasons: FlowTestingTests.
     Mutation(
@@ -459,6 +519,7 @@ MUTATIONS = [
         file="Sources/FlowTesting/FlowPathfinder.swift",
         search="context: comparable ? (machine.context as? any Hashable).map { AnyHashable($0) } : nil)",
         replace="context: nil)",
+        tests=["PathfinderRegressionTests/contextGuard"],
     ),
     Mutation(
         name="pathfinder-blames-guard",
@@ -467,6 +528,7 @@ MUTATIONS = [
         file="Sources/FlowTesting/FlowPathfinder.swift",
         search="return contextIgnored ? .contextNotCompared(transitions: blocking) : .blocked(transitions: blocking)",
         replace="return .blocked(transitions: blocking)",
+        tests=["PathfinderRegressionTests/contextNotCompared"],
     ),
     Mutation(
         name="pathfinder-limit-not-taken",
@@ -477,6 +539,7 @@ MUTATIONS = [
                 // The engine may have taken it""",
         replace="""            } else if isComplete && !isComplete {
                 // The engine may have taken it""",
+        tests=["PathfinderRegressionTests/coverGapAtTheLimit"],
     ),
     Mutation(
         name="pathfinder-parallel-one-leaf",
@@ -485,6 +548,7 @@ MUTATIONS = [
         file="Sources/FlowTesting/FlowPathfinder.swift",
         search="if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves.append(s) }",
         replace="if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves = [s] }",
+        tests=["ParallelKitTests/togglesMakeFourConfigurations", "ParallelKitTests/pathfinderReachesEveryState"],
     ),
     Mutation(
         name="pathfinder-parallel-entries-guessed",
@@ -493,6 +557,7 @@ MUTATIONS = [
         file="Sources/FlowTesting/FlowPathfinder.swift",
         search="for s in Self.entered(by: startMicrosteps) where firstEntered[s] == nil { firstEntered[s] = -1 }",
         replace="_ = startMicrosteps",
+        tests=["ParallelKitTests/generatedParallelNoPathAgreesWithValidation"],
     ),
     Mutation(
         name="flat-report-exits-domain",
@@ -501,6 +566,7 @@ MUTATIONS = [
         file="Sources/Flowstate/FlowMachine+Microsteps.swift",
         search="let domain = Int(report.domain)",
         replace="let domain = report.domain < 0 ? Int(report.domain) : table.hierarchy.parent(of: Int(report.domain))",
+        tests=["MicrostepReportTests/flat"],
     ),
     Mutation(
         name="pathfinder-children-not-run",
@@ -509,6 +575,7 @@ MUTATIONS = [
         file="Sources/FlowTesting/FlowPathfinder.swift",
         search="for event in (grouped[kind] ?? []) + (fromChildren[kind] ?? []) {",
         replace="for event in grouped[kind] ?? [] {",
+        tests=["PathfinderRegressionTests/childOutputs"],
     ),
     # Navigation bookkeeping: FlowNavigationTests.
     Mutation(
@@ -518,6 +585,7 @@ MUTATIONS = [
         file="Sources/FlowNavigation/NavigationModel.swift",
         search="return shown[remaining...].reversed().map { .wentBack(from: $0.screen) }",
         replace="return shown[remaining...].map { .wentBack(from: $0.screen) }",
+        tests=["NavigationModelTests/multiPop", "NavigationModelTests/path"],
     ),
     Mutation(
         name="multipop-one-event",
@@ -526,6 +594,7 @@ MUTATIONS = [
         file="Sources/FlowNavigation/NavigationModel.swift",
         search="return shown[remaining...].reversed().map { .wentBack(from: $0.screen) }",
         replace="return shown[remaining...].suffix(1).map { .wentBack(from: $0.screen) }",
+        tests=["NavigationModelTests/multiPop"],
     ),
     Mutation(
         name="dismiss-order",
@@ -534,6 +603,7 @@ MUTATIONS = [
         file="Sources/FlowNavigation/NavigationModel.swift",
         search="return gone.reversed().compactMap { $0.first.map { .dismissed($0.screen) } }",
         replace="return gone.compactMap { $0.first.map { .dismissed($0.screen) } }",
+        tests=["NavigationModelTests/lowerModal"],
     ),
     Mutation(
         name="dismiss-one-event",
@@ -542,6 +612,7 @@ MUTATIONS = [
         file="Sources/FlowNavigation/NavigationModel.swift",
         search="return gone.reversed().compactMap { $0.first.map { .dismissed($0.screen) } }",
         replace="return gone.prefix(1).compactMap { $0.first.map { .dismissed($0.screen) } }",
+        tests=["NavigationModelTests/lowerModal"],
     ),
 ]
 
@@ -562,16 +633,38 @@ def package_files():
     return sorted(set(files))
 
 
-def copy_package(destination):
-    for f in package_files():
-        target = os.path.join(destination, f)
+def sync_package(destination):
+    """Makes `destination` hold the working tree's files and no other: a file whose bytes are already
+    there is left alone (its time too, so that the build folder beside it stays incremental from the
+    last run), any other is copied, and a file no longer in the tree is removed. Build folders
+    (`.build*`) are kept. Returns how many files were written."""
+    wanted = set(package_files())
+    written = 0
+    for f in sorted(wanted):
+        if f == "Package.swift":
+            continue  # written by trim_manifest
+        source, target = os.path.join(ROOT, f), os.path.join(destination, f)
+        if os.path.isfile(target) and os.path.getsize(target) == os.path.getsize(source):
+            with open(source, "rb") as a, open(target, "rb") as b:
+                if a.read() == b.read():
+                    continue
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy2(os.path.join(ROOT, f), target)
+        shutil.copy2(source, target)
+        written += 1
+    for folder, folders, names in os.walk(destination):
+        relative = os.path.relpath(folder, destination)
+        if relative == ".":
+            folders[:] = [d for d in folders if not d.startswith(".build")]
+        for name in names:
+            f = os.path.normpath(os.path.join(relative, name))
+            if f not in wanted and f != WORK_MARKER:
+                os.remove(os.path.join(folder, name))
+    return written
 
 
 MANIFEST_TRIM = """
 
-// Added by Tests/Mutations/mutate.py to its temporary copy: only what the tests it runs need is built.
+// Added by Tests/Mutations/mutate.py to its copy: only what the tests it runs need is built.
 let mutationTargets: Set<String> = [%s]
 package.targets.removeAll { !mutationTargets.contains($0.name) }
 package.products.removeAll()
@@ -666,10 +759,48 @@ def manifest_problems():
     return problems
 
 
+def packages_used(manifest, targets):
+    """The identities of the packages whose products or plugins the given targets use (read from the
+    manifest's text, as `manifest_dependencies` reads it)."""
+    text = "\n".join(line for line in manifest.splitlines() if not line.lstrip().startswith("//"))
+    used = set()
+    for match in TARGET_CALL.finditer(text):
+        call = balanced(text, match.end() - 1) or ""
+        name = re.search(r'\bname:\s*"([^"]+)"', call)
+        if name and name.group(1) in targets and not re.search(r"\btargets:\s*\[", call):
+            used.update(p.lower() for p in re.findall(r'\.(?:product|plugin)\([^()]*\bpackage:\s*"([^"]+)"', call))
+    return used
+
+
+def trimmed_manifest(manifest, suite):
+    """The manifest without the package dependencies the suite's targets do not use (swift-syntax, the
+    DocC plugin, ...: SwiftPM builds the products of every dependency it is given, used or not), and
+    with the lines that keep only the suite's targets."""
+    used = packages_used(manifest, suite.targets)
+    calls = [balanced(manifest, match.end() - 1) for match in re.finditer(r"\.package\(", manifest)]
+    for call in calls:
+        where = re.search(r'\b(?:url|path):\s*"([^"]+)"', call or "")
+        if not call or not where:
+            continue
+        identity = where.group(1).rstrip("/").rsplit("/", 1)[-1].lower()
+        identity = identity[:-4] if identity.endswith(".git") else identity
+        if identity not in used:
+            manifest = re.sub(r"[ \t]*\.package" + re.escape(call) + r"[ \t]*,?[ \t]*\n?", "", manifest, count=1)
+    return manifest + MANIFEST_TRIM % ", ".join(f'"{t}"' for t in suite.targets)
+
+
 def trim_manifest(copy, suite):
+    """The copy's manifest: the working tree's, trimmed to the suite. Written only when it changes
+    (SwiftPM then plans the build again; the targets two suites share are not rebuilt)."""
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as f:
+        text = trimmed_manifest(f.read(), suite)
     path = os.path.join(copy, "Package.swift")
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(MANIFEST_TRIM % ", ".join(f'"{t}"' for t in suite.targets))
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def patch_problems(root):
@@ -695,6 +826,32 @@ def patch_problems(root):
     return problems
 
 
+def test_problems():
+    """Each mutation lists the tests that catch it, and each names a suite type and function that its
+    suite's test sources declare (so that a renamed test fails `--check`, not the next run)."""
+    sources = {}
+    for suite in SUITE_NAMES:
+        text = []
+        for folder, _, names in os.walk(os.path.join(ROOT, "Tests", suite)):
+            for name in sorted(names):
+                if name.endswith(".swift"):
+                    with open(os.path.join(folder, name), encoding="utf-8") as f:
+                        text.append(f.read())
+        sources[suite] = "\n".join(text)
+    problems = []
+    for m in MUTATIONS:
+        if not m.tests:
+            problems.append(f"{m.name}: no tests listed (the tests of {m.suite} that catch it: run it with --full)")
+        for test in m.tests:
+            kind, _, function = test.partition("/")
+            text = sources.get(m.suite, "")
+            if not re.search(r"\b(?:struct|class|enum|actor|extension)\s+" + re.escape(kind) + r"\b", text):
+                problems.append(f"{m.name}: test {test}: no type {kind} in Tests/{m.suite}")
+            elif function and not re.search(r"\bfunc\s+" + re.escape(function) + r"\s*[(<]", text):
+                problems.append(f"{m.name}: test {test}: no function {function} in Tests/{m.suite}")
+    return problems
+
+
 def table_problems():
     """docs/TESTING.md's table of mutations names every mutation, and no other: the table readers trust."""
     with open(os.path.join(ROOT, "docs", "TESTING.md"), encoding="utf-8") as f:
@@ -709,7 +866,7 @@ def table_problems():
 
 def check():
     """`--check`: the patches, the suites and docs/TESTING.md's table against the working tree; no copy, no build."""
-    problems = patch_problems(ROOT) + manifest_problems() + table_problems()
+    problems = patch_problems(ROOT) + manifest_problems() + test_problems() + table_problems()
     for p in problems:
         log(f"mutate --check: {p}")
     if problems:
@@ -754,25 +911,50 @@ def crash_frame(suite):
     return re.compile(r"(\w+)\.(\w+)\([^)]*\) \+ \d+ in \S+ at \S*/Tests/" + re.escape(suite.name) + r"/")
 
 
-def run_tests(copy, swift, scratch, suite):
-    """Builds and runs the suite's tests; returns (status, failed test names, seconds, output).
+def filter_pattern(suite, test):
+    """The regular expression (Swift Testing's `--filter`, matched against a test's identifier,
+    `FlowstateTests.EngineProperties/agreesWithSCXML()`) of a mutation's test: `Type` (every test of
+    that suite type) or `Type/function`."""
+    kind, _, function = test.partition("/")
+    pattern = re.escape(f"{suite.name}.{kind}/")
+    return pattern + (re.escape(function) + r"\(" if function else "")
+
+
+def build(copy, swift, scratch):
+    """Builds the suite's test product in the copy; returns (ok, seconds, output)."""
+    started = time.monotonic()
+    result = subprocess.run([swift, "build", "--build-tests", "--scratch-path", scratch],
+                            cwd=copy, capture_output=True, text=True, errors="replace")
+    return result.returncode == 0, time.monotonic() - started, result.stdout + result.stderr
+
+
+def test_binary(scratch):
+    return os.path.join(scratch, "debug", "FlowstatePackageTests.xctest")
+
+
+TEST_COUNT = re.compile(r"Test run with (\d+) tests?\b")
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def run_tests(copy, scratch, suite, patterns):
+    """Runs the tests that `patterns` select (Swift Testing's `--filter`, any of them) in the built
+    test binary, without SwiftPM; returns (status, failed test names, tests run, seconds, output).
 
     A test that crashes the test process takes the others down with it; the crashed test is named
     (from the backtrace) and the run is repeated without it, so that every test gets to report."""
     started = time.monotonic()
-    build = subprocess.run([swift, "build", "--build-tests", "--scratch-path", scratch],
-                           cwd=copy, capture_output=True, text=True, errors="replace")
-    if build.returncode != 0:
-        return "build failed", [], time.monotonic() - started, build.stdout + build.stderr
     failed = []  # "name (File.swift)", in the order the tests failed
     seen = set()
     skipped = []
     outputs = []
+    count = 0
     while True:
-        command = [swift, "test", "--skip-build", "--scratch-path", scratch, "--filter", suite.name]
+        command = [test_binary(scratch), "--testing-library", "swift-testing"]
+        for pattern in patterns:
+            command += ["--filter", pattern]
         for pattern in skipped:
             command += ["--skip", pattern]
-        # Its own process group, so that a run that hangs is ended with the test runner it started.
+        # Its own process group, so that a run that hangs is ended with everything it started.
         # errors="replace": a test process that crashes can cut its output in the middle of a character.
         test = subprocess.Popen(command, cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                 errors="replace", start_new_session=True)
@@ -782,8 +964,11 @@ def run_tests(copy, swift, scratch, suite):
             os.killpg(test.pid, signal.SIGKILL)
             output, _ = test.communicate()
             outputs.append(output)
-            return "timeout", failed, time.monotonic() - started, "\n".join(outputs)
+            return "timeout", failed, count, time.monotonic() - started, "\n".join(outputs)
+        output = ANSI_ESCAPE.sub("", output)  # Swift Testing colours its symbols even into a pipe
         outputs.append(output)
+        counted = TEST_COUNT.findall(output)
+        count = max(count, int(counted[-1]) if counted else 0)
         for line in output.splitlines():
             found = failed_test(line)
             # A test's "failed" line comes after its issues, which name its file: one entry per test.
@@ -791,7 +976,7 @@ def run_tests(copy, swift, scratch, suite):
                 seen.add(found[0])
                 failed.append(found[1])
         crash = None
-        if test.returncode != 0 and "exited with unexpected signal" in output:
+        if test.returncode != 0 and not counted:  # ended by a signal: no summary line
             # The crashed thread's frames: from `Thread 4 "..." crashed:` to the next thread.
             thread = re.search(r"^Thread \d+ .*crashed:$(.*?)(?=^Thread \d+ |\Z)", output, re.M | re.S)
             crash = crash_frame(suite).search(thread.group(1) if thread else output)
@@ -800,83 +985,125 @@ def run_tests(copy, swift, scratch, suite):
         name, function = crash.group(1), crash.group(2)
         failed.append(f"{name}.{function}() (crashed)")
         skipped.append(f"{re.escape(suite.name)}\\.{name}/{function}\\(")
+        count = max(count, 1)
     status = "passed" if test.returncode == 0 and not failed else "failed"
     if status == "failed" and not failed:
         failed = [f"(the test run failed with status {test.returncode}; see the output)"]
-    return status, failed, time.monotonic() - started, "\n".join(outputs)
+    return status, failed, count, time.monotonic() - started, "\n".join(outputs)
 
 
-def run_suite(suite, mutations, swift, keep):
-    """Copies the package, trims it to the suite, checks the baseline and runs the mutations; returns
+def listed_tests(copy, scratch):
+    """The identifiers of the built binary's Swift Testing tests (`--list-tests`)."""
+    result = subprocess.run([test_binary(scratch), "--testing-library", "swift-testing", "--list-tests"],
+                            cwd=copy, capture_output=True, text=True, errors="replace")
+    return [line.strip() for line in result.stdout.splitlines() if line.strip()]
+
+
+def run_suite(suite, mutations, swift, copy, full):
+    """Trims the copy to the suite, builds it, checks the baseline, then runs each mutation: applied,
+    built, the tests that must catch it run (with `full`, every test of the suite), undone. Returns
     [(mutation, status, failed tests, seconds)]."""
-    copy = tempfile.mkdtemp(prefix=f"flowstate-mutate-{suite.name}-")
     scratch = os.path.join(copy, ".build-mutate")
-    try:
-        log(f"==> {suite.name}: copying the package to {copy}")
-        copy_package(copy)
-        trim_manifest(copy, suite)
-        originals = {}
-        for m in mutations:
-            with open(os.path.join(copy, m.file), encoding="utf-8") as f:
-                originals.setdefault(m.file, f.read())
+    trim_manifest(copy, suite)
+    originals = {}
+    for m in mutations:
+        with open(os.path.join(copy, m.file), encoding="utf-8") as f:
+            originals.setdefault(m.file, f.read())
 
-        log(f"==> {suite.name}: baseline, swift test --filter {suite.name}, unmutated")
-        status, failed, seconds, output = run_tests(copy, swift, scratch, suite)
-        if status != "passed":
-            log(output[-6000:])
-            sys.exit(f"mutate: the unmutated package does not pass {suite.name} ({status}; failing: "
-                     f"{', '.join(failed)}): fix that first")
-        log(f"    passed ({seconds:.0f} s)")
+    log(f"==> {suite.name}: build (load average {os.getloadavg()[0]:.1f})")
+    ok, seconds, output = build(copy, swift, scratch)
+    if not ok:
+        log(output[-6000:])
+        sys.exit(f"mutate: the unmutated package does not build for {suite.name}: fix that first")
+    log(f"    built ({seconds:.0f} s)")
+    everything = [re.escape(suite.name) + r"\."]
+    patterns = {m.name: everything if full else [filter_pattern(suite, t) for t in m.tests] for m in mutations}
+    if not full:
+        # A test filter that selects nothing would let its mutation survive unseen: each must select a test.
+        ids = listed_tests(copy, scratch)
+        unmatched = [f"{m.name}: {t}" for m in mutations for t in m.tests
+                     if not any(re.search(filter_pattern(suite, t), i) for i in ids)]
+        if unmatched:
+            sys.exit(f"mutate: test filters that select no test of {suite.name} ({len(ids)} listed):\n  "
+                     + "\n  ".join(unmatched) + "\n(update the mutation's `tests`, or run with --full)")
+    baseline = sorted({p for m in mutations for p in patterns[m.name]})
+    what = "every test of the suite" if full else f"the {len(baseline)} test filter(s) of its mutations"
+    log(f"==> {suite.name}: baseline, {what}, unmutated")
+    status, failed, count, seconds, output = run_tests(copy, scratch, suite, baseline)
+    with open(os.path.join(copy, f"mutate-{suite.name}-baseline.log"), "w", encoding="utf-8") as f:
+        f.write(output)  # each test's time, for choosing the tests of a mutation
+    if status != "passed" or count == 0:
+        log(output[-6000:])
+        sys.exit(f"mutate: the unmutated package does not pass {suite.name} ({status}, {count} tests; failing: "
+                 f"{', '.join(failed)}): fix that first")
+    log(f"    {count} tests passed ({seconds:.0f} s)")
 
-        results = []
-        for m in mutations:
-            path = os.path.join(copy, m.file)
-            source = originals[m.file]
-            assert source.count(m.search) == 1, m.name
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(source.replace(m.search, m.replace, 1))
-            log(f"==> {m.name}: {m.what} ({m.file})")
-            status, failed, seconds, output = run_tests(copy, swift, scratch, suite)
+    results = []
+    # Mutations of one file one after the other: a build recompiles the file undone and the file mutated.
+    for m in sorted(mutations, key=lambda m: m.file):
+        path = os.path.join(copy, m.file)
+        source = originals[m.file]
+        assert source.count(m.search) == 1, m.name
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(source.replace(m.search, m.replace, 1))
+        log(f"==> {m.name}: {m.what} ({m.file})")
+        try:
+            ok, build_seconds, output = build(copy, swift, scratch)
+            count, test_seconds = 0, 0.0
+            if ok:
+                status, failed, count, test_seconds, output = run_tests(copy, scratch, suite, patterns[m.name])
+            else:
+                status, failed = "build failed", []
+        finally:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(source)
-            with open(os.path.join(copy, f"mutate-{m.name}.log"), "w", encoding="utf-8") as f:
-                f.write(output)  # kept with --keep
-            if status == "build failed":
-                log(output[-4000:])
-                log(f"    the mutated package does not build ({seconds:.0f} s): fix the patch")
-            elif status == "passed":
-                log(f"    SURVIVED: no test failed ({seconds:.0f} s)")
-            elif status == "timeout":
-                log(f"    caught: the tests did not finish within {TEST_TIMEOUT} s")
-            else:
-                log(f"    caught ({seconds:.0f} s) by {len(failed)} test(s)")
-            results.append((m, status, failed, seconds))
-        return results
-    finally:
-        if keep:
-            log(f"==> kept {copy}")
+        with open(os.path.join(copy, f"mutate-{m.name}.log"), "w", encoding="utf-8") as f:
+            f.write(output)  # kept beside the copy until the next run
+        if status == "passed" and count == 0:
+            status = "no test"
+        timing = f"build {build_seconds:.0f} s + tests {test_seconds:.0f} s, load average {os.getloadavg()[0]:.1f}"
+        if status == "build failed":
+            log(output[-4000:])
+            log(f"    the mutated package does not build ({timing}): fix the patch")
+        elif status == "no test":
+            log(f"    NO TEST RAN: its filters select nothing ({timing})")
+        elif status == "passed":
+            log(f"    SURVIVED: none of {count} test(s) failed ({timing})")
+        elif status == "timeout":
+            log(f"    caught: the tests did not finish within {TEST_TIMEOUT} s")
+        elif count == 0:
+            log(f"    caught: the test process ended without a summary (a crash; see mutate-{m.name}.log) ({timing})")
         else:
-            shutil.rmtree(copy, ignore_errors=True)
-            # SwiftPM's lock files for the copy's build folder, named after its path.
-            prefix = copy.replace(os.sep, "_") + "_"
-            for name in os.listdir(tempfile.gettempdir()):
-                if name.startswith(prefix) and name.endswith(".lock"):
-                    try:
-                        os.remove(os.path.join(tempfile.gettempdir(), name))
-                    except OSError:
-                        pass
+            log(f"    caught by {len(failed)} of {count} test(s) ({timing})")
+        results.append((m, status, failed, build_seconds + test_seconds))
+    return results
+
+
+WORK_MARKER = ".flowstate-mutate"  # marks a folder as this script's copy: only such a folder is synced
+
+
+def work_folder():
+    """Where the copy and its build folder live between runs: one folder per working tree."""
+    digest = hashlib.sha1(ROOT.encode()).hexdigest()[:10]
+    return os.path.join(tempfile.gettempdir(), f"flowstate-mutate-{digest}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", metavar="NAME",
                         help="run only this mutation, or this suite's mutations (repeatable)")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the temporary copies (their paths are printed) and each run's output, mutate-NAME.log")
+    parser.add_argument("--full", action="store_true",
+                        help="run every test of the mutation's suite, not only the tests listed as catching it "
+                        "(the check as it was: slower; prints every test that catches each mutation)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start from an empty copy and build folder (a cold build) instead of the last run's")
+    parser.add_argument("--work", default=work_folder(),
+                        help="the folder of the copy and its build folder, kept between runs (default: %(default)s)")
     parser.add_argument("--list", action="store_true", help="list the mutations and exit")
     parser.add_argument("--check", action="store_true",
-                        help="only check, on the working tree, that every mutation applies exactly once and that "
-                        "the suites' targets match Package.swift (no copy, no build); exit 1 on a problem")
+                        help="only check, on the working tree, that every mutation applies exactly once, that its "
+                        "tests exist and that the suites' targets match Package.swift (no copy, no build); "
+                        "exit 1 on a problem")
     parser.add_argument("--swift", default=os.environ.get("SWIFT", "swift"), help="the swift driver")
     args = parser.parse_args()
 
@@ -898,11 +1125,22 @@ def main():
         chosen = [m for m in MUTATIONS if m.name in args.only or m.suite in args.only]
 
     began = time.monotonic()
+    copy = os.path.abspath(args.work)
+    if args.fresh:
+        shutil.rmtree(copy, ignore_errors=True)
+    if os.path.isdir(copy) and os.listdir(copy) and not os.path.exists(os.path.join(copy, WORK_MARKER)):
+        sys.exit(f"mutate: {copy} is not empty and is not a copy made by this script: choose another --work folder")
+    os.makedirs(copy, exist_ok=True)
+    with open(os.path.join(copy, WORK_MARKER), "w", encoding="utf-8") as f:
+        f.write(f"A copy of {ROOT} for Tests/Mutations/mutate.py; files not in that tree are removed.\n")
+    written = sync_package(copy)
+    log(f"==> the working tree copied to {copy} ({written} file(s) written; its build folder is kept "
+        f"for the next run: remove the folder to free it)")
     results = []
     for suite in SUITES:
         mutations = [m for m in chosen if m.suite == suite.name]
         if mutations:
-            results += run_suite(suite, mutations, args.swift, args.keep)
+            results += run_suite(suite, mutations, args.swift, copy, args.full)
 
     log("")
     log("==> summary")
@@ -910,13 +1148,15 @@ def main():
     for m, status, failed, seconds in results:
         verdict = {"failed": f"caught by {len(failed)} test(s) of {m.suite} ({seconds:.0f} s):",
                    "timeout": f"caught (timeout) in {m.suite}",
-                   "passed": f"SURVIVED {m.suite}", "build failed": "BUILD FAILED"}[status]
+                   "passed": f"SURVIVED {m.suite}", "no test": f"NO TEST RAN in {m.suite}",
+                   "build failed": "BUILD FAILED"}[status]
         log(f"  {m.name:{width}}  {verdict}")
         for name in failed if status == "failed" else []:
             log(f"  {'':{width}}    {name}")
-    survived = [m.name for m, status, _, _ in results if status in ("passed", "build failed")]
+    survived = [m.name for m, status, _, _ in results if status in ("passed", "no test", "build failed")]
     log(f"==> {len(results) - len(survived)} of {len(results)} mutations caught "
-        f"in {time.monotonic() - began:.0f} s")
+        f"in {time.monotonic() - began:.0f} s (load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, "
+        f"{'every test of each suite' if args.full else 'the tests listed for each mutation'})")
     if survived:
         log("==> not caught: " + ", ".join(survived))
         return 1
