@@ -135,6 +135,7 @@ let package = Package(
                 "Flowstate",
                 "FlowstateExamples",
                 "FlowTestSupport",
+                "FlowTesting",  // ManualClock, for the runtime's and the supervisor's timers
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -152,7 +153,7 @@ let package = Package(
         ),
         // One test target per module (issue 22). Helpers and fixtures they share have one home each:
         // FlowTestSupport (Flowstate and FlowGraph level: fixture paths in the source tree, golden files,
-        // scratch folders, sample flows, SVG readers, the headless browser, a manual clock) and FlowSpecTestSupport (the
+        // scratch folders, sample flows, SVG readers, the headless browser, `eventually`) and FlowSpecTestSupport (the
         // flow files, SCXML corpora and W3C suite kept in Tests/FlowSpecTests, the SCXML round trip).
         // Neither needs Graphviz.
         .target(

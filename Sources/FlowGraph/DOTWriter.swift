@@ -37,7 +37,32 @@ public enum DOTWriter {
 
         func node(_ id: String) -> FlowGraph.Node? { position[id].map { graph.nodes[$0] } }
         func children(of id: String?) -> [FlowGraph.Node] { (children[id] ?? []).map { graph.nodes[$0] } }
+
+        /// The child a compound state's initial marker points at: its ``FlowGraph/Node/initialChild``,
+        /// when that is drawn inside it; `nil` for a parallel state (its regions are all entered), a
+        /// state drawn as a box, or a compound state that names no initial child.
+        func markedInitial(of node: FlowGraph.Node) -> String? {
+            guard node.kind == .compound, !node.isParallel, let child = node.initialChild,
+                  self.node(child)?.parent == node.id else { return nil }
+            return child
+        }
+
+        /// Whether `id` is `ancestor` or lies inside it.
+        func isInside(_ id: String, _ ancestor: String) -> Bool {
+            var current: String? = id
+            var steps = 0
+            while let x = current, steps <= graph.nodes.count {
+                if x == ancestor { return true }
+                current = node(x)?.parent
+                steps += 1
+            }
+            return false
+        }
     }
+
+    /// The identifier of the initial marker drawn inside a compound state (a point, as `__start` at
+    /// the top level).
+    static func initialMarker(of id: String) -> String { "__initial_\(id)" }
 
     /// The DOT text of a graph, its edge labels placed as ``EdgeLabelPlacement/init(for:)`` decides.
     public static func dot(_ graph: FlowGraph) -> String { dot(graph, edgeLabels: EdgeLabelPlacement(for: graph)) }
@@ -66,15 +91,22 @@ public enum DOTWriter {
         var edgeLines: [String] = []
         var labelNodes: [String?: [String]] = [:]  // by the cluster that holds them
         for edge in graph.edges {
-            let (from, tail) = anchor(edge.from, index: index)
-            let (to, head) = anchor(edge.to, index: index)
+            let (to, head) = entry(edge.to, index: index)
+            let (from, tail) = anchor(edge.from, index: index, avoiding: to)
             var attrs: [String: String] = [:]
             if edge.events.allSatisfy({ $0 == nil }) { attrs["style"] = "dashed" }
             attrs.merge(edge.attributes) { $1 }
             // An overlay's label replaces the edge's own, in whichever attribute it was written.
             let label = attrs.removeValue(forKey: "label") ?? attrs.removeValue(forKey: "xlabel") ?? edge.label
             attrs.removeValue(forKey: "xlabel")
-            if placement == .labelNodes, !label.isEmpty {
+            // An edge from a compound state to itself or to a state inside it (a transition declared on
+            // a region or a compound state, to one of its children), or from inside a compound state to
+            // it, cannot be clipped at the cluster it starts or ends on: Graphviz ignores ltail and lhead
+            // when the other end lies inside that cluster, and draws it from or to a state inside (a
+            // self-loop on a child). Such an edge goes out through a node outside the cluster, as every
+            // labelled edge does with label nodes, whatever the placement.
+            let detour = (tail != nil && index.isInside(edge.to, edge.from)) || (head != nil && index.isInside(edge.from, edge.to))
+            if (placement == .labelNodes && !label.isEmpty) || detour {
                 let id = "__label\(edgeLines.count)"
                 var nodeAttrs: [String: String] = [
                     "shape": "plaintext", "style": "", "label": label, "fontsize": "9", "margin": "0.03,0.02",
@@ -109,8 +141,14 @@ public enum DOTWriter {
         }
         writeNodes(index: index, labelNodes: labelNodes, into: &out)
         if let initial = graph.initial {
-            let (target, head) = anchor(initial, index: index)
+            let (target, head) = entry(initial, index: index)
             out += "  __start -> \(target)" + (head.map { " [lhead=\($0)]" } ?? "") + ";\n"
+        }
+        // Each compound state's initial marker (written inside its cluster) to its initial child.
+        for node in graph.nodes {
+            guard let child = index.markedInitial(of: node) else { continue }
+            let (target, head) = entry(child, index: index)
+            out += "  \(initialMarker(of: node.id)) -> \(target)" + (head.map { " [lhead=\($0)]" } ?? "") + ";\n"
         }
         for line in edgeLines { out += line }
         out += "}\n"
@@ -226,6 +264,13 @@ public enum DOTWriter {
                     for (key, value) in attrs.sorted(by: { $0.key < $1.key }) {
                         out += "\(indent)  \(key)=\(quote(value));\n"
                     }
+                    if index.markedInitial(of: node) != nil {
+                        // The initial marker, on the cluster's first rank: edges into the state end at
+                        // its border beside it (``entry(_:index:)``).
+                        let marker = initialMarker(of: node.id)
+                        out += "\(indent)  \(marker) [shape=point, width=0.15, label=\"\"];\n"
+                        out += "\(indent)  {rank=min; \(marker);}\n"
+                    }
                     stack.append(.close(node.id, depth: depth))
                     stack += index.children(of: node.id).reversed().map { .open($0, depth: depth + 1) }
                 } else {
@@ -257,14 +302,37 @@ public enum DOTWriter {
         attrs["label"] = label.isEmpty ? external : label + "\n" + external
     }
 
-    /// Edges cannot end on a cluster in DOT: they end on a leaf inside it, clipped at the cluster.
-    private static func anchor(_ id: String, index: Index) -> (String, String?) {
+    /// Edges cannot start on a cluster in DOT: an edge from a compound state starts on a leaf inside
+    /// it (its first, or its last when the first is where the edge ends: a transition declared on a
+    /// region to its first child would be drawn on top of itself), clipped at the cluster (`ltail`).
+    private static func anchor(_ id: String, index: Index, avoiding end: String? = nil) -> (String, String?) {
         guard index.node(id)?.kind == .compound else { return (id, nil) }
-        var leaf = id
-        while index.node(leaf)?.kind == .compound, let first = index.children[leaf]?.first {
-            leaf = index.graph.nodes[first].id
+        func leaf(last: Bool) -> String {
+            var leaf = id
+            while index.node(leaf)?.kind == .compound, let children = index.children[leaf], let child = last ? children.last : children.first {
+                leaf = index.graph.nodes[child].id
+            }
+            return leaf
         }
-        return (leaf, "cluster_\(id)")
+        let first = leaf(last: false)
+        return (first == end ? leaf(last: true) : first, "cluster_\(id)")
+    }
+
+    /// Edges cannot end on a cluster in DOT either: an edge into a compound state ends on the
+    /// initial marker inside it (the first one met going down its first children, through a
+    /// parallel state to its first region's), clipped at the cluster (`lhead`). The marker sits on
+    /// the cluster's first rank, so the edge reaches the cluster's near border, not one Graphviz
+    /// placed beside the state the edge would otherwise end on (a blob on the border). Without a
+    /// marker, a leaf, as `anchor` finds one.
+    private static func entry(_ id: String, index: Index) -> (String, String?) {
+        guard index.node(id)?.kind == .compound else { return (id, nil) }
+        var current = id
+        while let node = index.node(current), node.kind == .compound {
+            if index.markedInitial(of: node) != nil { return (initialMarker(of: current), "cluster_\(id)") }
+            guard let first = index.children[current]?.first else { break }
+            current = index.graph.nodes[first].id
+        }
+        return (current, "cluster_\(id)")
     }
 
     private static func attributes(_ attrs: [String: String]) -> String {
@@ -307,7 +375,9 @@ public enum DOTWriter {
 public enum EdgeLabelPlacement: Hashable, Sendable {
     /// As edge labels (`label`): `dot` lays them out with the edges, as virtual nodes. The tidiest
     /// drawing of small flows; slow for big ones, and Graphviz 2.43 (Debian 12) frees memory twice
-    /// after laying out some clustered graphs with labelled cycles.
+    /// after laying out some clustered graphs with labelled cycles. An edge that cannot be clipped at
+    /// the cluster it starts or ends on (its other end lies inside it) is drawn through a label node
+    /// all the same, as ``EdgeLabelPlacement/labelNodes`` draws it.
     case inline
     /// As external labels (`xlabel`), placed after the layout next to their edges: fast for big flat
     /// flows, but placed without room reserved for them, so they can lie over other things.

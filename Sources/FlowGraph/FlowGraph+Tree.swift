@@ -2,8 +2,15 @@ import Flowstate
 
 extension FlowGraph {
     /// The graph of a live supervisor tree: each machine's flow, each child machine drawn as a cluster
-    /// inside the parent state that runs it (or beside its parent, for a dynamically spawned child),
-    /// and every machine's active states highlighted (every active leaf, with parallel states).
+    /// inside the state of its parent that started it, and every machine's active states highlighted
+    /// (every active leaf, with parallel states).
+    ///
+    /// A declared child sits in the parent state that runs it (`MachineInfo.parentState`). A child
+    /// spawned by hand (`Supervisor.spawn`, what `Coordinator.start` does for a flow bound to its
+    /// screen) sits in the state its parent rests in, the state it was started from while the parent
+    /// stays there: the supervisor records no state for such a child, only its parent. When the parent
+    /// rests in several leaves (regions of a parallel state), which one started the child is not
+    /// known, and the child is drawn beside the parent's states, in the parent's cluster.
     public init(supervisor: Supervisor) {
         self.init(name: "supervisor", initial: nil, nodes: [], edges: [])
         let machines = supervisor.machines
@@ -12,28 +19,34 @@ extension FlowGraph {
             guard let outline = supervisor.outline(of: machine.id) else { continue }
             let prefix = "m\(machine.id.rawValue)_"
             var graph = FlowGraph(outline, prefix: prefix)
-            // Children declared by a state of this machine sit inside that state, drawn around them.
+            // Children sit inside the state that started them, drawn around them: a declared child's
+            // parent state; a spawned child's, the one leaf the machine rests in.
             for child in machine.children {
-                guard let info = machines.first(where: { $0.id == child }), let parentState = info.parentState,
-                      let i = graph.nodes.firstIndex(where: { $0.label == parentState }) else { continue }
+                guard let info = machines.first(where: { $0.id == child }) else { continue }
+                let startedBy = info.parentState ?? (machine.leaves.count == 1 ? machine.leaves.first : nil)
+                guard let startedBy, let i = graph.nodes.firstIndex(where: { $0.label == startedBy }) else { continue }
                 placed[child] = graph.nodes[i].id
                 graph.nodes[i].kind = .compound
             }
             graph.highlight(states: machine.leaves)
-            // The machine itself is a cluster, inside its parent's state (declared) or its parent (dynamic).
+            // The machine itself is a cluster, inside the state that started it, or beside its parent's
+            // states. Its cluster marks its flow's initial state, except the first root's, which the
+            // graph's start marks.
             let container = "\(prefix)flow"
+            let takesStart = initial == nil
             var parentNode: String? = placed[machine.id]
             if let parent = machine.parent, parentNode == nil {
                 parentNode = "m\(parent.rawValue)_flow"
             }
             nodes.append(Node(id: container, label: "\(machine.flow) \(machine.id)", kind: .compound, parent: parentNode,
+                              initialChild: takesStart ? nil : graph.initial,
                               attributes: ["color": "#2563eb", "style": "rounded,bold"]))
             for var node in graph.nodes {
                 if node.parent == nil { node.parent = container }
                 nodes.append(node)
             }
             edges += graph.edges
-            if initial == nil { initial = graph.initial }
+            if takesStart { initial = graph.initial }
         }
     }
 }

@@ -37,14 +37,21 @@ public struct FlowGraph: Hashable, Sendable {
         /// Whether the state is a parallel state: its children are regions, all active at once (DOT
         /// draws it as a dashed cluster marked ∥, Mermaid separates its regions with `--`).
         public var isParallel = false
+        /// For a compound state, the identifier of the child entered first, as the definition declares
+        /// it (`FlowOutline.State.initial`): the writers mark it with the initial marker inside the
+        /// state (DOT: a dot with an arrow to it, Mermaid: `[*] -->`). A parallel state's regions are
+        /// all entered, so the writers mark none in it, whatever this says. `nil`: nothing marked.
+        public var initialChild: String?
         /// Extra DOT attributes (they override the defaults). A `label` replaces the state's name in
         /// the drawing; the lines that follow it (``detailLines``) stay.
         public var attributes: [String: String] = [:]
 
         /// Creates a node.
         public init(id: String, label: String, kind: NodeKind, parent: String? = nil, childFlow: String? = nil,
-                    entry: [String] = [], exit: [String] = [], attributes: [String: String] = [:]) {
+                    entry: [String] = [], exit: [String] = [], initialChild: String? = nil,
+                    attributes: [String: String] = [:]) {
             self.id = id
+            self.initialChild = initialChild
             self.label = label
             self.kind = kind
             self.parent = parent
@@ -154,7 +161,7 @@ public struct FlowGraph: Hashable, Sendable {
                             kind: state.kind == .final ? .final
                                 : (state.kind == .compound || state.kind == .parallel ? .compound : .state),
                             parent: state.parent.map { "\(prefix)s\($0)" }, childFlow: state.childFlow,
-                            entry: state.entry, exit: state.exit)
+                            entry: state.entry, exit: state.exit, initialChild: state.initial.map { "\(prefix)s\($0)" })
             if state.kind == .parallel {
                 // A parallel state is a dashed cluster marked ∥ (UML's and SCXML editors' mark); its
                 // regions are the clusters inside it, side by side.

@@ -4,7 +4,8 @@
 /// composite state's are line breaks in its title. Labels are escaped with Mermaid's entity codes
 /// (`#quot;`, `#35;`, ...), so any name is safe. A parallel state's regions are Mermaid's concurrent
 /// compartments: written one after another inside it, separated by `--`, none marked as its initial
-/// child (every region is entered).
+/// child (every region is entered); every other composite state, regions included, marks its
+/// ``FlowGraph/Node/initialChild`` inside it (`[*] --> s3`).
 public enum MermaidWriter {
     /// The Mermaid text of a graph.
     public static func mermaid(_ graph: FlowGraph) -> String {
@@ -51,7 +52,11 @@ public enum MermaidWriter {
                         if i > 0 { stack.append(.separator(indent: indent + "  ")) }
                     }
                 } else {
-                    if let first = inner.first { out += "\(indent)  [*] --> \(first.id)\n" }
+                    // The initial child the definition declares (not the first child: a state may
+                    // start at any of its children), as DOT's initial marker.
+                    if let initial = node.initialChild, inner.contains(where: { $0.id == initial }) {
+                        out += "\(indent)  [*] --> \(initial)\n"
+                    }
                     stack += inner.reversed().map { .open($0, indent: indent + "  ") }
                 }
             }

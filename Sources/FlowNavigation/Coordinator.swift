@@ -128,9 +128,37 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
         output: ((F.Output) -> Void)? = nil
     ) throws(SupervisorError) -> MachineHandle<F> {
+        try start(definition, context: context, effects: effects, handler: { effect, _ in perform(effect) },
+                  userNavigation: userNavigation, output: output)
+    }
+
+    /// ``start(_:context:effects:perform:userNavigation:output:)``, with effects that are not
+    /// navigation performed by a `handler` that gets the supervisor's `EffectContext`: the flow's
+    /// handle, async work tied to the flow's life (`context.task`), events sent back to it. A handler
+    /// that throws fails the flow, as the supervisor's handlers do (the root's policy: escalate).
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - context: The flow's context; `nil` for the definition's initial context.
+    ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
+    ///   - handler: Performs the effects that are not navigation, with the effect's context (the
+    ///     supervisor's `EffectHandler`).
+    ///   - userNavigation: The event that reports the user's own navigation from a screen this flow
+    ///     showed.
+    ///   - output: Receives the flow's typed output when it reaches a final state.
+    /// - Returns: The flow's handle.
+    /// - Throws: What ``start(_:context:effects:perform:userNavigation:output:)`` throws.
+    @discardableResult
+    public func start<F: Flow>(
+        _ definition: FlowDefinition<F>,
+        context: F.Context? = nil,
+        effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
+        handler: @escaping EffectHandler<F>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
+        output: ((F.Output) -> Void)? = nil
+    ) throws(SupervisorError) -> MachineHandle<F> {
         let binding = Binding(nil)
         let machine = try supervisor.start(definition, context: context, output: output,
-                                           handler: handler(binding, effects, perform))
+                                           handler: self.handler(binding, effects, handler))
         adopt(machine, binding: binding, userNavigation: userNavigation)
         return machine
     }
@@ -171,9 +199,37 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         started: (MachineHandle<F>) -> Void = { _ in },
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> F.Output {
+        try await run(definition, context: context, effects: effects, handler: { effect, _ in perform(effect) },
+                      userNavigation: userNavigation, started: started, isolation: isolation)
+    }
+
+    /// ``run(_:context:effects:perform:userNavigation:started:isolation:)``, with effects that are not
+    /// navigation performed by a handler that gets the supervisor's `EffectContext` (the flow's
+    /// handle, async work tied to its life); a handler that throws fails the flow, and the wait ends
+    /// with `machineGone`.
+    /// - Parameters:
+    ///   - definition: The flow; it must be valid.
+    ///   - context: The flow's context; `nil` for the definition's initial context.
+    ///   - effects: The navigation an effect asks for, if any (`nil`: the effect is given to `perform`).
+    ///   - handler: Performs the effects that are not navigation, with the effect's context (the
+    ///     supervisor's `EffectHandler`).
+    ///   - userNavigation: The event that reports the user's own navigation from a screen this flow showed.
+    ///   - started: Called with the flow's handle as soon as it is in the tree.
+    ///   - isolation: The actor the coordinator is used on (the caller's, by default).
+    /// - Returns: The output of the final state the flow reached.
+    /// - Throws: What ``run(_:context:effects:perform:userNavigation:started:isolation:)`` throws.
+    public func run<F: Flow>(
+        _ definition: FlowDefinition<F>,
+        context: F.Context? = nil,
+        effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
+        handler: @escaping EffectHandler<F>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
+        started: (MachineHandle<F>) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> F.Output {
         let binding = Binding(nil)
         return try await supervisor.run(definition, context: context, policy: .escalate, isolation: isolation,
-                                        handler: handler(binding, effects, perform)) { machine in
+                                        handler: self.handler(binding, effects, handler)) { machine in
             adopt(machine, binding: binding, userNavigation: userNavigation)
             started(machine)
         }
@@ -215,7 +271,39 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        try bound(under: parent, effects: effects, perform: perform, userNavigation: userNavigation,
+        try start(definition, under: parent, context: context, effects: effects,
+                  handler: { effect, _ in perform(effect) }, userNavigation: userNavigation, dismissed: dismissed,
+                  output: output)
+    }
+
+    /// ``start(_:under:context:effects:perform:userNavigation:dismissed:output:)``, with effects that
+    /// are not navigation performed by a handler that gets the supervisor's `EffectContext`: the
+    /// child's handle, async work tied to the child's life (cancelled when the user dismisses its
+    /// screen), events sent back to it. A handler that throws fails the child (escalated to `parent`).
+    /// - Parameters:
+    ///   - definition: The child flow; it must be valid.
+    ///   - parent: The flow that receives its output.
+    ///   - context: The child's context; `nil` for the definition's initial context.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context (the
+    ///     supervisor's `EffectHandler`).
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    ///   - dismissed: The parent event that reports the user dismissing the child's screen.
+    ///   - output: The parent event that reports the child's output (`nil`: none).
+    /// - Returns: The child's handle.
+    /// - Throws: What ``start(_:under:context:effects:perform:userNavigation:dismissed:output:)`` throws.
+    @discardableResult
+    public func start<C: Flow, P: Flow>(
+        _ definition: FlowDefinition<C>,
+        under parent: MachineHandle<P>,
+        context: C.Context? = nil,
+        effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
+        handler: @escaping EffectHandler<C>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> C.Event? = { _ in nil },
+        dismissed: P.Event? = nil,
+        output: @escaping @Sendable (C.Output) -> P.Event?
+    ) throws(SupervisorError) -> MachineHandle<C> {
+        try bound(under: parent, effects: effects, perform: handler, userNavigation: userNavigation,
                   dismissed: dismissed) { (owner, onTeardown, handler) throws(SupervisorError) in
             try supervisor.spawn(definition, under: parent, context: context, owner: owner, onTeardown: onTeardown,
                                  handler: handler, output: output)
@@ -227,7 +315,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     private func bound<C: Flow, P: Flow>(
         under parent: MachineHandle<P>,
         effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
-        perform: @escaping (C.Effect) -> Void,
+        perform: @escaping EffectHandler<C>,
         userNavigation: @escaping (UserNavigation<Screen>) -> C.Event?,
         dismissed: P.Event?,
         make: (FlowLifetime, @escaping (TeardownReason) -> Void, @escaping EffectHandler<C>) throws(SupervisorError)
@@ -262,8 +350,32 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         perform: @escaping (F.Effect) -> Void = { _ in },
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
     ) throws(SupervisorError) -> MachineHandle<F> {
+        try restore(snapshot, definition: definition, effects: effects, handler: { effect, _ in perform(effect) },
+                    userNavigation: userNavigation)
+    }
+
+    /// ``restore(_:definition:effects:perform:userNavigation:)``, with effects that are not navigation
+    /// performed by a `handler` that gets the supervisor's `EffectContext`, as
+    /// ``start(_:context:effects:handler:userNavigation:output:)`` started the flow.
+    /// - Parameters:
+    ///   - snapshot: The root machine's snapshot.
+    ///   - definition: The flow the snapshot was taken of.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    /// - Returns: The restored flow's handle.
+    /// - Throws: What ``restore(_:definition:effects:perform:userNavigation:)`` throws.
+    @discardableResult
+    public func restore<F: Flow>(
+        _ snapshot: MachineSnapshot,
+        definition: FlowDefinition<F>,
+        effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
+        handler: @escaping EffectHandler<F>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
+    ) throws(SupervisorError) -> MachineHandle<F> {
         let binding = Binding(nil)
-        let machine = try supervisor.restore(snapshot, definition: definition, handler: handler(binding, effects, perform))
+        let machine = try supervisor.restore(snapshot, definition: definition,
+                                             handler: self.handler(binding, effects, handler))
         adopt(machine, binding: binding, userNavigation: userNavigation)
         return machine
     }
@@ -297,7 +409,42 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        let (machine, binding) = try bound(under: parent, effects: effects, perform: perform,
+        try restore(snapshot, definition: definition, under: parent, screens: screens, presented: presented,
+                    effects: effects, handler: { effect, _ in perform(effect) }, userNavigation: userNavigation,
+                    dismissed: dismissed, output: output)
+    }
+
+    /// ``restore(_:definition:under:screens:presented:effects:perform:userNavigation:dismissed:output:)``,
+    /// with effects that are not navigation performed by a `handler` that gets the supervisor's
+    /// `EffectContext`, as ``start(_:under:context:effects:handler:userNavigation:dismissed:output:)``
+    /// started the child.
+    /// - Parameters:
+    ///   - snapshot: The child machine's snapshot.
+    ///   - definition: The flow the snapshot was taken of.
+    ///   - parent: The flow that receives its output.
+    ///   - screens: The screens the child showed, in order; the first is the one it is bound to.
+    ///   - presented: Whether the first screen is presented (`true`) or pushed.
+    ///   - effects: The navigation an effect asks for, if any.
+    ///   - handler: Performs the effects that are not navigation, with the effect's context.
+    ///   - userNavigation: The event that reports the user's own navigation from its screens.
+    ///   - dismissed: The parent event that reports the user dismissing the child's first screen.
+    ///   - output: The parent event that reports the child's output.
+    /// - Returns: The restored child's handle.
+    /// - Throws: What ``restore(_:definition:under:screens:presented:effects:perform:userNavigation:dismissed:output:)`` throws.
+    @discardableResult
+    public func restore<C: Flow, P: Flow>(
+        _ snapshot: MachineSnapshot,
+        definition: FlowDefinition<C>,
+        under parent: MachineHandle<P>,
+        screens: [Screen],
+        presented: Bool = true,
+        effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
+        handler: @escaping EffectHandler<C>,
+        userNavigation: @escaping (UserNavigation<Screen>) -> C.Event? = { _ in nil },
+        dismissed: P.Event? = nil,
+        output: @escaping @Sendable (C.Output) -> P.Event?
+    ) throws(SupervisorError) -> MachineHandle<C> {
+        let (machine, binding) = try bound(under: parent, effects: effects, perform: handler,
                                            userNavigation: userNavigation, dismissed: dismissed) {
             (owner, onTeardown, handler) throws(SupervisorError) in
             try supervisor.restore(snapshot, definition: definition, under: parent, owner: owner,
@@ -364,11 +511,11 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     private func handler<F: Flow>(
         _ binding: Binding, _ effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
-        _ perform: @escaping (F.Effect) -> Void
+        _ perform: @escaping EffectHandler<F>
     ) -> EffectHandler<F> {
         { [unowned self] effect, context in
             guard let navigation = effects(effect) else {
-                perform(effect)
+                try perform(effect, context)
                 return
             }
             self.navigate(navigation, machine: context.machine, binding: binding)

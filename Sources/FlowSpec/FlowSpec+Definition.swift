@@ -97,23 +97,25 @@ extension FlowFile {
         // children's in document order, so each state takes its block of numbers on the way down.
         var declared: [Int] = []
         var counter = 0
-        func element(_ state: State, topLevel: Bool, inParallel: Bool) -> FlowElement<StringFlow> {
+        func element(_ state: State, topLevel: Bool, inParallel: Bool, parent: State?) -> FlowElement<StringFlow> {
             let l = state.location ?? fallbackLocation
             let firstOwn = counter
             counter += state.transitions.count
             if let history = state.history {
                 // A <history>: its one transition is its default (the engine's `default:`), not one of
-                // the engine's transitions.
-                return Flowstate.History<StringFlow>(state.name, history == .deep ? .deep : .shallow,
-                                         default: state.transitions.first?.target ?? "",
-                                         fileID: l.file, line: l.line, column: l.column).element
+                // the engine's transitions. Without one, its parent's initial state stands in (as Qt
+                // SCXML does; validation warns, `historyDefaultIssues`).
+                let target = state.transitions.first?.target
+                    ?? parent.flatMap { $0.standInDefault(forHistory: state.name, deep: history == .deep) } ?? ""
+                return Flowstate.History<StringFlow>(state.name, history == .deep ? .deep : .shallow, default: target,
+                                                     fileID: l.file, line: l.line, column: l.column).element
             }
             var body: [FlowElement<StringFlow>] = []
             body.reserveCapacity(state.states.count + state.transitions.count)
             // Child states first, then the state's own transitions: the order "cancel from any step"
             // is usually written in, and the order the transitions keep in graphs.
             let regions = inParallel || (state.isParallel && !state.states.isEmpty)
-            for child in state.states { body.append(element(child, topLevel: false, inParallel: regions)) }
+            for child in state.states { body.append(element(child, topLevel: false, inParallel: regions, parent: state)) }
             for (k, t) in state.transitions.enumerated() {
                 let tl = t.location ?? fallbackLocation
                 let guardCondition = t.guardName.map(condition)
@@ -181,7 +183,7 @@ extension FlowFile {
         }
         var top: [FlowElement<StringFlow>] = []
         top.reserveCapacity(states.count)
-        for state in states { top.append(element(state, topLevel: true, inParallel: false)) }
+        for state in states { top.append(element(state, topLevel: true, inParallel: false, parent: nil)) }
         // Handed over, not copied: the engine can free the tree as soon as it has read it.
         if initialStates.count > 1 {
             // A document that starts in several regions of a parallel state (`<scxml initial="a b">`).

@@ -32,7 +32,9 @@ extension FlowFile {
         for t in outline.transitions where made.indices.contains(t.source) {
             let first = t.targetless ? nil : t.target.map { outline.states[$0].label }
             var transition = Transition(
-                event: t.delay == nil ? t.event : nil, guardName: t.guardLabel,
+                event: t.delay == nil ? t.event : nil,
+                guardName: t.guardState.flatMap { outline.states.indices.contains($0) ? Self.inCondition(outline.states[$0].label) : nil }
+                    ?? t.guardLabel,
                 targets: (first.map { [$0] } ?? []) + (first == nil ? [] : t.moreTargets.map { outline.states[$0].label }),
                 effects: t.effects, update: t.update)
             transition.isInternal = t.type == .internal
@@ -55,6 +57,12 @@ extension FlowFile {
         }
         self.init(name: outline.name, initial: outline.initial.map { outline.states[$0].label } ?? "",
                   states: top.map { made[$0] })
+    }
+
+    /// The file formats' In-condition for a state (`In('s')`, or `In("s")` for a name with a `'`):
+    /// what an exported `Guard.in(_:)` becomes, and what the readers read back as one.
+    static func inCondition(_ state: String) -> String {
+        state.contains("'") ? "In(\"\(state)\")" : "In('\(state)')"
     }
 
     /// The specs of every flow alive in a supervisor's tree, each flow once, roots first: written to

@@ -49,13 +49,23 @@ extension FlowFile {
             var declarations = [Int](repeating: 0, count: document.index.transitionList.count)  // per spec transition
             for s in map { declarations[s] += 1 }
             var shadowed: [Int: [ValidationIssue]] = [:]
-            var ineffective = Set<Int>()  // spec transitions already warned of (one per descriptor)
+            var perTransition = Set<PerTransition>()  // spec transitions already warned of (one per descriptor)
             var issues: [ValidationIssue] = []
+            let (histories, unresolved) = spec.historyDefaultIssues()
             for issue in definition.validate() {
-                if issue.kind == .shadowedTransition, let id = issue.transition, id.position < map.count {
+                // A history without a default, whose parent holds no state to stand in, is compiled
+                // with an empty default: the engine says what is wrong at the parent ("contains history
+                // states only"), so its report of an unknown target '' at the history is left out.
+                if issue.kind == .unknownTarget, let place = issue.location, unresolved.contains(place) {
+                    continue
+                } else if issue.kind == .shadowedTransition, let id = issue.transition, id.position < map.count {
                     shadowed[map[id.position], default: []].append(issue)
-                } else if issue.kind == .ineffectiveInternal, let id = issue.transition, id.position < map.count {
-                    if ineffective.insert(map[id.position]).inserted { issues.append(issue) }
+                } else if issue.kind == .ineffectiveInternal || issue.kind == .reentersParallelState,
+                          let id = issue.transition, id.position < map.count {
+                    // One per spec transition and kind, however many event descriptors it declares.
+                    if perTransition.insert(PerTransition(transition: map[id.position], kind: issue.kind)).inserted {
+                        issues.append(issue)
+                    }
                 } else {
                     issues.append(issue)
                 }
@@ -88,10 +98,17 @@ extension FlowFile {
                         location: t.location ?? state.location))
                 }
             }
+            issues += histories
             issues += spec.childOutputIssues()
             issues += initialStatesIssues()
             // Errors first, each group in the order found.
             return issues.filter { $0.severity == .error } + issues.filter { $0.severity != .error }
+        }
+
+        /// A spec transition and a kind of issue about it: reported once, not once per event descriptor.
+        private struct PerTransition: Hashable {
+            let transition: Int
+            let kind: ValidationIssue.Kind
         }
     }
 }
@@ -194,6 +211,56 @@ extension FlowFile {
             }
         }
         return issues
+    }
+}
+
+extension FlowFile {
+    /// The histories that declare no default transition, in document order: SCXML requires one, Qt
+    /// SCXML enters the parent's initial state instead, and so do the definition, the simulation and
+    /// the path finder (``State/standInDefault(forHistory:deep:)``). Each is an `invalid-history`
+    /// warning at the history that names the state entered. `unresolved`: the places of those whose
+    /// parent holds no other state (the engine reports the parent).
+    func historyDefaultIssues() -> (warnings: [ValidationIssue], unresolved: Set<FlowSourceLocation>) {
+        var warnings: [ValidationIssue] = []
+        var unresolved = Set<FlowSourceLocation>()
+        let index = SpecIndex(self)
+        forEachState { state in
+            guard let depth = state.history, state.transitions.isEmpty, let parentName = index.parent[state.name],
+                  let parent = index.states[parentName] else { return }  // a top-level history: the engine reports it
+            guard let standIn = parent.standInDefault(forHistory: state.name, deep: depth == .deep) else {
+                if let place = state.location { unresolved.insert(place) }
+                return
+            }
+            warnings.append(ValidationIssue(
+                kind: .invalidHistory, severity: .warning,
+                message: "history '\(state.name)' has no default transition (SCXML requires one): until '\(parent.name)' "
+                    + "is first exited, entering the history enters '\(standIn)', the initial state of '\(parent.name)', "
+                    + "as Qt SCXML does",
+                location: state.location))
+        }
+        return (warnings, unresolved)
+    }
+}
+
+extension FlowFile.State {
+    /// For a history among this state's children that declares no default transition, the state
+    /// entering it enters until this state is first exited: this state's initial state, as Qt SCXML
+    /// does. That is the state ``initialStates`` names first (for a shallow history, the child
+    /// holding it), else the first child that is not a history; `nil` when there is none.
+    func standInDefault(forHistory name: String, deep: Bool) -> String? {
+        if let first = initialStates.first, first != name {
+            // The child that is or holds the initial state, found without recursion.
+            let holder = states.first { child in
+                var stack = [child]
+                while let next = stack.popLast() {
+                    if next.name == first { return true }
+                    stack += next.states
+                }
+                return false
+            }
+            if let holder, holder.history == nil { return deep ? first : holder.name }
+        }
+        return states.first { $0.history == nil }?.name
     }
 }
 

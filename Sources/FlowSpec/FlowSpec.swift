@@ -220,8 +220,13 @@ public struct FlowFile: Sendable {
     /// The spec of any definition, by its labels: states, transitions (event, guard, context update,
     /// target, effects and emits), nesting, entry and exit effects, final outputs, and the child flows
     /// its states run, each exported the same way into ``documents`` with the events its constant
-    /// outputs become (``State/childOutputs``). Reading the spec back draws the same graph as the
-    /// definition (`FlowGraph(spec)` equals `FlowGraph(definition)`), and so does each child's document.
+    /// outputs become (``State/childOutputs``). An output computed from the context or the event is
+    /// written by its case, its label up to the payload (`loggedIn(email)` is written `loggedIn`): a
+    /// parent receives it as the event of that name. A `Guard.in(.s)` is written as the files'
+    /// In-condition, `In('s')`, which reads back as one. Reading the spec back draws the same graph as
+    /// the definition (`FlowGraph(spec)` equals `FlowGraph(definition)`), and so does each child's
+    /// document, except for the label of an In guard: the definition's reads `[In(s)]`, the file's
+    /// `[In('s')]`.
     public init<F: Flow>(_ definition: FlowDefinition<F>) {
         // Children are visited without recursion: each flow is exported alone, with its children's
         // visits queued, and the documents nest once every flow is known (a child comes after its parent).
@@ -254,10 +259,36 @@ public struct FlowFile: Sendable {
     /// One flow's spec (its outline's), without its children's documents: their visits go to
     /// `pending`, as children of the flow exported at `position`.
     fileprivate init<F: Flow>(flow definition: FlowDefinition<F>, pending: inout [ChildVisit], position: Int) {
-        self.init(definition.outline)
+        self.init(Self.outlineWithComputedOutputsByCase(definition))
         for case let child? in definition.childFlows {
             pending.append(ChildVisit(parent: position, describe: { child.describe(to: $0) }))
         }
+    }
+}
+
+extension FlowFile {
+    /// The definition's outline, each final state's output computed from the context or the event
+    /// named by its case (``outputCase(of:)``): what the flow that runs it as a child receives under
+    /// that name when the state's `outputs` does not list it, as events are named by kind. Only
+    /// constant outputs are listed there (a computed one's event is known only by running the child),
+    /// and each keeps its label, which the listing names.
+    static func outlineWithComputedOutputsByCase<F: Flow>(_ definition: FlowDefinition<F>) -> FlowOutline {
+        var outline = definition.outline
+        let constants = Set(definition.constantOutputs.map(\.label))
+        for i in outline.states.indices where outline.states[i].kind == .final {
+            guard let label = outline.states[i].output, !constants.contains(label) else { continue }
+            outline.states[i].output = outputCase(of: label)
+        }
+        return outline
+    }
+
+    /// The case a computed output's label names: the label up to its payload (`loggedIn(email)` is
+    /// `loggedIn`, as `Final(_:outputLabel:output:)` documents labels); a label without a payload
+    /// (`email`), or with nothing before it, is itself.
+    static func outputCase(of label: String) -> String {
+        guard label.hasSuffix(")"), let open = label.firstIndex(of: "(") else { return label }
+        let name = label[..<open].trimmingSpaces
+        return name.isEmpty ? label : String(name)
     }
 }
 

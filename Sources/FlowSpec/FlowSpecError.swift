@@ -40,8 +40,9 @@ public struct FlowSpecError: Error, Hashable, Sendable, CustomStringConvertible 
         /// initial child).
         public static let invalidValue = Code(.invalidValue)
 
-        /// The flow uses what a typed Swift flow cannot express (a parallel state, an SCXML wildcard
-        /// descriptor...), or two of its names become the same Swift identifier
+        /// The flow uses what a typed Swift flow cannot express (several initial states, an SCXML
+        /// wildcard descriptor, a history without one plain default target...), or two of its names
+        /// become the same Swift identifier
         /// (`FlowFile.swiftSource(typeName:isPublic:file:)`).
         public static let cannotGenerate = Code(.cannotGenerate)
 

@@ -113,6 +113,11 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     let firstSettled: [Int32]
     /// For each state, the first step that entered it: -1 for the start, an edge otherwise.
     let firstEntered: [Int?]
+    /// For each history state, the first step (in breadth-first order) that took a transition
+    /// targeting it: -1 for the start, an edge otherwise; `nil` for other states and for a history
+    /// no step targeted. A history is a pseudo-state, never active: it is reached when a transition
+    /// into it is taken.
+    let historyTaken: [Int?]
 
     /// Explores a definition with sample events.
     /// - Parameters:
@@ -310,6 +315,20 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         for (e, entered) in enteredByEdge.enumerated() {
             for s in entered where firstEntered[s] == nil { firstEntered[s] = e }
         }
+        var historyTaken = [Int?](repeating: nil, count: index.count)
+        if index.hierarchy.hasHistory {
+            func taking(_ transitions: FlowTransitions, by e: Int) {
+                for id in transitions {
+                    for target in definition.transitions[id.position].targets {
+                        guard let h = index.position[target], index.hierarchy.isHistory(h), historyTaken[h] == nil
+                        else { continue }
+                        historyTaken[h] = e
+                    }
+                }
+            }
+            taking(start.transitions, by: -1)
+            for e in 0..<tree.edgeCount { taking(tree.labels[e].step.transitions, by: e) }
+        }
 
         self.definition = definition
         self.maxConfigurations = limit
@@ -329,6 +348,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         self.leafSets = leafSets
         self.firstSettled = firstSettled
         self.firstEntered = firstEntered
+        self.historyTaken = historyTaken
     }
 
     /// The states a step entered, by position, in the order the engine entered them, each once.
@@ -348,29 +368,48 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// The shortest event sequence after which the machine is in `state` (the leaf itself, or a leaf
     /// inside a compound `state`; with parallel states, a leaf of any region: `state` is active), or
     /// `nil` when no explored sequence settles there.
+    /// A history state (a pseudo-state, never active) is reached by the shortest path whose last step
+    /// takes a transition that targets it.
     public func shortestPath(to state: F.State) -> FlowPath<F>? {
-        guard let s = index.position[state], firstSettled[s] >= 0 else { return nil }
-        return path(edges: tree.treeEdges(to: Int(firstSettled[s])))
+        guard let s = index.position[state] else { return nil }
+        return reachedPath(s)
     }
 
-    /// The shortest path to every state the machine settles in, by state.
+    /// The shortest path to every state the machine settles in (and every history state a step
+    /// targets), by state.
     public var shortestPaths: [F.State: FlowPath<F>] {
         var result: [F.State: FlowPath<F>] = [:]
-        for (s, node) in firstSettled.enumerated() where node >= 0 {
-            result[definition.states[s].state] = path(edges: tree.treeEdges(to: Int(node)))
+        for s in definition.states.indices {
+            if let found = reachedPath(s) { result[definition.states[s].state] = found }
         }
         return result
     }
 
-    /// The states the machine settles in after some explored event sequence, in declaration order.
+    /// The states the machine settles in after some explored event sequence, and the history states
+    /// some explored step takes a transition into, in declaration order.
     public var reachableStates: [F.State] {
-        definition.states.indices.filter { firstSettled[$0] >= 0 }.map { definition.states[$0].state }
+        definition.states.indices.filter(isReached).map { definition.states[$0].state }
     }
 
     /// The states no explored sequence settles in (some may be passed through: see
-    /// ``reachability(of:)``), in declaration order.
+    /// ``reachability(of:)``) and the history states no explored step takes a transition into, in
+    /// declaration order.
     public var unreachableStates: [F.State] {
-        definition.states.indices.filter { firstSettled[$0] < 0 }.map { definition.states[$0].state }
+        definition.states.indices.filter { !isReached($0) }.map { definition.states[$0].state }
+    }
+
+    /// Whether the state at position `s` is settled in, or is a history some step takes a
+    /// transition into.
+    private func isReached(_ s: Int) -> Bool {
+        firstSettled[s] >= 0 || historyTaken[s] != nil
+    }
+
+    /// The shortest path settling in the state at position `s`; for a history state, the shortest
+    /// path whose last step takes a transition into it (empty when the start does).
+    private func reachedPath(_ s: Int) -> FlowPath<F>? {
+        if let e = historyTaken[s] { return path(edges: e < 0 ? [] : tree.treeEdges(to: tree.source(of: e), then: e)) }
+        guard firstSettled[s] >= 0 else { return nil }
+        return path(edges: tree.treeEdges(to: Int(firstSettled[s])))
     }
 
     /// Whether and how `state` is reached: the shortest path settling in it, else the shortest path
@@ -378,7 +417,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// no path reaches it.
     public func reachability(of state: F.State) -> FlowReachability<F> {
         guard let s = index.position[state] else { return .unreachable(.undeclared) }
-        if firstSettled[s] >= 0 { return .reachable(path(edges: tree.treeEdges(to: Int(firstSettled[s])))) }
+        if let reached = reachedPath(s) { return .reachable(reached) }
         if let e = firstEntered[s] {
             return .passedThrough(path(edges: e < 0 ? [] : tree.treeEdges(to: tree.source(of: e), then: e)))
         }
@@ -425,7 +464,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// ``reason(for:)`` in a flow with parallel states, where a transition enters a set of states
     /// (SCXML's entry set): no path when no declared transition enters the goal from what the initial
     /// entry enters; otherwise the transitions, declared on a state some configuration had active,
-    /// that enter a state from which the goal is structurally reachable and that no step took.
+    /// that enter a state from which the goal is structurally reachable and that no step took. For a
+    /// history goal (never entered: a transition into it is taken), the transitions that target it.
     private func parallelReason(for goal: Int) -> FlowUnreachableReason<F> {
         let entries = index.entrySets()
         // What the start entered, as the engine did it: the states active after it, and those it
@@ -433,11 +473,19 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         var initial = firstEntered.indices.filter { firstEntered[$0] == -1 }
         for leaf in leafSets[tree.keys[0].leaf] { initial += index.hierarchy.ancestorsOrSelf(of: leaf) }
         let structural = index.structurallyEntered(from: initial, entries: entries)
-        guard structural.indices.contains(where: { structural[$0] && index.isInside($0, goal) }) else {
-            return .noPath
-        }
+        let isHistory = index.hierarchy.isHistory(goal)
+        // The transitions that target a history goal.
+        let into = isHistory
+            ? definition.transitions.indices.filter { t in
+                definition.transitions[t].targets.contains { index.position[$0] == goal }
+            }
+            : []
+        let structurallyReached = isHistory
+            ? into.contains { index.sources[$0] >= 0 && structural[index.sources[$0]] }
+            : structural.indices.contains { structural[$0] && index.isInside($0, goal) }
+        guard structurallyReached else { return .noPath }
         guard isComplete else { return .searchLimitReached }
-        let reaching = index.structurallyEntering(goal, entries: entries)
+        let reaching = isHistory ? [] : index.structurallyEntering(goal, entries: entries)
         var active = [Bool](repeating: false, count: index.count)
         var settled = [Bool](repeating: false, count: index.count)
         for configuration in tree.keys {
@@ -456,7 +504,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
             let source = index.sources[t]
             let declaration = definition.transitions[t]
             guard source >= 0, declaration.event == nil ? active[source] : settled[source],
-                  entries[t].contains(where: { reaching[$0] }) else { continue }
+                  isHistory ? into.contains(t) : entries[t].contains(where: { reaching[$0] }) else { continue }
             frontier.append(t)
         }
         return blame(frontier)

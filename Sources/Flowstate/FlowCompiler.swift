@@ -102,6 +102,7 @@ struct FlowCompiler<F: Flow> {
         checkDelays()
         checkDeterminism()
         checkInternalTransitions()
+        checkParallelReentry()
         if initialIndex >= 0 { checkReachability(table: table) }
         let ordered = issues.filter { $0.severity == .error } + issues.filter { $0.severity == .warning }
         return Compiled(states: stateDeclarations(), transitions: transitionDeclarations(),
@@ -922,6 +923,62 @@ struct FlowCompiler<F: Flow> {
         }
     }
 
+    /// Warns of each transition that exits and re-enters a parallel state containing one of its
+    /// targets (SCXML's domain skips parallel states): every region of that state starts again and its
+    /// exit and entry effects run again. The outermost such state is named; a transition that targets
+    /// the parallel state itself, or a state in each of its regions, is a reset, meant as one, and not
+    /// reported.
+    private mutating func checkParallelReentry() {
+        guard hierarchy.hasParallel else { return }
+        for r in raws.indices where rawTarget[r] >= 0 {
+            let transition = hierarchyTransition(r)
+            guard let domain = hierarchy.transitionDomain(of: transition) else { continue }
+            var reentered = -1  // the outermost parallel state below the domain that the source is in and a target too
+            for s in hierarchy.ancestorsOrSelf(of: transition.source) {
+                if s == domain { break }
+                if hierarchy.isParallel(s) && transition.targets.contains(where: { hierarchy.isDescendant($0, of: s) }) {
+                    reentered = s
+                }
+            }
+            guard reentered >= 0,
+                  let target = transition.targets.first(where: { hierarchy.isDescendant($0, of: reentered) })
+            else { continue }
+            // A transition with a target in every region sets them all: a reset, meant as one.
+            let untargeted = hierarchy.children(of: reentered).filter { region in
+                !hierarchy.isHistory(region)
+                    && !transition.targets.contains { $0 == region || hierarchy.isDescendant($0, of: region) }
+            }
+            guard !untargeted.isEmpty else { continue }
+            // The region of the re-entered state that holds the target.
+            var region = target
+            while hierarchy.parent(of: region) != reentered { region = hierarchy.parent(of: region) }
+            let source = transition.source
+            let parallelName = label(nodes[reentered].state)
+            let regionName = label(nodes[region].state)
+            let wayOut: String
+            if hierarchy.isCompound(source) && transition.targets.allSatisfy({ hierarchy.isDescendant($0, of: source) }) {
+                wayOut = "declare it internal (`type: .internal`; SCXML `type=\"internal\"`) to keep the other regions"
+            } else if target == region {
+                wayOut = "to restart region '\(regionName)' alone, declare on it an internal transition to its initial "
+                    + "state (`type: .internal`)"
+            } else if hierarchy.isDescendantOrSelf(source, of: region) {
+                wayOut = "to move region '\(regionName)' alone, declare the transition on that region, internal "
+                    + "(`type: .internal`)"
+            } else {
+                wayOut = "to move region '\(regionName)' alone, declare the transition on that region, internal "
+                    + "(`type: .internal`), guarded by `.in(\(label(nodes[source].state)))` to keep its condition"
+            }
+            let restarted = untargeted.map { "'\(label(nodes[$0].state))'" }.joined(separator: ", ")
+            let on = raws[r].data.eventLabel.map { "on '\($0)'" } ?? "(eventless)"
+            report(.reentersParallelState, .warning,
+                   "transition from '\(label(nodes[source].state))' \(on) to '\(label(nodes[target].state))' exits and "
+                       + "re-enters parallel state '\(parallelName)' (an external transition's domain is never a "
+                       + "parallel state): every region of '\(parallelName)' starts again (\(restarted) at its "
+                       + "initial state) and its exit and entry effects run again; \(wayOut)",
+                   raws[r].data.location, transition: FlowTransitionID(position: r))
+        }
+    }
+
     private mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
         if hierarchy.hasParallel || hierarchy.hasHistory || hasDelays {
@@ -1038,7 +1095,8 @@ struct FlowCompiler<F: Flow> {
     private func transitionDeclarations() -> [FlowDefinition<F>.TransitionDeclaration] {
         raws.map { raw in
             .init(source: nodes[raw.source].state, event: raw.data.event, eventLabel: raw.data.eventLabel,
-                  guardLabel: raw.data.guardCondition?.name, target: raw.data.target,
+                  guardLabel: raw.data.guardCondition?.name, guardState: raw.data.guardCondition?.activeState,
+                  target: raw.data.target,
                   targets: raw.data.target.map { [$0] + raw.data.moreTargets } ?? [], update: raw.data.update,
                   effects: raw.data.effects, emit: raw.data.emits,
                   effectLabels: labels(raw.data.effects, raw.data.emits), type: raw.data.type,

@@ -270,6 +270,9 @@ extension FlowDefinition {
         public let eventLabel: String?
         /// The guard's name, if the transition has a guard.
         public let guardLabel: String?
+        /// For a guard made by ``Guard/in(_:)``, the state it asks about; `nil` for any other guard
+        /// (a guard of another kind may be named `In(x)` too: this, not the name, says which it is).
+        public let guardState: F.State?
         /// The state entered (the first, for a transition with several targets); `nil` for a
         /// targetless transition.
         public let target: F.State?

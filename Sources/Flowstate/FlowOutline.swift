@@ -73,6 +73,8 @@ public struct FlowOutline: Hashable, Sendable {
         public var type: TransitionType = .external
         /// For a delayed transition (``After``), its delay (``event`` and ``label`` read `after 30s`).
         public var delay: Duration? = nil
+        /// For a guard made by ``Guard/in(_:)``, the index of the state it asks about.
+        public var guardState: Int? = nil
     }
 
     /// The flow's name.
@@ -108,7 +110,8 @@ extension FlowDefinition {
                              label: transition.label, guardLabel: transition.guardLabel,
                              effects: transition.effectLabels, update: transition.updateLabel,
                              moreTargets: transition.targets.dropFirst().compactMap { index[$0] },
-                             type: transition.type, delay: transition.delay)
+                             type: transition.type, delay: transition.delay,
+                             guardState: transition.guardState.flatMap { index[$0] })
             })
     }
 }

@@ -37,6 +37,7 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
             case invalidHistory = "invalid-history"
             case ineffectiveInternal = "ineffective-internal"
             case invalidDelay = "invalid-delay"
+            case reentersParallelState = "reenters-parallel-state"
         }
 
         private let backing: Backing
@@ -100,6 +101,14 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         public static let ineffectiveInternal = Kind(.ineffectiveInternal)
         /// A delayed transition (``After``) has a delay that is not positive.
         public static let invalidDelay = Kind(.invalidDelay)
+        /// An external transition exits and re-enters a parallel state that contains its target: SCXML's
+        /// domain is never a parallel state, so a transition declared on a region (or inside one) to a
+        /// state of that parallel state resets every region and runs the parallel state's exit and entry
+        /// effects again. Correct semantics, rarely what is meant: a warning that names the way out
+        /// (``TransitionType/internal`` on the region that holds the target). A transition that targets
+        /// the parallel state itself, or a state in each of its regions (a deliberate reset), is not
+        /// reported.
+        public static let reentersParallelState = Kind(.reentersParallelState)
 
         /// The kind's stable name, as `flowviz validate --format json` prints it.
         public var description: String { backing.rawValue }
@@ -125,7 +134,8 @@ public struct ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The transition the issue is about, for ``Kind/shadowedTransition`` (the transition never
-    /// taken) and ``Kind/ineffectiveInternal``: `definition[transition]` gives its declaration.
+    /// taken), ``Kind/ineffectiveInternal`` and ``Kind/reentersParallelState``:
+    /// `definition[transition]` gives its declaration.
     public internal(set) var transition: FlowTransitionID?
 
     /// The error for a final state that declares a child flow, for the engine's definitions and for

@@ -14,9 +14,16 @@ struct Generate: AsyncParsableCommand {
         FlowCodegen build-tool plugin runs the same generator on every .scxml and .flowspec.json file of \
         a target at build time.
 
-        Exit status: 0 written; 1 the flow cannot become a typed flow (one line per problem: a parallel \
-        state, a wildcard event descriptor, two names that become the same Swift name...) or the output \
-        cannot be written; 2 the file cannot be read or parsed; 64 the command line is wrong.
+        Parallel states, history states, transitions with several targets, internal and delayed \
+        transitions and In() conditions become their typed forms. A typed flow matches exact events, \
+        starts in one state and finishes at a final state outside parallel states, so these cannot \
+        become one: a wildcard event descriptor (*, error.*), several initial states, under SCXML a \
+        nested final state or a done.state transition outside parallel states, a history without \
+        exactly one plain default target, and two names that become the same Swift name.
+
+        Exit status: 0 written; 1 the flow cannot become a typed flow (one line per problem, each \
+        naming its place in the file) or the output cannot be written; 2 the file cannot be read or \
+        parsed; 64 the command line is wrong.
 
         Example: flowviz generate swift docs/flows/specs/sign-up.json -o SignUpFlow.swift
         """

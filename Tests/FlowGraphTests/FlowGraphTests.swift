@@ -129,9 +129,42 @@ struct TreeGraphTests {
         let current = try #require(graph.nodes.first { $0.label == "password" })
         #expect(current.attributes["fillcolor"] != nil, "the child's current state is highlighted")
         let parsed = try GraphvizRenderer.shared.parse(dot: DOTWriter.dot(graph))
-        #expect(parsed.nodes == graph.nodes.filter { $0.kind != .compound }.count + 1)
+        // The states, the start point, and the initial marker of each compound state that names its
+        // initial child (a state that only runs a child machine names none).
+        let markers = graph.nodes.filter { $0.kind == .compound && !$0.isParallel && $0.initialChild != nil }.count
+        #expect(markers == 2, "sign-up's signingUp, and the sign-up machine's cluster")
+        #expect(parsed.nodes == graph.nodes.filter { $0.kind != .compound }.count + 1 + markers)
         let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
         #expect(SVGNodeCounter.count(svg) == parsed.nodes)
+    }
+
+    @Test("A child spawned bound to a screen is drawn inside the state its parent rests in, as a declared child is")
+    func spawnedChildInsideItsState() throws {
+        // Seed 004's coordinator: the host sends createAccount, then starts the account flow bound to
+        // its first screen (Coordinator.start spawns it so, under the launch flow).
+        let launchFlow = FlowDefinition<Named>("launch", initial: "welcome") {
+            StateNode("welcome") { On("createAccount", to: "creatingAccount") }
+            StateNode("creatingAccount") { On("accountCreated", to: "home") }
+            StateNode("home")
+        }
+        let accountFlow = FlowDefinition<Named>("account", initial: "email") {
+            StateNode("email") { On("next", to: "created") }
+            Final("created", output: "created")
+        }
+        let supervisor = Supervisor()
+        let launch = try supervisor.start(launchFlow) { _, _ in }
+        try supervisor.send("createAccount", to: launch)
+        let screen = FlowLifetime()
+        try supervisor.spawn(accountFlow, under: launch, owner: screen, handler: { _, _ in }, output: { _ in "accountCreated" })
+        let graph = FlowGraph(supervisor: supervisor)
+        let state = try #require(graph.nodes.first { $0.label == "creatingAccount" })
+        let child = try #require(graph.nodes.first { $0.label.hasPrefix("account #") })
+        #expect(child.parent == state.id, "the child machine sits inside the state its parent rests in")
+        #expect(state.kind == .compound && state.attributes["color"] == "#d4a017", "drawn around it, highlighted as current")
+        let parsed = try GraphvizRenderer.shared.parse(dot: DOTWriter.dot(graph))
+        #expect(child.initialChild == graph.id(ofLabel: "email"), "the child's cluster marks where its flow starts")
+        #expect(parsed.nodes == graph.nodes.filter { $0.kind != .compound }.count + 2, "the states, the start, the child's marker")
+        withExtendedLifetime(screen) {}
     }
 
     @Test("A trace recorded from tree events overlays the same way as one from steps")

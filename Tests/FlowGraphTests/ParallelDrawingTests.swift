@@ -60,4 +60,45 @@ struct ParallelDrawingTests {
         }
         #expect(graph.nodes.first { $0.label == "playing" }?.attributes["fillcolor"] == nil)
     }
+
+    @Test("Mermaid marks the initial child of every composite state and region ([*] -->), the declared one, and none in a parallel state")
+    func mermaidInitialChildren() throws {
+        // Each compound state and region starts at a child that is not its first.
+        let flow = FlowDefinition<Named>("starts", initial: "main") {
+            Parallel("main") {
+                StateNode("selection", initial: "onBrowse") {
+                    StateNode("onFeed")
+                    StateNode("onBrowse")
+                    On("selectBrowse", to: "onBrowse")
+                }
+                StateNode("stack", initial: "inner") {
+                    StateNode("root")
+                    StateNode("inner", initial: "y") {
+                        StateNode("x")
+                        StateNode("y")
+                    }
+                }
+            }
+        }
+        let graph = FlowGraph(flow)
+        let mermaid = MermaidWriter.mermaid(graph)
+        // The block of each composite state: the lines between `state id {` and its closing brace.
+        var blocks: [String: [String]] = [:]
+        var open: [String] = []
+        for line in mermaid.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("state "), line.hasSuffix(" {") {
+                open.append(String(line.dropFirst(6).dropLast(2)))
+            } else if line == "}" {
+                _ = open.popLast()
+            } else if let current = open.last {
+                blocks[current, default: []].append(line)
+            }
+        }
+        let id = { (label: String) throws -> String in try #require(graph.id(ofLabel: label)) }
+        for (compound, initial) in [("selection", "onBrowse"), ("stack", "inner"), ("inner", "y")] {
+            let marks = blocks[try id(compound), default: []].filter { $0.hasPrefix("[*] --> ") }
+            #expect(marks == ["[*] --> \(try id(initial))"], "\(compound)\n\(mermaid)")
+        }
+        #expect(blocks[try id("main"), default: []].filter { $0.hasPrefix("[*]") }.isEmpty, "\(mermaid)")
+    }
 }

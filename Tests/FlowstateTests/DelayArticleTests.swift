@@ -1,6 +1,7 @@
 import Flowstate
 import FlowTestSupport
 import Testing
+import FlowTesting
 
 // The article's flow (Sources/Flowstate/Flowstate.docc/DelayedTransitions.md), verbatim.
 enum Code: Flow {

@@ -1,6 +1,7 @@
 import Flowstate
 import FlowTestSupport
 import Testing
+import FlowTesting
 
 /// Regressions found by reviewing delayed transitions: each test failed before its fix.
 @Suite("Delayed transitions: regressions")

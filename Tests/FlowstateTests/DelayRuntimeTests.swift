@@ -1,6 +1,7 @@
 import Flowstate
 import FlowTestSupport
 import Testing
+import FlowTesting
 
 @Suite("Delayed transitions in the runtime")
 @MainActor

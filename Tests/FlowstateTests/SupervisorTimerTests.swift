@@ -2,6 +2,7 @@
 import Foundation
 import FlowTestSupport
 import Testing
+import FlowTesting
 
 /// A toast: shown, dismissed after 3 seconds (its output goes to the screen that runs it).
 enum Toast: Flow {

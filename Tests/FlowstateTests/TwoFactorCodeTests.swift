@@ -2,6 +2,7 @@ import Flowstate
 import FlowTestSupport
 import FlowstateExamples
 import Testing
+import FlowTesting
 
 @Suite("Two-factor code (seed 004): resend after 30 seconds")
 @MainActor

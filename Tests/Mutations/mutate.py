@@ -67,7 +67,8 @@ class Suite:
 
 
 SUITES = [
-    Suite("FlowstateTests", ["Flowstate", "FlowGraph", "FlowstateExamples", "FlowTestSupport", "FlowstateTests"]),
+    Suite("FlowstateTests", ["Flowstate", "FlowGraph", "FlowNavigation", "FlowTesting", "FlowstateExamples", "FlowTestSupport",
+                             "FlowstateTests"]),
     # FlowSpec's interpreter (SCXML and JSON flow files), FlowFilePathfinder, the W3C tests: no Graphviz.
     Suite("FlowSpecTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowstateExamples", "FlowTestSupport",
                             "FlowSpecTestSupport", "FlowSpecTests"]),
@@ -221,7 +222,7 @@ MUTATIONS = [
         suite="FlowstateTests",
         what="Supervisor.run ignores what happened to its root while it started (a failure, a restart): the wait never ends",
         file="Sources/Flowstate/Supervisor/Supervisor+Async.swift",
-        search="""        for event in early { follow(event) }""",
+        search="""        for event in early { follower.follow(event) }""",
         replace="""        _ = early""",
         tests=["SupervisorRunTests/rootFailsWhileStarting"],
     ),

@@ -75,49 +75,94 @@ extension Supervisor {
         handler: @escaping EffectHandler<F>,
         started: (MachineHandle<F>) -> Void
     ) async throws -> F.Output {
-        let (endings, continuation) = AsyncStream<RootEnding<F.Output>>.makeStream()
-        var current: MachineID?
-        // Tree events say which incarnation is the root now, and when one is torn down unfinished. A
-        // restart tears the old incarnation down, then starts its replacement in the same turn: the
-        // teardown is judged once the turn is over, when the replacement is known.
-        func follow(_ event: TreeEvent) {
-            switch event {
-            case .restarted(let old, let replacement) where old == current:
-                current = replacement
-            case .tornDown(let id, let reason) where id == current && reason != .completed:
-                continuation.yield(.tornDown(id, reason))
-            default:
-                break
-            }
-        }
-        // The root's identity is known once `start` returns, but the root may fail, be restarted or
-        // be torn down while it starts (its entry effects run inside `start`): the events until then
-        // are kept, and followed from the root's identity once it is known.
+        let (endings, continuation) = AsyncStream<MachineEnding<F.Output>>.makeStream()
+        var follower = EndingFollower<F.Output>(current: nil, continuation: continuation)
+        // The root's identity is known once `start` returns, but the root may finish, fail, be
+        // restarted or be torn down while it starts (its entry effects run inside `start`): the events
+        // until then are kept, and followed from the root's identity once it is known.
         var early: [TreeEvent] = []
         let observation = observe { event in
-            if current == nil { early.append(event) } else { follow(event) }
+            if follower.current == nil { early.append(event) } else { follower.follow(event) }
         }
         defer { observation.cancel() }
-        let handle = try start(definition, context: context, policy: policy, output: { output in
-            continuation.yield(.output(output))
-            continuation.finish()
-        }, handler: handler)
-        current = handle.id
-        for event in early { follow(event) }
+        let handle = try start(definition, context: context, policy: policy, handler: handler)
+        follower.current = handle.id
+        for event in early { follower.follow(event) }
         early = []
         started(handle)
+        do {
+            return try await Self.ending(endings, of: { follower.current }, flow: definition.name, isolation: isolation)
+        } catch is CancellationError {
+            if let current = follower.current, contains(current) { stop(current) }
+            throw CancellationError()
+        }
+    }
+
+    /// Waits for the typed output of `machine`, a root, a spawned child or a declared child: the
+    /// output of the final state it reaches.
+    ///
+    /// ```swift
+    /// let login = try supervisor.spawn(Login.definition, under: checkout, handler: { _, _ in },
+    ///                                  output: { _ in nil })
+    /// let account = try await supervisor.output(of: login)
+    /// ```
+    ///
+    /// A machine restarted by its failure policy is followed to its replacement, as
+    /// ``run(_:context:policy:isolation:handler:)`` follows its root.
+    ///
+    /// **Start waiting before driving the machine.** The wait begins when this call runs: from a new
+    /// task (`Task { try await supervisor.output(of: child) }`), that is when the task first runs, after
+    /// the code that created it yields. A machine that finishes before then has delivered its output
+    /// already, and the wait throws ``SupervisorError/Code/machineGone``.
+    ///
+    /// **Cancellation.** Cancelling the awaiting task ends the wait, not the machine: it throws
+    /// `CancellationError` and the machine runs on (``run(_:context:policy:isolation:handler:)``,
+    /// which owns the root it starts, stops it).
+    ///
+    /// **Re-entrancy.** It cannot be called from inside a handler, which is synchronous; an effect
+    /// that waits for a child does so in a task (`EffectContext.task`).
+    /// - Parameters:
+    ///   - machine: The machine; it must be in the tree.
+    ///   - isolation: The actor the supervisor is used on (the caller's, by default).
+    /// - Returns: The output of the final state the machine reached.
+    /// - Throws: ``SupervisorError/Code/machineGone`` when the machine is not in the tree (it was torn
+    ///   down, or finished before the call: an output is delivered once, to its parent or its receiver,
+    ///   and not kept) or is torn down before it finishes (stopped, failed, its parent left its state,
+    ///   its owner released); `CancellationError`.
+    public func output<F: Flow>(
+        of machine: MachineHandle<F>,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> F.Output {
+        guard contains(machine.id) else {
+            throw SupervisorError(code: .machineGone,
+                                  message: "\(machine.id) is not in the tree: its output was delivered, or it was torn down")
+        }
+        let (endings, continuation) = AsyncStream<MachineEnding<F.Output>>.makeStream()
+        var follower = EndingFollower<F.Output>(current: machine.id, continuation: continuation)
+        let observation = observe { event in follower.follow(event) }
+        defer { observation.cancel() }
+        return try await Self.ending(endings, of: { follower.current }, flow: "\(machine.id)", isolation: isolation)
+    }
+
+    /// The first ending of `endings` that is the current incarnation's: its output, or
+    /// ``SupervisorError/Code/machineGone`` when it was torn down unfinished; `CancellationError`
+    /// when the awaiting task is cancelled (the stream then ends without a result).
+    /// Runs on the caller's isolation (`isolation`), where the tree's events are followed: an ending
+    /// is judged after the turn that produced it.
+    private static func ending<Output>(
+        _ endings: AsyncStream<MachineEnding<Output>>, of current: () -> MachineID?, flow: String,
+        isolation: isolated (any Actor)?
+    ) async throws -> Output {
         for await ending in endings {
             switch ending {
-            case .output(let output):
+            case .output(let id, let output):
+                if id != current() { continue }
                 return output
             case .tornDown(let id, let reason):
-                if id != current { continue }  // an incarnation since replaced by a restart
-                throw SupervisorError(code: .machineGone,
-                                      message: "'\(definition.name)' was torn down (\(reason)) before it finished")
+                if id != current() { continue }  // an incarnation since replaced by a restart
+                throw SupervisorError(code: .machineGone, message: "'\(flow)' was torn down (\(reason)) before it finished")
             }
         }
-        // The stream ends without a result only when the awaiting task is cancelled.
-        if let current, contains(current) { stop(current) }
         throw CancellationError()
     }
 
@@ -142,8 +187,33 @@ extension Supervisor {
     }
 }
 
-/// How a root that ``Supervisor/run(_:context:policy:isolation:handler:)`` waits for ended.
-enum RootEnding<Output: Sendable>: Sendable {
-    case output(Output)
+/// How a machine that ``Supervisor/run(_:context:policy:isolation:handler:)`` or
+/// ``Supervisor/output(of:isolation:)`` waits for ended.
+enum MachineEnding<Output: Sendable>: Sendable {
+    case output(MachineID, Output)
     case tornDown(MachineID, TeardownReason)
+}
+
+/// Follows one machine through the tree's events to its ending: what `run` and `output(of:)` wait
+/// for. Tree events say which incarnation is the machine now (a restart names its replacement), when
+/// it completes (with its output) and when one is torn down unfinished. A restart tears the old
+/// incarnation down, then starts its replacement in the same turn: an ending is judged once the turn
+/// is over (by the stream's reader), when the replacement is known.
+struct EndingFollower<Output: Sendable> {
+    /// The incarnation followed; `nil` until it is known.
+    var current: MachineID?
+    let continuation: AsyncStream<MachineEnding<Output>>.Continuation
+
+    mutating func follow(_ event: TreeEvent) {
+        switch event {
+        case .restarted(let old, let replacement) where old == current:
+            current = replacement
+        case .completed(let id, let output) where id == current:
+            if let value = output.as(Output.self) { continuation.yield(.output(id, value)) }
+        case .tornDown(let id, let reason) where id == current && reason != .completed:
+            continuation.yield(.tornDown(id, reason))
+        default:
+            break
+        }
+    }
 }
