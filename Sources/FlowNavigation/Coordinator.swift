@@ -62,15 +62,26 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     /// Each adopted machine's route for the user's navigation, which says whether an event reported
     /// it. An entry lives exactly as long as its machine: it is removed when the supervisor reports the
     /// machine torn down.
-    private var routes: [MachineID: (UserNavigation<Screen>) -> Bool] = [:]
+    var routes: [MachineID: (UserNavigation<Screen>) -> Bool] = [:]
     /// Where the coordinator warns of the user's navigation that no flow hears.
-    private let logger: Logger
-    /// The machine that last showed each screen.
-    private var shownBy: [Screen: MachineID] = [:]
-    private var bindings: [MachineID: Binding] = [:]
+    let logger: Logger
+    /// The machine that last showed each screen: the one whose state or effect showed it (a declared
+    /// child, whose effects its parent's handler performs, included), and the coordinator-started
+    /// machine whose handler performed it (where the screen's route falls back to once the first is gone).
+    var shownBy: [Screen: (origin: MachineID, machine: MachineID)] = [:]
+    var bindings: [MachineID: Binding] = [:]
     private var alertActions: (machine: MachineID, actions: [() -> Void])?
-    /// The coordinator's observation of `TreeEvent.tornDown`.
+    /// The coordinator's observation of the tree (teardowns, and steps taken outside its calls).
     private var teardowns: FlowObservation?
+    /// The screen maps and user-navigation routes declared per flow type (``declare(_:userNavigation:)``).
+    var declarations: [ObjectIdentifier: Declaration] = [:]
+    /// What the navigator shows, as the coordinator changed it and the user's reports did.
+    var shown = NavigationModel<Screen>()
+    /// How many of the coordinator's calls are running: the stacks are matched to the layout when the
+    /// outermost returns (``batch(_:)``).
+    var callDepth = 0
+    /// Whether a flow that performs its navigation by hand was warned that its tree declares screens.
+    var warnedMixing = false
 
     /// Creates a coordinator over a navigator, with a new ``supervisor``.
     ///
@@ -93,7 +104,16 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         // Forget a machine as soon as it is torn down (completed, cancelled, stopped, its screen
         // released, failed...), whatever the path: its route and binding hold what its closures captured.
         teardowns = supervisor.observe { [weak self] event in
-            if case .tornDown(let id, _) = event { self?.forget(id) }
+            guard let self else { return }
+            switch event {
+            case .tornDown(let id, _):
+                forget(id)
+                settle()
+            case .transitioned, .spawned, .restarted:
+                settle()
+            default:
+                break
+            }
         }
     }
 
@@ -156,11 +176,13 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil },
         output: ((F.Output) -> Void)? = nil
     ) throws(SupervisorError) -> MachineHandle<F> {
-        let binding = Binding(nil)
-        let machine = try supervisor.start(definition, context: context, output: output,
-                                           handler: self.handler(binding, effects, handler))
-        adopt(machine, binding: binding, userNavigation: userNavigation)
-        return machine
+        try batch { () throws(SupervisorError) in
+            let binding = Binding(nil)
+            let machine = try supervisor.start(definition, context: context, output: output,
+                                               handler: self.handler(binding, effects, handler))
+            adopt(machine, binding: binding, userNavigation: userNavigation)
+            return machine
+        }
     }
 
     /// Starts a root flow and waits for its typed output: the app's whole run of a flow in one call.
@@ -231,6 +253,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         return try await supervisor.run(definition, context: context, policy: .escalate, isolation: isolation,
                                         handler: self.handler(binding, effects, handler)) { machine in
             adopt(machine, binding: binding, userNavigation: userNavigation)
+            settle()
             started(machine)
         }
     }
@@ -303,16 +326,18 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        try bound(under: parent, effects: effects, perform: handler, userNavigation: userNavigation,
-                  dismissed: dismissed) { (owner, onTeardown, handler) throws(SupervisorError) in
-            try supervisor.spawn(definition, under: parent, context: context, owner: owner, onTeardown: onTeardown,
-                                 handler: handler, output: output)
-        }.0
+        try batch { () throws(SupervisorError) in
+            try bound(under: parent, effects: effects, perform: handler, userNavigation: userNavigation,
+                      dismissed: dismissed) { (owner, onTeardown, handler) throws(SupervisorError) in
+                try supervisor.spawn(definition, under: parent, context: context, owner: owner,
+                                     onTeardown: onTeardown, handler: handler, output: output)
+            }.0
+        }
     }
 
     /// Creates a child bound to a new screen lifetime (`make` spawns or restores it with the owner,
     /// teardown hook and handler given) and routes the user's navigation to it.
-    private func bound<C: Flow, P: Flow>(
+    func bound<C: Flow, P: Flow>(
         under parent: MachineHandle<P>,
         effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
         perform: @escaping EffectHandler<C>,
@@ -373,11 +398,13 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         handler: @escaping EffectHandler<F>,
         userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }
     ) throws(SupervisorError) -> MachineHandle<F> {
-        let binding = Binding(nil)
-        let machine = try supervisor.restore(snapshot, definition: definition,
-                                             handler: self.handler(binding, effects, handler))
-        adopt(machine, binding: binding, userNavigation: userNavigation)
-        return machine
+        try batch { () throws(SupervisorError) in
+            let binding = Binding(nil)
+            let machine = try supervisor.restore(snapshot, definition: definition,
+                                                 handler: self.handler(binding, effects, handler))
+            adopt(machine, binding: binding, userNavigation: userNavigation)
+            return machine
+        }
     }
 
     /// Restores a child flow from its snapshot under `parent`, shows its screens again (the first
@@ -444,17 +471,19 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         dismissed: P.Event? = nil,
         output: @escaping @Sendable (C.Output) -> P.Event?
     ) throws(SupervisorError) -> MachineHandle<C> {
-        let (machine, binding) = try bound(under: parent, effects: effects, perform: handler,
-                                           userNavigation: userNavigation, dismissed: dismissed) {
-            (owner, onTeardown, handler) throws(SupervisorError) in
-            try supervisor.restore(snapshot, definition: definition, under: parent, owner: owner,
-                                   onTeardown: onTeardown, handler: handler, output: output)
+        try batch { () throws(SupervisorError) in
+            let (machine, binding) = try bound(under: parent, effects: effects, perform: handler,
+                                               userNavigation: userNavigation, dismissed: dismissed) {
+                (owner, onTeardown, handler) throws(SupervisorError) in
+                try supervisor.restore(snapshot, definition: definition, under: parent, owner: owner,
+                                       onTeardown: onTeardown, handler: handler, output: output)
+            }
+            for (i, screen) in screens.enumerated() {
+                navigate(i == 0 && presented ? .present(screen) : Navigation<Screen, C.Event>.push(screen),
+                         machine: machine, origin: machine.id, binding: binding)
+            }
+            return machine
         }
-        for (i, screen) in screens.enumerated() {
-            navigate(i == 0 && presented ? .present(screen) : Navigation<Screen, C.Event>.push(screen),
-                     machine: machine, binding: binding)
-        }
-        return machine
     }
 
     /// Sends an event to a flow (what a screen does when the user taps).
@@ -469,15 +498,24 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   torn down with its screen), `stepFailed` if it refused the event (for example, one it does not
     ///   handle under the `fail` policy). A queued event refused later is reported to tree observers.
     public func send<F: Flow>(_ event: F.Event, to machine: MachineHandle<F>) throws(SupervisorError) {
-        try supervisor.send(event, to: machine)
+        try batch { () throws(SupervisorError) in try supervisor.send(event, to: machine) }
     }
 
     // MARK: Internals
 
-    private func adopt<F: Flow>(_ machine: MachineHandle<F>, binding: Binding,
-                                userNavigation: @escaping (UserNavigation<Screen>) -> F.Event?) {
+    func adopt<F: Flow>(_ machine: MachineHandle<F>, binding: Binding,
+                        userNavigation: @escaping (UserNavigation<Screen>) -> F.Event?) {
         bindings[machine.id] = binding
-        routes[machine.id] = { [unowned self] navigation in
+        routes[machine.id] = route(to: machine, userNavigation)
+        // A machine that finished while starting was torn down before it was adopted.
+        if !supervisor.contains(machine.id) { forget(machine.id) }
+    }
+
+    /// A route that sends `machine` the event `userNavigation` gives for the user's navigation, and
+    /// says whether there was one.
+    func route<F: Flow>(to machine: MachineHandle<F>, _ userNavigation: @escaping (UserNavigation<Screen>) -> F.Event?)
+        -> (UserNavigation<Screen>) -> Bool {
+        { [unowned self] navigation in
             guard let event = userNavigation(navigation) else { return false }
             do {
                 try self.supervisor.send(event, to: machine)
@@ -489,27 +527,24 @@ public final class Coordinator<Screen: Hashable & Sendable> {
             }
             return true
         }
-        // A machine that finished while starting was torn down before it was adopted.
-        if !supervisor.contains(machine.id) { forget(machine.id) }
     }
 
     /// Drops everything the coordinator keeps for a machine that was torn down.
-    private func forget(_ id: MachineID) {
+    func forget(_ id: MachineID) {
         routes[id] = nil
-        if let binding = bindings.removeValue(forKey: id) {
-            for screen in binding.screens where shownBy[screen] == id { shownBy[screen] = nil }
-        }
+        bindings[id] = nil
+        shownBy = shownBy.filter { $0.value.origin != id && $0.value.machine != id }
         if alertActions?.machine == id { alertActions = nil }
     }
 
-    private func teardownHook<P: Flow>(parent: MachineHandle<P>, dismissed: P.Event?) -> (TeardownReason) -> Void {
+    func teardownHook<P: Flow>(parent: MachineHandle<P>, dismissed: P.Event?) -> (TeardownReason) -> Void {
         { [weak self] reason in
             guard let self, reason == .ownerReleased, let dismissed else { return }
             try? self.supervisor.send(dismissed, to: parent)  // queued: delivered after the teardown
         }
     }
 
-    private func handler<F: Flow>(
+    func handler<F: Flow>(
         _ binding: Binding, _ effects: @escaping (F.Effect) -> Navigation<Screen, F.Event>?,
         _ perform: @escaping EffectHandler<F>
     ) -> EffectHandler<F> {
@@ -518,26 +553,28 @@ public final class Coordinator<Screen: Hashable & Sendable> {
                 try perform(effect, context)
                 return
             }
-            self.navigate(navigation, machine: context.machine, binding: binding)
+            self.navigate(navigation, machine: context.machine, origin: context.origin, binding: binding)
         }
     }
 
-    private func navigate<F: Flow>(_ navigation: Navigation<Screen, F.Event>, machine: MachineHandle<F>, binding: Binding) {
+    func navigate<F: Flow>(_ navigation: Navigation<Screen, F.Event>, machine: MachineHandle<F>,
+                                   origin: MachineID, binding: Binding) {
+        if case .alert = navigation {} else if handsOverStacks(navigation, origin: origin) { return }
         switch navigation {
         case .push(let screen), .present(let screen):
-            let lifetime = show([screen], machine: machine.id, binding: binding)
+            let lifetime = show([screen], origin: origin, machine: machine.id, binding: binding)
             if case .push = navigation {
-                navigator.perform(.push(screen), retaining: lifetime)
+                perform(.push(screen), retaining: lifetime)
             } else {
-                navigator.perform(.present(screen), retaining: lifetime)
+                perform(.present(screen), retaining: lifetime)
             }
         case .tabs(let screens):
             // The tab bar is the screen the machine is bound to (when it is the first it shows).
-            let lifetime = show(screens, machine: machine.id, binding: binding)
-            navigator.perform(.tabs(screens), retaining: lifetime)
+            let lifetime = show(screens, origin: origin, machine: machine.id, binding: binding)
+            perform(.tabs(screens), retaining: lifetime)
         case .selectTab(let screen):
             guard !binding.screenGone else { return }
-            navigator.perform(.selectTab(screen), retaining: nil)
+            perform(.selectTab(screen), retaining: nil)
         case .pop, .popToRoot, .dismiss:
             // A flow torn down because the user dismissed its screen must not pop what remains.
             guard !binding.screenGone else { return }
@@ -546,49 +583,59 @@ public final class Coordinator<Screen: Hashable & Sendable> {
             case .popToRoot: .popToRoot
             default: .dismiss
             }
-            navigator.perform(command, retaining: nil)
+            perform(command, retaining: nil)
         case .alert(let alert):
             alertActions = (machine.id, alert.choices.map { choice in
                 { [unowned self] in try? self.supervisor.send(choice.event, to: machine) }
             })
-            navigator.performAlert(title: alert.title, choices: alert.choices.map(\.label),
-                                   cancelIndex: alert.choices.firstIndex(where: \.isCancel))
+            let choices = alert.choices.map(\.label), cancelIndex = alert.choices.firstIndex(where: \.isCancel)
+            _ = shown.apply(.alert(title: alert.title, choices: choices), cancelIndex: cancelIndex)
+            navigator.performAlert(title: alert.title, choices: choices, cancelIndex: cancelIndex)
         }
     }
 
-    /// Records that `machine` shows `screens`; returns the lifetime to hand to the navigator, if
-    /// these are the first screens it shows.
-    private func show(_ screens: [Screen], machine: MachineID, binding: Binding) -> ScreenLifetime? {
-        let lifetime = binding.pending
-        if let lifetime {
+    /// Performs a command on the navigator, and on ``shown``.
+    func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?) {
+        _ = shown.apply(command)
+        navigator.perform(command, retaining: lifetime)
+    }
+
+    /// Records that `origin` shows `screens` (through `machine`'s handler, or its state); returns the
+    /// lifetime to hand to the navigator, if these are the first screens `machine` shows.
+    func show(_ screens: [Screen], origin: MachineID, machine: MachineID, binding: Binding?) -> ScreenLifetime? {
+        let lifetime = binding?.pending
+        if let lifetime, let binding {
             binding.pending = nil
             binding.shown = lifetime
             binding.showedBoundScreen = true
         }
         for screen in screens {
-            binding.screens.insert(screen)
-            shownBy[screen] = machine
+            binding?.screens.insert(screen)
+            shownBy[screen] = (origin, machine)
         }
         return lifetime
     }
 
     private func userNavigated(_ navigation: UserNavigation<Screen>) {
-        supervisor.sweep()  // the flows bound to a screen that is gone go first (and are forgotten)
-        switch navigation {
-        case .wentBack(let screen), .dismissed(let screen), .selectedTab(let screen):
-            guard let id = shownBy[screen], let route = routes[id] else { return }
-            let heard = route(navigation)
-            if case .selectedTab = navigation { return }  // a flow may not care which tab is shown
-            if !heard { warnUnheard(navigation, screen: screen, machine: id) }
-        case .choseAlert(let index):
-            guard let (_, actions) = alertActions, index < actions.count else { return }
-            alertActions = nil
-            actions[index]()
+        catchUp(with: navigation)
+        batch {
+            supervisor.sweep()  // the flows bound to a screen that is gone go first (and are forgotten)
+            switch navigation {
+            case .wentBack(let screen), .dismissed(let screen), .selectedTab(let screen):
+                guard let shower = shownBy[screen] else { return }
+                let heard = deliver(navigation, from: shower)
+                if case .selectedTab = navigation { return }  // a flow may not care which tab is shown
+                if !heard { unheard(navigation, screen: screen, shower: shower) }
+            case .choseAlert(let index):
+                guard let (_, actions) = alertActions, index < actions.count else { return }
+                alertActions = nil
+                actions[index]()
+            }
         }
     }
 
     /// Logs that the user changed a screen a flow showed, and no event told the flow.
-    private func warnUnheard(_ navigation: UserNavigation<Screen>, screen: Screen, machine id: MachineID) {
+    func warnUnheard(_ navigation: UserNavigation<Screen>, screen: Screen, machine id: MachineID) {
         let info = supervisor.machines.first { $0.id == id }
         let what = if case .dismissed = navigation { "dismissed" } else { "went back from" }
         logger.warning(

@@ -1,0 +1,192 @@
+import Flowstate
+
+extension Coordinator {
+    /// A flow type's declared screens and the route of its user navigation, type-erased.
+    struct Declaration {
+        /// Applies the machine's presentations to a layout; `false` when the machine is gone or runs
+        /// another flow.
+        let layout: (MachineID, inout NavigationLayout<Screen>, inout [Screen: MachineID]) -> Bool
+        /// The route to the machine, when it runs this flow.
+        let route: (MachineID) -> ((UserNavigation<Screen>) -> Bool)?
+    }
+
+    // MARK: Declaring screens
+
+    /// Declares which screen each state of a flow shows, and the events that report the user's own
+    /// navigation from them, for every machine of the flow in this coordinator's tree: the root, a
+    /// declared child (`StateNode(_:runs:)`) at any depth, a child started under a flow.
+    ///
+    /// From then on the coordinator shows the stacks of the whole tree (``layout``): at the end of
+    /// each of its calls (``start(_:context:effects:perform:userNavigation:output:)``,
+    /// ``send(_:to:)``, `restore`, the navigator's reports; several at once with ``batch(_:)``), and
+    /// after each step taken outside them (an async effect's result), it changes the navigator's
+    /// stacks to match, each as little as it can (``NavigationLayout/commands(from:)``). A declared
+    /// flow performs no navigation effect for its stacks: one it performs anyway (`push`, `present`,
+    /// `pop`, `dismiss`, `tabs`, `selectTab`) is not performed and is logged as a warning. Its alerts
+    /// are effects, as before. A child started under a flow is still bound to the first screen it
+    /// shows.
+    ///
+    /// The user's gesture on a screen (going back, swiping down, switching tabs) goes to the flow
+    /// whose state shows the screen, as the event its `userNavigation` gives. When it has none, the
+    /// flow that runs it hears it, and so on up to the flow the coordinator started. When none has one,
+    /// a declared flow that runs under another is torn down, its screens with it (its parent keeps
+    /// its state); the root is warned about, and the screen comes back: the flows decide what is shown.
+    ///
+    /// Declare the screens before starting or restoring the flows. Do not change the screens of a
+    /// tree that declares them any other way (by hand on the navigator, or by a flow of the same tree
+    /// that performs navigation effects): the coordinator changes what it knows it shows.
+    /// - Parameters:
+    ///   - screens: What each state shows.
+    ///   - userNavigation: The event that reports the user's own navigation from a screen the flow's
+    ///     states show (`nil`: none).
+    public func declare<F: Flow>(_ screens: ScreenMap<F, Screen>,
+                                 userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }) {
+        declarations[ObjectIdentifier(F.self)] = Declaration(
+            layout: { [unowned self] id, layout, owners in
+                guard let machine = supervisor.handle(of: id, as: F.self),
+                      let leaves = supervisor.leaves(of: machine) else { return false }
+                screens.apply(leaves, to: &layout, owner: id, owners: &owners)
+                return true
+            },
+            route: { [unowned self] id in
+                supervisor.handle(of: id, as: F.self).map { route(to: $0, userNavigation) }
+            })
+        settle()
+    }
+
+    /// The stacks the tree's declared screens make (``declare(_:userNavigation:)``): every live
+    /// machine whose flow declares its screens, depth first (a machine before its children), in its
+    /// configuration. `nil` while no live machine declares its screens.
+    public var layout: NavigationLayout<Screen>? { treeLayout()?.layout }
+
+    /// Runs `body` (calls to this coordinator, such as restoring a root and its children, or sending
+    /// several events), then shows the declared screens' stacks once: the user sees one change of the
+    /// stacks, not each step's.
+    /// - Parameter body: The calls.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (the stacks are shown either way).
+    public func batch<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        callDepth += 1
+        defer {
+            callDepth -= 1
+            settle()
+        }
+        return try body()
+    }
+
+    // MARK: Internals
+
+    /// Shows the declared screens' stacks, unless a call of the coordinator is running (it will).
+    func settle() {
+        guard callDepth == 0, let (layout, owners) = treeLayout() else { return }
+        callDepth += 1  // a navigator reacting to a command must not make the coordinator settle again
+        defer { callDepth -= 1 }
+        let (commands, problems) = layout.commands(from: shown)
+        for problem in layout.problems + problems {
+            logger.warning("the declared screens cannot be shown as they are: \(problem)", metadata: ["layout": "\(layout)"])
+        }
+        for (screen, owner) in owners where shownBy[screen]?.origin != owner { shownBy[screen] = (owner, owner) }
+        for command in commands {
+            switch command {
+            case .push(let screen), .present(let screen):
+                perform(command, retaining: lifetime(showing: [screen], owners: owners))
+            case .tabs(let screens):
+                perform(command, retaining: lifetime(showing: screens, owners: owners))
+            default:
+                perform(command, retaining: nil)
+            }
+        }
+    }
+
+    /// The lifetime a declared machine's screen carries: its binding's, when it is the first screen
+    /// of a child started under a flow.
+    private func lifetime(showing screens: [Screen], owners: [Screen: MachineID]) -> AnyObject? {
+        guard let first = screens.first, let owner = owners[first] else { return nil }
+        return show(screens, origin: owner, machine: owner, binding: bindings[owner])
+    }
+
+    func treeLayout() -> (layout: NavigationLayout<Screen>, owners: [Screen: MachineID])? {
+        guard !declarations.isEmpty else { return nil }
+        var layout = NavigationLayout<Screen>()
+        var owners: [Screen: MachineID] = [:]
+        var declared = false
+        for info in supervisor.machines {
+            for declaration in declarations.values where declaration.layout(info.id, &layout, &owners) {
+                declared = true
+                break
+            }
+        }
+        return declared ? (layout, owners) : nil
+    }
+
+    /// Whether the machine's flow declares its screens.
+    func declaresScreens(_ machine: MachineID) -> Bool {
+        declarations.values.contains { $0.route(machine) != nil }
+    }
+
+    /// Whether a stack navigation effect of `origin` is left out because its flow declares its screens
+    /// (warned about once).
+    func handsOverStacks<Event>(_ navigation: Navigation<Screen, Event>, origin: MachineID) -> Bool {
+        guard !declarations.isEmpty, declaresScreens(origin) else { return false }
+        if !warnedMixing {
+            warnedMixing = true
+            let flow = supervisor.machines.first { $0.id == origin }?.flow ?? "?"
+            logger.warning("flow '\(flow)' (\(origin)) declares its screens, and performed \(navigation) as an effect: the coordinator shows a declared flow's stacks from its states, so the effect is not performed; remove it from the flow",
+                           metadata: ["machine": "\(origin)"])
+        }
+        return true
+    }
+
+    /// Brings ``shown`` up to what the user did: the navigator already shows it.
+    func catchUp(with navigation: UserNavigation<Screen>) {
+        switch navigation {
+        case .wentBack(let screen):
+            let positions = [shown.topPosition] + shown.roots.indices.map { StackPosition.root(tab: $0) }
+                + shown.modals.indices.map { StackPosition.modal(level: $0) }
+            if let position = positions.first(where: { shown.items(in: $0).last?.screen == screen }) {
+                _ = shown.reconcile(.popped(position, remaining: shown.items(in: position).count - 1))
+            }
+        case .dismissed(let screen):
+            if let level = shown.modals.lastIndex(where: { $0.first?.screen == screen }) {
+                _ = shown.reconcile(.dismissed(level: level))
+            }
+        case .selectedTab(let screen):
+            if let index = shown.tabIndex(of: screen) { _ = shown.reconcile(.selectedTab(index)) }
+        case .choseAlert(let index):
+            _ = shown.reconcile(.choseAlert(index: index))
+        }
+    }
+
+    /// Delivers the user's navigation to the flow that showed the screen, or, when it has no event
+    /// for it, to the flows it runs under, up to the one the coordinator started. Returns whether one
+    /// heard it.
+    func deliver(_ navigation: UserNavigation<Screen>, from shower: (origin: MachineID, machine: MachineID)) -> Bool {
+        let parents = Dictionary(supervisor.machines.map { ($0.id, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        var candidate: MachineID? = parents[shower.origin] != nil ? shower.origin : shower.machine
+        while let id = candidate {
+            if let route = routes[id] ?? declaredRoute(id), route(navigation) { return true }
+            if routes[id] != nil { return false }  // the flow the coordinator started: the last to ask
+            candidate = parents[id] ?? nil
+        }
+        return false
+    }
+
+    private func declaredRoute(_ machine: MachineID) -> ((UserNavigation<Screen>) -> Bool)? {
+        for declaration in declarations.values {
+            if let route = declaration.route(machine) { return route }
+        }
+        return nil
+    }
+
+    /// No flow heard the user change a screen: a declared flow under another is torn down with its
+    /// screens; otherwise the flow no longer matches the screens, and a warning says so.
+    func unheard(_ navigation: UserNavigation<Screen>, screen: Screen, shower: (origin: MachineID, machine: MachineID)) {
+        let owner = supervisor.contains(shower.origin) ? shower.origin : shower.machine
+        let info = supervisor.machines.first { $0.id == owner }
+        if declaresScreens(owner), info?.parent != nil {
+            supervisor.stop(owner)
+            return
+        }
+        warnUnheard(navigation, screen: screen, machine: owner)
+    }
+}
