@@ -164,7 +164,8 @@ extension Coordinator {
         let parents = Dictionary(supervisor.machines.map { ($0.id, $0.parent) }, uniquingKeysWith: { first, _ in first })
         var candidate: MachineID? = parents[shower.origin] != nil ? shower.origin : shower.machine
         while let id = candidate {
-            if let route = routes[id] ?? declaredRoute(id), route(navigation) { return true }
+            if let route = routes[id], route(navigation) { return true }
+            if let route = declaredRoute(id), route(navigation) { return true }
             if routes[id] != nil { return false }  // the flow the coordinator started: the last to ask
             candidate = parents[id] ?? nil
         }

@@ -7,7 +7,7 @@ import Flowstate
 /// stacks of any configuration of a coordinator tree follow from its states alone (``NavigationLayout``).
 public enum ScreenPresentation<Screen: Hashable & Sendable>: Hashable, Sendable {
     /// Pushed on the top navigation stack (the first screen of an empty stack is its root); inside a
-    /// ``tab(_:)`` state, on that tab's stack.
+    /// ``tab(_:)`` state, on that tab's stack, even under a modal stack.
     case pushed(Screen)
     /// Presented as the root of a new modal navigation stack, over everything shown.
     case presented(Screen)
@@ -116,6 +116,19 @@ public struct NavigationLayout<Screen: Hashable & Sendable>: Hashable, Sendable 
     /// An empty root stack.
     public init() {}
 
+    /// A layout with these stacks (what a test expects, or a host shows).
+    /// - Parameters:
+    ///   - roots: The root stacks: one per tab, or a single one.
+    ///   - showsTabs: Whether `roots` are tabs (each tab's stack then starts with its root screen).
+    ///   - selectedTab: The index of the selected tab.
+    ///   - modals: The modal stacks, bottom first, none empty.
+    public init(roots: [[Screen]], showsTabs: Bool = false, selectedTab: Int = 0, modals: [[Screen]] = []) {
+        self.roots = roots.isEmpty ? [[]] : roots
+        self.showsTabs = showsTabs
+        self.selectedTab = self.roots.indices.contains(selectedTab) ? selectedTab : 0
+        self.modals = modals.filter { !$0.isEmpty }
+    }
+
     /// The navigation stacks, bottom first: the selected root stack, then each modal stack, as
     /// ``NavigationModel/stacks`` lists them.
     public var stacks: [[Screen]] { [roots[selectedTab]] + modals }
@@ -127,7 +140,7 @@ public struct NavigationLayout<Screen: Hashable & Sendable>: Hashable, Sendable 
         switch presentation {
         case .pushed(let screen):
             owners[screen] = owner
-            if let tab, modals.isEmpty {
+            if let tab {
                 guard let index = tabIndex(of: tab) else {
                     problems.append("\(screen) is pushed on tab \(tab), which no tab bar shows")
                     return

@@ -87,6 +87,13 @@ extension Supervisor {
         return box.machine.leafPositions.map { box.machine.table.states[$0] }
     }
 
+    /// A copy of a live machine's engine, to explore without changing the machine (the coordinator's
+    /// deep links look for the events that lead to a route's target with it), or `nil` if it is gone.
+    package func engine<F: Flow>(of machine: MachineHandle<F>) -> FlowMachine<F>? {
+        guard let slot = slot(of: machine.id), let box = box(slot) as? MachineBox<F> else { return nil }
+        return box.machine
+    }
+
     /// The machine's context (its flow's data, as its updates have changed it), or `nil` if it is gone.
     public func context<F: Flow>(of machine: MachineHandle<F>) -> F.Context? {
         guard let slot = slot(of: machine.id) else { return nil }

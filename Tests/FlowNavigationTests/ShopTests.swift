@@ -1,0 +1,146 @@
+import CoordinatorExamples
+import FlowNavigation
+import Flowstate
+import Logging
+import Testing
+
+/// The shop (`Examples/Coordinators/Shop.swift`): screens that belong to states, gestures that reach
+/// the flow that shows the screen at any depth, restoration of the whole tree from a snapshot, and
+/// deep links (issue 38).
+@MainActor
+@Suite("The shop: declared screens, gestures at any depth, restore, deep links (issue 38)")
+struct ShopTests {
+    /// A shop on a headless navigator, with the coordinator's warnings recorded.
+    static func shop() throws -> (Shop.Host, HeadlessNavigator<Shop.Screen>, WarningRecorder.Store) {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let store = WarningRecorder.Store()
+        let host = Shop.Host(coordinator: Coordinator(navigator: navigator,
+                                                      logger: Logger(label: "test") { _ in WarningRecorder(store: store) }))
+        try host.start()
+        return (host, navigator, store)
+    }
+
+    @Test("The app's states show the tabs; the user's tab switch and back gesture move the flow, and the coordinator performs nothing for them")
+    func tabsAndBack() throws {
+        let (host, navigator, warnings) = try Self.shop()
+        #expect(navigator.tabStacks == [[.home], [.cart]] && navigator.selectedTab == .home)
+        #expect(navigator.selectTab(.cart))
+        #expect(host.coordinator.supervisor.leaves(of: host.app)?.contains(.onCart) == true)
+        try host.coordinator.send(.checkout, to: host.app)
+        try host.coordinator.send(.next, to: host.app)
+        #expect(navigator.stacks == [[.cart, .address, .payment]])
+        let performed = navigator.log.count
+        #expect(navigator.goBack())
+        #expect(host.coordinator.supervisor.leaves(of: host.app)?.contains(.enteringAddress) == true)
+        #expect(navigator.log.count == performed, "the user already went back: nothing to perform")
+        #expect(navigator.stacks == [[.cart, .address]])
+        #expect(navigator.problems.isEmpty && warnings.messages.isEmpty)
+    }
+
+    @Test("Paying as a guest detours to the login; the back gesture on the two-factor screen (a grandchild's) reaches the two-factor flow, with no warning; the login's success comes back to the payment by history")
+    func loginDetour() throws {
+        let (host, navigator, warnings) = try Self.shop()
+        #expect(navigator.selectTab(.cart))
+        for event: Shop.App.Event in [.checkout, .next, .pay] { try host.coordinator.send(event, to: host.app) }
+        #expect(navigator.stacks == [[.cart], [.login]])
+        try host.coordinator.send(.submit, to: try #require(host.login))
+        #expect(navigator.stacks == [[.cart], [.login, .code]])
+        let twoFactor = try #require(host.twoFactor)
+
+        #expect(navigator.goBack())  // on the code screen, which the two-factor flow's state shows
+        #expect(!host.coordinator.supervisor.contains(twoFactor.id), "the two-factor flow heard .back and finished")
+        #expect(host.coordinator.supervisor.state(of: try #require(host.login)) == .entering)
+        #expect(navigator.stacks == [[.cart], [.login]])
+        #expect(warnings.messages.isEmpty, "\(warnings.messages)")
+
+        try host.coordinator.send(.submit, to: try #require(host.login))
+        try host.coordinator.send(.correctCode, to: try #require(host.twoFactor))
+        #expect(navigator.stacks == [[.cart, .address, .payment]])
+        #expect(host.coordinator.supervisor.leaves(of: host.app) == [.onCart, .browsing, .payment, .member])
+        try host.coordinator.send(.pay, to: host.app)
+        #expect(navigator.stacks == [[.cart, .confirmation]])
+        #expect(host.performed == [.sendCode, .sendCode, .placeOrder])
+        #expect(navigator.problems.isEmpty && warnings.messages.isEmpty)
+        #expect(host.coordinator.supervisor.liveCount == 1)
+    }
+
+    @Test("A snapshot taken mid-checkout restores the app, the login and the two-factor step, shows every screen with no table written by hand and no effect performed, and the restored tree hears the user")
+    func restoreMidCheckout() throws {
+        let (host, navigator, _) = try Self.shop()
+        #expect(navigator.selectTab(.cart))
+        for event: Shop.App.Event in [.checkout, .next, .pay] { try host.coordinator.send(event, to: host.app) }
+        try host.coordinator.send(.submit, to: try #require(host.login))
+        let snapshot = try host.coordinator.supervisor.snapshot()
+
+        let relaunched = HeadlessNavigator<Shop.Screen>()
+        let store = WarningRecorder.Store()
+        let restored = Shop.Host(coordinator: Coordinator(navigator: relaunched,
+                                                          logger: Logger(label: "test") { _ in WarningRecorder(store: store) }))
+        try restored.restore(snapshot)
+        #expect(relaunched.tabStacks == [[.home], [.cart]] && relaunched.selectedTab == .cart)
+        #expect(relaunched.stacks == navigator.stacks)
+        #expect(relaunched.stacks == [[.cart], [.login, .code]])
+        #expect(restored.performed.isEmpty)
+
+        #expect(relaunched.goBack())  // the code screen: the restored grandchild hears it
+        #expect(relaunched.stacks == [[.cart], [.login]])
+        #expect(relaunched.swipeDown())  // the login sheet: the restored login hears it, the app resumes
+        #expect(relaunched.stacks == [[.cart, .address, .payment]])
+        #expect(relaunched.goBack() && relaunched.selectTab(.home))
+        #expect(restored.coordinator.supervisor.leaves(of: restored.app) == [.onHome, .browsing, .enteringAddress, .guest])
+        #expect(relaunched.problems.isEmpty && store.messages.isEmpty, "\(store.messages)")
+    }
+
+    @Test("A deep link opens the checkout at the payment, logged in, through the login's event: the user sees one change of the stacks, never the login sheet")
+    func deepLink() throws {
+        let (host, navigator, warnings) = try Self.shop()
+        try #require(try Shop.paymentLink.path(in: Shop.app) != nil)  // the one-line check a test makes
+        let before = navigator.log.count
+        let path = try host.coordinator.open(path: "/checkout/payment", routes: Shop.routes, in: host.app)
+        #expect(path == [.showCart, .checkout, .next, .pay, .loggedIn])
+        #expect(navigator.stacks == [[.cart, .address, .payment]] && navigator.selectedTab == .cart)
+        #expect(Array(navigator.log[before...]) == [.selectTab(.cart), .push(.address), .push(.payment)])
+        #expect(host.coordinator.supervisor.leaves(of: host.app)?.contains(.member) == true)
+        #expect(navigator.problems.isEmpty && warnings.messages.isEmpty)
+    }
+
+    @Test("An unknown route and a link that leads nowhere from where the flow is are errors that change nothing")
+    func deepLinkErrors() throws {
+        let (host, navigator, _) = try Self.shop()
+        let before = navigator.log.count
+        #expect {
+            try host.coordinator.open(path: "/orders/7", routes: Shop.routes, in: host.app)
+        } throws: { ($0 as? DeepLinkError)?.code == .unknownRoute }
+        let nowhere = DeepLink<Shop.App>("placed", to: [.placed], through: [.showCart, .checkout])
+        #expect(try nowhere.path(in: Shop.app) == nil)
+        #expect {
+            try host.coordinator.open(nowhere, in: host.app)
+        } throws: { ($0 as? DeepLinkError)?.code == .unreachable }
+        #expect(navigator.log.count == before)
+        #expect(host.coordinator.supervisor.leaves(of: host.app) == [.onHome, .browsing, .cartRoot, .guest])
+    }
+
+    @Test("A declared flow that performs a navigation effect anyway: not performed, and warned about")
+    func declaredFlowEffectWarned() throws {
+        enum Pushy: Flow {
+            enum State: Hashable, Sendable { case root, first, second }
+            enum Event: FlowEvent, Hashable { case go }
+            typealias Effect = Navigation<Shop.Screen, Event>
+            typealias Output = Never
+        }
+        let definition = FlowDefinition<Pushy>("pushy", initial: .root) {
+            StateNode(.root, initial: .first) {
+                StateNode(.first) { On(.go, to: .second, effects: [.push(.product)]) }
+                StateNode(.second)
+            }
+        }
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let store = WarningRecorder.Store()
+        let coordinator = Coordinator(navigator: navigator, logger: Logger(label: "test") { _ in WarningRecorder(store: store) })
+        coordinator.declare(ScreenMap<Pushy, Shop.Screen>(definition, [.root: .pushed(.home), .second: .pushed(.cart)]))
+        let machine = try coordinator.start(definition, effects: { $0 })
+        try coordinator.send(.go, to: machine)
+        #expect(navigator.stacks == [[.home, .cart]])
+        #expect(store.messages.count == 1 && store.messages[0].contains("declares its screens"))
+    }
+}
