@@ -91,6 +91,9 @@ public enum FirstLaunchAccount {
 
         /// The welcome screen's "create account" button: the child flow is bound to its first screen.
         public func createAccount() throws {
+            // A second tap while the sign-up is shown starts nothing (NavigationCheckTests found the
+            // double tap presenting a second sign-up).
+            if let account, coordinator.supervisor.contains(account.id) { return }
             try coordinator.send(.createAccount, to: launch)
             account = try coordinator.start(
                 FirstLaunchAccount.newAccount, under: launch, effects: { $0 },

@@ -59,6 +59,16 @@ extension Coordinator {
     /// configuration. `nil` while no live machine declares its screens.
     public var layout: NavigationLayout<Screen>? { treeLayout()?.layout }
 
+    /// The live flow that shows `screen`: the one whose state or effect showed it last (a declared
+    /// child included) or, once that one is gone, the flow the coordinator started that performed it;
+    /// `nil` when neither is alive or no flow showed it. A screen on a stack with no owner was left
+    /// behind (`NavigationCheck`, in FlowTesting, looks for one on every path).
+    public func owner(of screen: Screen) -> MachineID? {
+        guard let shower = shownBy[screen] else { return nil }
+        if supervisor.contains(shower.origin) { return shower.origin }
+        return supervisor.contains(shower.machine) ? shower.machine : nil
+    }
+
     /// Runs `body` (calls to this coordinator, such as restoring a root and its children, or sending
     /// several events), then shows the declared screens' stacks once: the user sees one change of the
     /// stacks, not each step's.

@@ -533,7 +533,15 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     func forget(_ id: MachineID) {
         routes[id] = nil
         bindings[id] = nil
-        shownBy = shownBy.filter { $0.value.origin != id && $0.value.machine != id }
+        let left = shownBy.filter { $0.value.origin == id || $0.value.machine == id }.keys
+        for screen in left {
+            // Another live flow may show the same screen value: it owns it again.
+            if let other = bindings.first(where: { $0.value.screens.contains(screen) })?.key {
+                shownBy[screen] = (other, other)
+            } else {
+                shownBy[screen] = nil
+            }
+        }
         if alertActions?.machine == id { alertActions = nil }
     }
 
