@@ -156,6 +156,8 @@ public enum Assistant {
 
         /// The list's "+" button.
         public func add() throws {
+            // A second tap while the add-person flow runs starts nothing (NavigationCheckTests).
+            if let adding, coordinator.supervisor.contains(adding.id) { return }
             try coordinator.send(.add, to: list)
             adding = try coordinator.start(Assistant.addPerson, under: list, effects: { $0 },
                                            dismissed: .addCancelled, output: Assistant.listEvent)

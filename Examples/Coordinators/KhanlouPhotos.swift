@@ -84,6 +84,8 @@ public enum KhanlouPhotos {
 
         /// The feed's "new photo" button.
         public func newPhoto() throws {
+            // A second tap while the photo flow runs starts nothing (NavigationCheckTests).
+            if let photoFlow, coordinator.supervisor.contains(photoFlow.id) { return }
             try coordinator.send(.newPhoto, to: app)
             photoFlow = try coordinator.start(
                 KhanlouPhotos.photo, under: app, effects: { $0 },

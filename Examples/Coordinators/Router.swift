@@ -124,6 +124,8 @@ public enum OrderRouter {
 
         /// The home screen's "order" button.
         public func order() throws {
+            // A second tap while the order flow runs starts nothing (NavigationCheckTests).
+            if let ordering, coordinator.supervisor.contains(ordering.id) { return }
             try coordinator.send(.order, to: main)
             let counter = Counter()
             ordering = try coordinator.start(

@@ -57,6 +57,59 @@ struct NavigationCheckTests {
         #expect(result.isComplete, "\(result.explored)")
     }
 
+    @Test("Seed 001, Khanlou's app coordinator and its photo child: clean")
+    func khanlou() {
+        func photo(_ event: KhanlouPhotos.Photo.Event) -> NavigationCheck<KhanlouPhotos.Host, KhanlouPhotos.Screen>.Tap {
+            .init("try host.coordinator.send(.\(event), to: host.photoFlow!)") { host in
+                guard let flow = host.photoFlow else { throw SupervisorError(code: .machineGone, message: "none") }
+                try host.coordinator.send(event, to: flow)
+            }
+        }
+        let check = NavigationCheck<KhanlouPhotos.Host, KhanlouPhotos.Screen>(hostScreens: [.feed], make: { navigator in
+            let host = try KhanlouPhotos.Host(navigator: navigator)
+            return (host, host.coordinator)
+        }, taps: [.init("try host.newPhoto()") { try $0.newPhoto() }, photo(.picked), photo(.post), photo(.cancel)])
+        let result = check.run(maxDepth: 12)
+        #expect(result.problem == nil, "\(result.swiftTest)")
+        #expect(result.isComplete)
+    }
+
+    @Test("Seeds 000 and 002, the Assistant's list, its add-person child and the flow's alert: clean")
+    func assistant() {
+        func adding(_ event: Assistant.AddPerson.Event) -> NavigationCheck<Assistant.Host, Assistant.Screen>.Tap {
+            .init("try host.coordinator.send(.\(event), to: host.adding!)") { host in
+                guard let flow = host.adding else { throw SupervisorError(code: .machineGone, message: "none") }
+                try host.coordinator.send(event, to: flow)
+            }
+        }
+        let check = NavigationCheck<Assistant.Host, Assistant.Screen>(hostScreens: [.persons], make: { navigator in
+            let host = try Assistant.Host(navigator: navigator)
+            return (host, host.coordinator)
+        }, taps: [.init("try host.add()") { try $0.add() }, .init("try host.type(\"Ada\")") { try $0.type("Ada") },
+                  adding(.save), adding(.cancel)])
+        let result = check.run(maxDepth: 12)
+        #expect(result.problem == nil, "\(result.swiftTest)")
+        #expect(result.isComplete)
+    }
+
+    @Test("Seed 003, the Router's order flow that logs in first: clean")
+    func router() {
+        func order(_ event: OrderRouter.Order.Event) -> NavigationCheck<OrderRouter.Host, OrderRouter.Screen>.Tap {
+            .init("try host.coordinator.send(.\(event), to: host.ordering!)") { host in
+                guard let flow = host.ordering else { throw SupervisorError(code: .machineGone, message: "none") }
+                try host.coordinator.send(event, to: flow)
+            }
+        }
+        let check = NavigationCheck<OrderRouter.Host, OrderRouter.Screen>(hostScreens: [.home], make: { navigator in
+            let host = try OrderRouter.Host(navigator: navigator)
+            return (host, host.coordinator)
+        }, taps: [.init("try host.order()") { try $0.order() }, order(.loggedIn), order(.checkout), order(.confirm),
+                  order(.cancel)])
+        let result = check.run(maxDepth: 12)
+        #expect(result.problem == nil, "\(result.swiftTest)")
+        #expect(result.isComplete)
+    }
+
     @Test("TabbedStacks: clean")
     func tabbedStacks() {
         let check = NavigationCheck<TabbedStacks.Host, TabbedStacks.Screen>(make: { navigator in
