@@ -413,7 +413,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - snapshot: The child machine's snapshot.
     ///   - definition: The flow the snapshot was taken of.
     ///   - parent: The flow that receives its output.
-    ///   - screens: The screens the child showed, in order; the first is the one it is bound to.
+    ///   - screens: The screens the child showed, in order; the first is the one it is bound to. None
+    ///     for a flow whose screens are declared (``declare(_:userNavigation:)``): its states show them.
     ///   - presented: Whether the first screen is presented (`true`) or pushed.
     ///   - effects: The navigation an effect asks for, if any.
     ///   - perform: Performs the effects that are not navigation.
@@ -428,7 +429,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         _ snapshot: MachineSnapshot,
         definition: FlowDefinition<C>,
         under parent: MachineHandle<P>,
-        screens: [Screen],
+        screens: [Screen] = [],
         presented: Bool = true,
         effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
         perform: @escaping (C.Effect) -> Void = { _ in },
@@ -449,7 +450,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     ///   - snapshot: The child machine's snapshot.
     ///   - definition: The flow the snapshot was taken of.
     ///   - parent: The flow that receives its output.
-    ///   - screens: The screens the child showed, in order; the first is the one it is bound to.
+    ///   - screens: The screens the child showed, in order; the first is the one it is bound to. None
+    ///     for a flow whose screens are declared (``declare(_:userNavigation:)``): its states show them.
     ///   - presented: Whether the first screen is presented (`true`) or pushed.
     ///   - effects: The navigation an effect asks for, if any.
     ///   - handler: Performs the effects that are not navigation, with the effect's context.
@@ -463,7 +465,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         _ snapshot: MachineSnapshot,
         definition: FlowDefinition<C>,
         under parent: MachineHandle<P>,
-        screens: [Screen],
+        screens: [Screen] = [],
         presented: Bool = true,
         effects: @escaping (C.Effect) -> Navigation<Screen, C.Event>?,
         handler: @escaping EffectHandler<C>,

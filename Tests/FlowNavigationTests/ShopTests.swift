@@ -143,4 +143,60 @@ struct ShopTests {
         #expect(navigator.stacks == [[.home, .cart]])
         #expect(store.messages.count == 1 && store.messages[0].contains("declares its screens"))
     }
+
+    enum Loader: Flow {
+        enum State: Hashable, Sendable { case screen, loading, loaded }
+        enum Event: FlowEvent, Hashable { case loaded }
+        enum Effect: Hashable, Sendable { case load }
+        typealias Output = Never
+        static let definition = FlowDefinition<Loader>("loader", initial: .screen) {
+            StateNode(.screen, initial: .loading) {
+                StateNode(.loading, entry: [.load]) { On(.loaded, to: .loaded) }
+                StateNode(.loaded)
+            }
+        }
+    }
+
+    @Test("A step taken outside the coordinator's calls (an async effect's result) changes the declared stacks too")
+    func asyncStep() async throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(ScreenMap<Loader, Shop.Screen>(Loader.definition, [.screen: .pushed(.home), .loaded: .pushed(.product)]))
+        let loader = try coordinator.start(Loader.definition, effects: { _ in nil }, handler: { effect, context in
+            if effect == .load { try context.task { .loaded } }
+        })
+        #expect(navigator.stacks == [[.home]])
+        for _ in 0..<1_000 where coordinator.supervisor.state(of: loader) != .loaded { await Task.yield() }
+        #expect(coordinator.supervisor.state(of: loader) == .loaded)
+        #expect(navigator.stacks == [[.home, .product]])
+    }
+
+    @Test("A screen-bound child whose screens are declared: restored under its parent with no screens given, shown by its states, and torn down with its first screen")
+    func screenBoundDeclaredChild() throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(ScreenMap<Loader, Shop.Screen>(Loader.definition, [.screen: .pushed(.home)]))
+        coordinator.declare(ScreenMap<Shop.Login, Shop.Screen>(Shop.login, [.form: .presented(.login)]))
+        let root = try coordinator.start(Loader.definition, effects: { _ in nil })
+        let login = try coordinator.start(Shop.login, under: root, effects: { _ in nil }, output: { _ in nil })
+        #expect(navigator.stacks == [[.home], [.login]])
+        let snapshot = try coordinator.supervisor.snapshot()
+
+        let relaunched = HeadlessNavigator<Shop.Screen>()
+        let restored = Coordinator(navigator: relaunched)
+        restored.declare(ScreenMap<Loader, Shop.Screen>(Loader.definition, [.screen: .pushed(.home)]))
+        restored.declare(ScreenMap<Shop.Login, Shop.Screen>(Shop.login, [.form: .presented(.login)]))
+        let (again, child) = try restored.batch { () throws(SupervisorError) in
+            let again = try restored.restore(snapshot.roots[0], definition: Loader.definition, effects: { _ in nil })
+            let child = try restored.restore(snapshot.roots[0].children[0], definition: Shop.login, under: again,
+                                             effects: { _ in nil }, output: { _ in nil })
+            return (again, child)
+        }
+        #expect(relaunched.stacks == [[.home], [.login]])
+        #expect(relaunched.log == [.push(.home), .present(.login)], "one batch: each screen shown once")
+        #expect(relaunched.swipeDown())  // the child's first screen: it goes with it
+        #expect(!restored.supervisor.contains(child.id) && restored.supervisor.contains(again.id))
+        #expect(relaunched.stacks == [[.home]] && relaunched.problems.isEmpty)
+        _ = login
+    }
 }
