@@ -35,7 +35,7 @@ public struct SeedScenario: Sendable {
     }
 
     /// The four scenarios, in seed order.
-    public static let all: [SeedScenario] = [khanlou, assistant, router, firstLaunch]
+    public static let all: [SeedScenario] = [khanlou, assistant, router, firstLaunch, shop]
 
     /// The scenario with this name, if any.
     public static func named(_ name: String) -> SeedScenario? {
@@ -95,6 +95,15 @@ final class ScenarioNavigator<Screen: Hashable & Sendable>: Navigator {
     func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?) {
         transcript.lines.append("  screen: \(Self.text(command))")
         headless.perform(command, retaining: lifetime)
+    }
+
+    /// `tabs [[home], [cart, address]] selected cart, [[cart, address], [login]]`: every tab's stack
+    /// while tabs are shown, then the stacks.
+    var tabsText: String {
+        let tabs = headless.tabStacks
+        guard !tabs.isEmpty else { return stacksText }
+        let list = "[" + tabs.map { "[" + $0.map { "\($0)" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+        return "tabs \(list) selected \(headless.selectedTab.map { "\($0)" } ?? "-"), stacks \(stacksText)"
     }
 
     /// `[[feed], [picker, editor]]`, and the alert if one shows.
@@ -219,5 +228,50 @@ extension SeedScenario {
         try transcript.user("enter a password, tap 'next'", on: navigator) { try host.coordinator.send(.next, to: host.account!) }
         try transcript.user("enter the code, tap 'next'", on: navigator) { try host.coordinator.send(.next, to: host.account!) }
         transcript.note("machines: \(host.coordinator.supervisor.machines.map { "\($0.flow) in \($0.state)" })")
+    }
+
+    /// The shop (issue 38): screens declared per state, a login detour and its two-factor step, the
+    /// back gesture on the grandchild's screen, a snapshot restored on a new navigator mid-checkout,
+    /// and a deep link.
+    static let shop = SeedScenario(
+        name: "shop", seeds: "all",
+        summary: "tabs as regions, a checkout that detours to a login and comes back by history, a restore mid-checkout, a deep link"
+    ) { transcript in
+        let navigator = transcript.navigator(Shop.Screen.self)
+        let host = Shop.Host(navigator: navigator)
+        try host.start()
+        let observation = transcript.watch(host.coordinator.supervisor)
+        transcript.note("stacks: \(navigator.tabsText)")
+        transcript.user("tap the cart tab", on: navigator) { navigator.headless.selectTab(.cart) }
+        try transcript.user("tap 'checkout'", on: navigator) { try host.coordinator.send(.checkout, to: host.app) }
+        try transcript.user("enter the address, tap 'next'", on: navigator) { try host.coordinator.send(.next, to: host.app) }
+        try transcript.user("tap 'pay' (a guest)", on: navigator) { try host.coordinator.send(.pay, to: host.app) }
+        try transcript.user("enter the login, tap 'submit'", on: navigator) { try host.coordinator.send(.submit, to: host.login!) }
+        transcript.user("back gesture on the code screen (the two-factor step's)", on: navigator) { navigator.headless.goBack() }
+        try transcript.user("tap 'submit' again", on: navigator) { try host.coordinator.send(.submit, to: host.login!) }
+        observation.cancel()
+
+        let snapshot = try host.coordinator.supervisor.snapshot()
+        transcript.note("snapshot taken; the app is relaunched on a new navigator and restored from it")
+        let relaunched = transcript.navigator(Shop.Screen.self)
+        let restored = Shop.Host(navigator: relaunched)
+        try transcript.user("relaunch: restore the snapshot", on: relaunched) { try restored.restore(snapshot) }
+        let again = transcript.watch(restored.coordinator.supervisor)
+        defer { again.cancel() }
+        try transcript.user("enter the code, tap 'verify'", on: relaunched) {
+            try restored.coordinator.send(.correctCode, to: restored.twoFactor!)
+        }
+        try transcript.user("tap 'pay' (a member now)", on: relaunched) { try restored.coordinator.send(.pay, to: restored.app) }
+        transcript.user("back gesture on the confirmation", on: relaunched) { relaunched.headless.goBack() }
+        transcript.note("effects performed: \(restored.performed.map { "\($0)" }.joined(separator: ", "))")
+
+        transcript.note("a new launch opens the deep link /checkout/payment")
+        let linked = transcript.navigator(Shop.Screen.self)
+        let fresh = Shop.Host(navigator: linked)
+        try fresh.start()
+        try transcript.user("open /checkout/payment", on: linked) {
+            let path = try fresh.coordinator.open(path: "/checkout/payment", routes: Shop.routes, in: fresh.app)
+            transcript.note("path: \(path.map { "\($0)" }.joined(separator: ", "))")
+        }
     }
 }

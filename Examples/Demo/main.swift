@@ -86,6 +86,9 @@ do {
         (FlowGraph(Assistant.addPerson), "coordinators-assistant-add-person"),
         (FlowGraph(OrderRouter.main), "coordinators-router-main"),
         (FlowGraph(OrderRouter.order(session: OrderRouter.Session(), nextOrderID: { 0 })), "coordinators-router-order"),
+        (FlowGraph(Shop.app), "coordinators-shop-app"),
+        (FlowGraph(Shop.login), "coordinators-shop-login"),
+        (FlowGraph(Shop.twoFactor), "coordinators-shop-two-factor"),
     ]
     for (graph, name) in drawings {
         print("  \(try draw(graph, as: name))")

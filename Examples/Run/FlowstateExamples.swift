@@ -7,7 +7,7 @@ import CoordinatorExamples
 struct FlowstateExamplesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flowstate-examples",
-        abstract: "Run the seed articles' coordinator designs headlessly and print what happens.",
+        abstract: "Run the seed articles' coordinator designs, and the shop, headlessly and print what happens.",
         discussion: """
         Each scenario is a scripted user session on a HeadlessNavigator: lines starting with > are \
         what the user does, 'screen:' the navigation the flows perform, 'user:' the navigation the \

@@ -131,9 +131,37 @@ struct SeedScenarioTests {
         ]), "\(lines.joined(separator: "\n"))")
     }
 
+    @Test("The shop (issue 38): the grandchild hears the back gesture; the restored tree shows its screens in one batch and hears the user; a deep link shows only the final stacks")
+    func shop() throws {
+        let lines = try #require(SeedScenario.named("shop")).run()
+        #expect(Self.inOrder(lines, [
+            "> back gesture on the code screen (the two-factor step's)",
+            "  user: went back from code",
+            "  flow: #3 asking --back--> cancelled",
+            "  stacks: [[cart], [login]]",
+            "> relaunch: restore the snapshot",
+            "  screen: tabs home, cart",
+            "  screen: select tab cart",
+            "  screen: present login",
+            "  screen: push code",
+            "  stacks: [[cart], [login, code]]",
+            "> enter the code, tap 'verify'",
+            "  flow: #1 onCart, browsing, loggingIn, guest --loggedIn--> onCart, browsing, payment, member",
+            "  stacks: [[cart, address, payment]]",
+            "> open /checkout/payment",
+            "  screen: select tab cart",
+            "  screen: push address",
+            "  screen: push payment",
+            "  path: showCart, checkout, next, pay, loggedIn",
+            "  stacks: [[cart, address, payment]]",
+        ]), "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains("  screen: present login") || lines.firstIndex(of: "> open /checkout/payment")! > lines.lastIndex(of: "  screen: present login")!,
+                "the deep link never shows the login sheet")
+    }
+
     @Test("Every scenario plays to the end without a navigation problem, the same way twice")
     func everyScenario() throws {
-        #expect(SeedScenario.all.map(\.name) == ["khanlou", "assistant", "router", "first-launch"])
+        #expect(SeedScenario.all.map(\.name) == ["khanlou", "assistant", "router", "first-launch", "shop"])
         for scenario in SeedScenario.all {
             let lines = try scenario.run()
             #expect(try scenario.run() == lines, "deterministic")
@@ -154,12 +182,12 @@ struct SeedScenarioTests {
         #expect(try ExamplesBinary.run(["all"]).stdout == expected)
 
         let list = try ExamplesBinary.run(["--list"])
-        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["khanlou", "assistant", "router", "first-launch"])
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] } == ["khanlou", "assistant", "router", "first-launch", "shop"])
 
         let help = try ExamplesBinary.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: flowstate-examples"))
-        #expect(help.stdout.contains("Scenarios: khanlou, assistant, router, first-launch, or all"))
+        #expect(help.stdout.contains("Scenarios: khanlou, assistant, router, first-launch, shop, or all"))
 
         let wrong = try ExamplesBinary.run(["nope"])
         #expect(wrong.status == 64)
