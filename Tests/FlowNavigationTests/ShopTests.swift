@@ -199,4 +199,38 @@ struct ShopTests {
         #expect(relaunched.stacks == [[.home]] && relaunched.problems.isEmpty)
         _ = login
     }
+
+    @Test("Gestures, case by case: a declared child with no event for the gesture, and none above it up to the flow the coordinator started, is torn down with its screens; its parent keeps its state")
+    func unheardDeclaredChildTornDown() throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let store = WarningRecorder.Store()
+        let coordinator = Coordinator(navigator: navigator, logger: Logger(label: "test") { _ in WarningRecorder(store: store) })
+        coordinator.declare(Shop.appScreens, userNavigation: Shop.appNavigation)
+        coordinator.declare(Shop.loginScreens, userNavigation: Shop.loginNavigation)
+        coordinator.declare(Shop.twoFactorScreens)  // no event for the back gesture
+        let app = try coordinator.start(Shop.app, effects: { _ in nil })
+        #expect(navigator.selectTab(.cart))
+        for event: Shop.App.Event in [.checkout, .next, .pay] { try coordinator.send(event, to: app) }
+        let login = try #require(coordinator.supervisor.declaredChild(of: app, in: .loggingIn, as: Shop.Login.self))
+        try coordinator.send(.submit, to: login)
+        let code = try #require(coordinator.supervisor.declaredChild(of: login, in: .verifying, as: Shop.TwoFactor.self))
+        #expect(navigator.goBack())
+        #expect(!coordinator.supervisor.contains(code.id))
+        #expect(coordinator.supervisor.state(of: login) == .verifying)
+        #expect(navigator.stacks == [[.cart], [.login]] && navigator.problems.isEmpty)
+        #expect(store.messages.isEmpty, "a documented teardown, not a warning: \(store.messages)")
+    }
+
+    @Test("Gestures, case by case: a root with no event for the gesture is warned about, and the screen its state shows comes back")
+    func unheardRootWarnedScreenBack() throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let store = WarningRecorder.Store()
+        let coordinator = Coordinator(navigator: navigator, logger: Logger(label: "test") { _ in WarningRecorder(store: store) })
+        coordinator.declare(ScreenMap<Loader, Shop.Screen>(Loader.definition, [.screen: .pushed(.home), .loading: .pushed(.product)]))
+        _ = try coordinator.start(Loader.definition, effects: { _ in nil })
+        #expect(navigator.stacks == [[.home, .product]])
+        #expect(navigator.goBack())
+        #expect(navigator.stacks == [[.home, .product]], "the flow decides what is shown")
+        #expect(store.messages.count == 1 && store.messages[0].contains("went back from screen product"))
+    }
 }
