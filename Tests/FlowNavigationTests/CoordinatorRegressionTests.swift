@@ -231,4 +231,17 @@ struct CoordinatorRegressionTests {
         #expect(navigator.stacks == [[.home]])
         #expect(navigator.problems.isEmpty)
     }
+
+    @Test("Two live flows showing the same screen value: when the later one goes, the earlier one owns the screen again (found by NavigationCheck)")
+    func sameScreenTwoOwners() throws {
+        let navigator = HeadlessNavigator<Profile.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        let root = try coordinator.start(Leaf.definition, effects: { _ in nil })
+        let first = try coordinator.start(Profile.definition, under: root, effects: Profile.navigation, output: { _ in nil })
+        let second = try coordinator.start(Profile.definition, under: root, effects: Profile.navigation, output: { _ in nil })
+        #expect(navigator.stacks == [[.profile, .profile]])
+        #expect(coordinator.owner(of: .profile) == second.id)
+        coordinator.supervisor.stop(second)
+        #expect(coordinator.owner(of: .profile) == first.id)
+    }
 }

@@ -54,8 +54,11 @@ struct ShopTests {
         #expect(warnings.messages.isEmpty, "\(warnings.messages)")
 
         try host.coordinator.send(.submit, to: try #require(host.login))
+        let before = navigator.log.count
         try host.coordinator.send(.correctCode, to: try #require(host.twoFactor))
         #expect(navigator.stacks == [[.cart, .address, .payment]])
+        // Three flows stepped (the two-factor step, the login, the app): one change of the stacks.
+        #expect(Array(navigator.log[before...]) == [.dismiss, .push(.address), .push(.payment)])
         #expect(host.coordinator.supervisor.leaves(of: host.app) == [.onCart, .browsing, .payment, .member])
         try host.coordinator.send(.pay, to: host.app)
         #expect(navigator.stacks == [[.cart, .confirmation]])

@@ -614,6 +614,42 @@ MUTATIONS = [
         replace="return gone.prefix(1).compactMap { $0.first.map { .dismissed($0.screen) } }",
         tests=["NavigationModelTests/lowerModal"],
     ),
+    Mutation(
+        name="gesture-no-climb",
+        suite="FlowTestingTests",
+        what="the user's gesture on a declared child's screen is offered to that child only, never to the flows it runs under",
+        file="Sources/FlowNavigation/Coordinator+Screens.swift",
+        search="            candidate = parents[id] ?? nil",
+        replace="            candidate = nil",
+        tests=["AppTutorialTests"],
+    ),
+    Mutation(
+        name="layout-never-pops",
+        suite="FlowNavigationTests",
+        what="the commands that show a layout never pop what the stacks show beyond what they share with it",
+        file="Sources/FlowNavigation/ScreenMap.swift",
+        search="        let pops = shown.count - common",
+        replace="        let pops = 0",
+        tests=["NavigationLayoutProperties/fromAnother", "ShopTests/restoreMidCheckout"],
+    ),
+    Mutation(
+        name="send-not-batched",
+        suite="FlowNavigationTests",
+        what="Coordinator.send shows the declared stacks after each step of the tree, not once after the call",
+        file="Sources/FlowNavigation/Coordinator.swift",
+        search="        try batch { () throws(SupervisorError) in try supervisor.send(event, to: machine) }",
+        replace="        try supervisor.send(event, to: machine)",
+        tests=["ShopTests/loginDetour"],
+    ),
+    Mutation(
+        name="screen-owner-not-restored",
+        suite="FlowNavigationTests",
+        what="when one of two live flows showing the same screen value goes, the screen is left with no owner",
+        file="Sources/FlowNavigation/Coordinator.swift",
+        search="            if let other = bindings.first(where: { $0.value.screens.contains(screen) })?.key {",
+        replace="            if let other = Optional<MachineID>.none {",
+        tests=["CoordinatorRegressionTests/sameScreenTwoOwners"],
+    ),
 ]
 
 
