@@ -114,7 +114,9 @@ let package = Package(
         .target(
             name: "CoordinatorExamples",
             dependencies: ["Flowstate", "FlowNavigation"],
-            path: "Examples/Coordinators"
+            path: "Examples/Coordinators",
+            // The shop's two-factor step is written as SCXML (`shop-two-factor.scxml`), typed at build time.
+            plugins: ["FlowCodegen"]
         ),
         .executableTarget(
             name: "flowstate-examples",

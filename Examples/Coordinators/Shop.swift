@@ -3,8 +3,9 @@ import Flowstate
 
 /// A shop, as an app is built with Flowstate's coordinators: tabs as regions of one parallel state, a
 /// checkout that detours to a login and comes back where it was by history, a two-factor screen with a
-/// delayed resend, screens that belong to states (``ScreenMap``), a deep link into checkout, logged in,
-/// and restoration of the whole tree from a snapshot taken mid-checkout.
+/// delayed resend (written as SCXML, `shop-two-factor.scxml`, typed by the FlowCodegen build plugin),
+/// screens that belong to states (``ScreenMap``), a deep link into checkout, logged in, and
+/// restoration of the whole tree from a snapshot taken mid-checkout.
 ///
 /// No flow performs a navigation effect: each declares which screen its states show, and the
 /// coordinator shows the stacks of the whole tree (issue 38).
@@ -25,32 +26,18 @@ public enum Shop {
 
     // MARK: The two-factor step: the login's declared child
 
-    /// The two-factor step: a code screen; a resend offered after 30 seconds.
-    public enum TwoFactor: Flow {
-        /// Its states.
-        public enum State: String, Hashable, Sendable, CustomStringConvertible {
-            case waiting, asking, canResend, passed, cancelled
-            public var description: String { rawValue }
-        }
-        /// Its events: the code screen's taps, and the back gesture from it.
-        public enum Event: FlowEvent, Hashable { case correctCode, resend, back }
-        /// The app's effects.
-        public typealias Effect = Shop.Effect
-        /// How it ended.
-        public enum Output: Hashable, Sendable { case passed, cancelled }
+    /// The two-factor step: a code screen; a resend offered after 30 seconds. Written as SCXML
+    /// (`shop-two-factor.scxml`) and typed by the FlowCodegen build plugin as `ShopTwoFactor`.
+    public typealias TwoFactor = ShopTwoFactor
+
+    /// The generated flow's requirements: it has no guard, and its one effect, `sendCode`, is mapped
+    /// to the app's ``Effect/sendCode`` by the login (``login``), which the host performs.
+    struct TwoFactorRules: ShopTwoFactor.Requirements {
+        func sendCode() {}
     }
 
-    /// The two-factor flow.
-    public static let twoFactor = FlowDefinition<TwoFactor>("two-factor", initial: .waiting) {
-        StateNode(.waiting, initial: .asking, entry: [.sendCode]) {
-            StateNode(.asking) { After(.seconds(30), to: .canResend) }
-            StateNode(.canResend) { On(.resend, to: .asking, effects: [.sendCode]) }
-            On(.correctCode, to: .passed)
-            On(.back, to: .cancelled)
-        }
-        Final(.passed, output: .passed)
-        Final(.cancelled, output: .cancelled)
-    }
+    /// The two-factor flow, from the flow file.
+    public static let twoFactor = ShopTwoFactor.definition(TwoFactorRules())
 
     /// The two-factor step's screen: the code, pushed over the login.
     public static let twoFactorScreens = ScreenMap<TwoFactor, Screen>(twoFactor, [.waiting: .pushed(.code)])
@@ -81,7 +68,9 @@ public enum Shop {
     public static let login = FlowDefinition<Login>("login", initial: .form) {
         StateNode(.form, initial: .entering) {
             StateNode(.entering) { On(.submit, to: .verifying) }
-            StateNode(.verifying, runs: ChildFlow<Login>(twoFactor) { $0 == .passed ? .verified : .codeCancelled }) {
+            StateNode(.verifying, runs: ChildFlow<Login>(twoFactor, effects: { _ in .sendCode }) {
+                $0 == .passed ? .verified : .codeCancelled
+            }) {
                 On(.verified, to: .done)
                 On(.codeCancelled, to: .entering)
             }

@@ -73,6 +73,7 @@ SUITES = [
     Suite("FlowSpecTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowstateExamples", "FlowTestSupport",
                             "FlowSpecTestSupport", "FlowSpecTests"]),
     Suite("FlowNavigationTests", ["Flowstate", "FlowNavigation", "FlowGraph", "CoordinatorExamples",
+                                  "FlowSpec", "FlowCodegen", "flowstate-codegen",  # the shop's SCXML flow
                                   "flowstate-examples", "FlowNavigationTests"]),
     # The testing kit: the path finder's exploration and its reasons.
     Suite("FlowTestingTests", ["Flowstate", "FlowGraph", "FlowSpec", "FlowTesting", "FlowNavigation", "FlowstateExamples",
