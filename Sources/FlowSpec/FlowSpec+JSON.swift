@@ -36,7 +36,7 @@ extension FlowFile {
     private static func document(_ json: JSON, what: String,
                                  streamed: (states: [State], problem: FlowSpecError?)?) throws(FlowSpecError) -> FlowFile {
         var reader = Reader(json, what: what)
-        try reader.only(["flowspec", "name", "semantics", "initial", "data", "states", "documents"])
+        try reader.only(["flowspec", "name", "semantics", "initial", "data", "states", "documents", "routes"])
         let version = try reader.number("flowspec")
         guard version == Double(FlowFile.version) else {
             throw FlowSpecError(code: .unsupportedVersion,
@@ -66,6 +66,11 @@ extension FlowFile {
         spec.data = try reader.strings("data")
         for field in try reader.optionalObject("documents") {
             spec.documents[field.key] = try document(field.value, what: "document '\(field.key)'", streamed: nil)
+        }
+        for item in try reader.optionalArray("routes") {
+            var route = Reader(item, what: "a route")
+            try route.only(["path", "state"])
+            spec.routes.append(Route(path: try route.string("path"), state: try route.string("state"), location: item.location))
         }
         try spec.checkKeptSCXML()
         return spec
@@ -213,6 +218,10 @@ extension FlowFile {
                 inner + Self.quote(name) + ": " + document.json(indent: inner)
             }
             out += ",\n\(field)\"documents\": {\n" + items.joined(separator: ",\n") + "\n\(field)}"
+        }
+        if !routes.isEmpty {
+            let items = routes.map { "\(field)  {\"path\": \(Self.quote($0.path)), \"state\": \(Self.quote($0.state))}" }
+            out += ",\n\(field)\"routes\": [\n" + items.joined(separator: ",\n") + "\n\(field)]"
         }
         return out + "\n\(indent)}"
     }

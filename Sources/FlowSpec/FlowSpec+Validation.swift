@@ -99,6 +99,11 @@ extension FlowFile {
                 }
             }
             issues += histories
+            for route in spec.routes where definition.position(of: route.state) == nil {
+                issues.append(ValidationIssue(kind: .unknownTarget, severity: .error,
+                                              message: "route '\(route.path)' opens '\(route.state)', which is not a declared state",
+                                              location: route.location ?? spec.location))
+            }
             issues += spec.childOutputIssues()
             issues += initialStatesIssues()
             // Errors first, each group in the order found.

@@ -180,6 +180,27 @@ public struct FlowFile: Sendable {
     /// Child flows the file itself contains (SCXML `<invoke>` with inline `<content>`), by the name
     /// their state's ``State/child`` gives them.
     public var documents: [String: FlowFile] = [:]
+    /// The deep links the file declares (the JSON flow spec's `"routes"`), in the order written:
+    /// `flowviz routes` prints the shortest event path each takes; one whose state is not declared is
+    /// an `unknown-target` error of ``validate()``.
+    public var routes: [Route] = []
+
+    /// A deep link a flow file declares: a URL path, and the state it opens.
+    public struct Route: Hashable, Sendable {
+        /// The URL path (`/checkout/payment`).
+        public var path: String
+        /// The name of the state the link opens.
+        public var state: String
+        /// Where the file declares it.
+        public var location: FlowSourceLocation?
+
+        /// A route.
+        public init(path: String, state: String, location: FlowSourceLocation? = nil) {
+            self.path = path
+            self.state = state
+            self.location = location
+        }
+    }
     /// SCXML: the document's own `<datamodel>` and `<script>` elements, each as XML text (see
     /// ``State/data``), never run.
     public var data: [String] = []

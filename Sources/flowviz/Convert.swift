@@ -108,16 +108,18 @@ struct Convert: AsyncParsableCommand {
     /// What a JSON spec (and the child documents it holds) says that SCXML cannot, named for people;
     /// `nil` when nothing.
     static func leftOutOfSCXML(_ spec: FlowFile) -> String? {
-        var updates = false, outputs = false
+        var updates = false, outputs = false, routes = false
         var specs = [spec]
         while let next = specs.popLast() {
             for state in next.statesInDocumentOrder {
                 updates = updates || state.transitions.contains { $0.update != nil }
                 outputs = outputs || !state.childOutputs.isEmpty
             }
+            routes = routes || !next.routes.isEmpty
             specs += next.documents.values
         }
         var lost: [String] = []
+        if routes { lost.append("the deep links (\"routes\")") }
         if updates { lost.append("the names of context updates") }
         if outputs { lost.append("which event each child output becomes (SCXML's parent gets done.invoke.<id>)") }
         return lost.isEmpty ? nil : lost.joined(separator: ", ")

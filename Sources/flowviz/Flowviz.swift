@@ -14,6 +14,6 @@ struct Flowviz: AsyncParsableCommand {
         2 a file cannot be read or parsed, or rendering failed; 64 the command line is wrong.
         """,
         version: "0.1.0",
-        subcommands: [Validate.self, Render.self, Simulate.self, Paths.self, Diff.self, View.self, Convert.self, Generate.self]
+        subcommands: [Validate.self, Render.self, Simulate.self, Paths.self, Routes.self, Diff.self, View.self, Convert.self, Generate.self]
     )
 }

@@ -34,7 +34,7 @@ private let repository = URL(fileURLWithPath: #filePath).deletingLastPathCompone
 
 @Suite("flowviz: help, standard input, odd files, invalid flows")
 struct FlowvizHardeningTests {
-    static let commands = ["validate", "render", "simulate", "paths", "diff"]
+    static let commands = ["validate", "render", "simulate", "paths", "routes", "diff"]
 
     @Test("Every subcommand's help lists its exit statuses", arguments: commands)
     func helpListsExitStatuses(command: String) throws {
