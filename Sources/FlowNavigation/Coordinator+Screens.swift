@@ -69,6 +69,43 @@ extension Coordinator {
         return supervisor.contains(shower.machine) ? shower.machine : nil
     }
 
+    /// What flows did to screens they did not show, in order, each also logged as a warning: a `pop`,
+    /// `popToRoot` or `dismiss` that removed a screen that neither the flow nor a flow running under
+    /// it showed (one the host showed, or another flow's). `NavigationCheck` (FlowTesting) fails on
+    /// the first. Tests assert that it stays empty.
+    public var problems: [String] { removalProblems }
+
+    /// Records, before a hand-driven flow's `pop`, `popToRoot` or `dismiss` is performed, each screen it
+    /// removes that it did not show (itself, or a flow under it).
+    func checkRemoval(_ command: NavigatorCommand<Screen>, by origin: MachineID, through machine: MachineID) {
+        let top = shown.items(in: shown.topPosition).map(\.screen)
+        let removed: [Screen] = switch command {
+        case .pop: top.count > 1 ? [top[top.count - 1]] : []
+        case .popToRoot: Array(top.dropFirst())
+        case .dismiss: shown.modals.last?.map(\.screen) ?? []
+        default: []
+        }
+        guard !removed.isEmpty else { return }
+        let machines = supervisor.machines
+        let parents = Dictionary(machines.map { ($0.id, $0.parent) }, uniquingKeysWith: { first, _ in first })
+        func showedIt(_ screen: Screen) -> Bool {
+            guard let shower = shownBy[screen] else { return false }
+            var candidate: MachineID? = shower.origin
+            while let id = candidate {  // the shower itself, or a flow it runs under
+                if id == origin || id == machine { return true }
+                candidate = parents[id] ?? nil
+            }
+            return shower.machine == machine
+        }
+        for screen in removed where !showedIt(screen) {
+            let flow = machines.first { $0.id == origin }?.flow ?? "?"
+            let by = shownBy[screen].map { "flow \($0.origin)" } ?? "no flow (the host)"
+            let problem = "flow '\(flow)' (\(origin)) removed screen \(screen) with \(command), and \(by) showed it"
+            removalProblems.append(problem)
+            logger.warning("\(problem)", metadata: ["machine": "\(origin)", "screen": "\(screen)"])
+        }
+    }
+
     /// Runs `body` (calls to this coordinator, such as restoring a root and its children, or sending
     /// several events), then shows the declared screens' stacks once: the user sees one change of the
     /// stacks, not each step's.

@@ -82,6 +82,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     var callDepth = 0
     /// Whether a flow that performs its navigation by hand was warned that its tree declares screens.
     var warnedMixing = false
+    /// Navigation a flow performed on screens it did not show, in order (``problems``).
+    var removalProblems: [String] = []
 
     /// Creates a coordinator over a navigator, with a new ``supervisor``.
     ///
@@ -459,6 +461,7 @@ public final class Coordinator<Screen: Hashable & Sendable> {
             case .popToRoot: .popToRoot
             default: .dismiss
             }
+            checkRemoval(command, by: origin, through: machine.id)
             perform(command, retaining: nil)
         case .alert(let alert):
             alertActions = (machine.id, alert.choices.map { choice in

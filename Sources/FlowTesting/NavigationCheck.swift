@@ -9,8 +9,9 @@ import Flowstate
 /// A problem is:
 /// - a screen on a stack whose flow is gone (it ended, or was torn down, and left its screen behind),
 ///   or that no flow of the tree showed;
-/// - a command that makes no sense for the stacks (a `pop` of a stack's root, a `dismiss` with no
-///   modal stack: a flow that removes a screen it did not show), which the navigator records;
+/// - a flow that removes a screen it did not show (`Coordinator.problems`), and a command that makes
+///   no sense for the stacks (a `pop` of a stack's root, a `dismiss` with no modal stack), which the
+///   navigator records;
 /// - a tap or a gesture that throws something else than a flow refusing an event.
 ///
 /// Each state is reached again from a fresh host (the check replays the actions that lead there), so
@@ -167,6 +168,7 @@ public struct NavigationCheck<Host, Screen: Hashable & Sendable> {
         let key = "\(navigator.tabStacks) \(navigator.stacks) \(navigator.selectedTab.map { "\($0)" } ?? "-") "
             + machines.map { "\($0.flow):\($0.state)" }.joined(separator: ",")
         var problem = navigator.problems.first.map { "the flows asked for a command that makes no sense: \($0)" }
+            ?? coordinator.problems.first
         if problem == nil {
             let shown = Array(navigator.tabStacks.joined()) + Array(navigator.stacks.joined())
             for screen in shown where coordinator.owner(of: screen) == nil && !hostScreens.contains(screen) {

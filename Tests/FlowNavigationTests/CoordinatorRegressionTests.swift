@@ -1,5 +1,6 @@
 import FlowNavigation
 import Flowstate
+import Logging
 import Testing
 
 /// Small flows for the coordinator's regression tests.
@@ -243,5 +244,32 @@ struct CoordinatorRegressionTests {
         #expect(coordinator.owner(of: .profile) == second.id)
         coordinator.supervisor.stop(second)
         #expect(coordinator.owner(of: .profile) == first.id)
+    }
+
+    @Test("A flow that dismisses a sheet another flow presented: recorded in problems and warned about; its own dismissal is not")
+    func removesWhatItDidNotShow() throws {
+        enum Sheet: Flow {
+            enum State: Hashable, Sendable { case shown, closed }
+            enum Event: FlowEvent, Hashable { case close }
+            typealias Effect = Navigation<Profile.Screen, Event>
+            typealias Output = Void
+        }
+        let sheet = FlowDefinition<Sheet>("sheet", initial: .shown) {
+            StateNode(.shown, entry: [.present(.edit)]) { On(.close, to: .closed, effects: [.dismiss]) }
+            StateNode(.closed)
+        }
+        let navigator = HeadlessNavigator<Profile.Screen>()
+        let store = WarningRecorder.Store()
+        let coordinator = Coordinator(navigator: navigator, logger: Logger(label: "test") { _ in WarningRecorder(store: store) })
+        let root = try coordinator.start(Leaf.definition, effects: { _ in nil })
+        let first = try coordinator.start(sheet, under: root, effects: { $0 }, output: { _ in nil })
+        let second = try coordinator.start(sheet, under: root, effects: { $0 }, output: { _ in nil })
+        try coordinator.send(.close, to: second)  // its own sheet, the top one
+        #expect(coordinator.problems.isEmpty)
+        let third = try coordinator.start(sheet, under: root, effects: { $0 }, output: { _ in nil })
+        try coordinator.send(.close, to: first)  // dismisses the top sheet, the third flow's, not its own
+        #expect(coordinator.problems.count == 1)
+        #expect(coordinator.problems.first?.contains("removed screen edit with dismiss, and flow \(third.id) showed it") == true)
+        #expect(store.messages == coordinator.problems)
     }
 }

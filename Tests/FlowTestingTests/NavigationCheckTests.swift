@@ -176,4 +176,48 @@ struct NavigationCheckTests {
         #expect(result.path == ["try host.edit()", "try host.coordinator.send(.save, to: host.editor!)"])
         #expect(result.swiftTest.contains("    try host.edit()\n    try host.coordinator.send(.save, to: host.editor!)"))
     }
+
+    enum Sheet: Flow {
+        enum State: Hashable, Sendable { case shown, closed }
+        enum Event: FlowEvent, Hashable { case close }
+        typealias Effect = Navigation<Int, Event>
+        typealias Output = Void
+        static let definition = FlowDefinition<Sheet>("sheet", initial: .shown) {
+            StateNode(.shown, entry: [.present(3)]) { On(.close, to: .closed, effects: [.dismiss]) }
+            StateNode(.closed)
+        }
+    }
+
+    final class SheetsHost {
+        let coordinator: Coordinator<Int>
+        let list: MachineHandle<Leaky>
+        var sheets: [MachineHandle<Sheet>] = []
+        init(navigator: HeadlessNavigator<Int>) throws {
+            coordinator = Coordinator(navigator: navigator)
+            list = try coordinator.start(FlowDefinition<Leaky>("list", initial: .list) {
+                StateNode(.list, entry: [.push(1)]) { On(.edit, to: .list) }
+            }, effects: { $0 })
+        }
+        func open() throws {
+            guard sheets.count < 2 else { throw SupervisorError(code: .stepFailed, message: "two at most") }
+            sheets.append(try coordinator.start(Sheet.definition, under: list, effects: { $0 }, output: { _ in nil }))
+        }
+    }
+
+    @Test("A flow that dismisses a sheet another flow presented fails the check, with the shortest path to it")
+    func removesAnothersScreen() {
+        let check = NavigationCheck<SheetsHost, Int>(make: { navigator in
+            let host = try SheetsHost(navigator: navigator)
+            return (host, host.coordinator)
+        }, taps: [
+            .init("try host.open()") { try $0.open() },
+            .init("try host.coordinator.send(.close, to: host.sheets[0])") { host in
+                guard let sheet = host.sheets.first else { throw SupervisorError(code: .machineGone, message: "none") }
+                try host.coordinator.send(.close, to: sheet)
+            },
+        ])
+        let result = check.run()
+        #expect(result.problem?.contains("removed screen 3 with dismiss, and flow") == true, "\(result)")
+        #expect(result.path == ["try host.open()", "try host.open()", "try host.coordinator.send(.close, to: host.sheets[0])"])
+    }
 }

@@ -620,8 +620,10 @@ MUTATIONS = [
         suite="FlowTestingTests",
         what="the user's gesture on a declared child's screen is offered to that child only, never to the flows it runs under",
         file="Sources/FlowNavigation/Coordinator+Screens.swift",
-        search="            candidate = parents[id] ?? nil",
-        replace="            candidate = nil",
+        search="""            if routes[id] != nil { return false }  // the flow the coordinator started: the last to ask
+            candidate = parents[id] ?? nil""",
+        replace="""            if routes[id] != nil { return false }  // the flow the coordinator started: the last to ask
+            candidate = nil""",
         tests=["AppTutorialTests"],
     ),
     Mutation(
