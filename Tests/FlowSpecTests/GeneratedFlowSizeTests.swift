@@ -191,12 +191,50 @@ struct GeneratedFlowSizeTests {
         #expect(!text.contains("Big.swift:"), "every error is at the flow file's line: \(text.prefix(3000))")
     }
 
-    @Test("A big generated flow compiles without warnings against Flowstate")
+    /// An SCXML player whose two regions hold `count` states each: a deep history, `In()` guards
+    /// across regions, finals whose completions a `done.state` transition waits for, a transition
+    /// with two targets; without `parallel`, the regions are children of a compound state, without
+    /// finals (its `In()` is then the generated `isActive`).
+    static func player(_ count: Int, parallel: Bool = true) throws -> FlowFile {
+        func region(_ name: String, other: String) -> String {
+            let end = parallel ? "\(name)Done" : "idle"
+            let states = (0..<count).map { i in
+                "      <state id='\(name)\(i)'><transition event='step' target='\(name)\((i + 1) % count)'/>"
+                    + "<transition event='jump' cond=\"In('\(other)\(i)')\" target='\(name)\((i * 7) % count)'/>"
+                    + "<transition event='end' target='\(end)'/></state>"
+            }
+            return "    <state id='\(name)' initial='\(name)0'>\n      <history id='\(name)History' type='deep'>"
+                + "<transition target='\(name)0'/></history>\n" + states.joined(separator: "\n")
+                + (parallel ? "\n      <final id='\(name)Done'/>" : "") + "\n    </state>"
+        }
+        let body = region("audio", other: "video") + "\n" + region("video", other: "audio")
+        let doneEvent = parallel ? "<transition event='done.state.playing' target='idle'/>" : ""
+        return try FlowFile.parseSCXML("""
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" name="player" initial="idle">
+          <state id="idle"><transition event="play" target="playing"/><transition event="resume" target="audioHistory"/></state>
+          <\(parallel ? "parallel" : "state") id="playing">
+            <transition event="reset" target="\(parallel ? "audio1 video1" : "audio1")"/>
+            \(doneEvent)
+        \(body)
+          </\(parallel ? "parallel" : "state")>
+        </scxml>
+        """, file: "player.scxml")
+    }
+
+    @Test("Big generated flows compile without warnings against Flowstate: flat, deep, parallel with history, In() and completions")
     func bigFlowCompiles() throws {
         let modules = try #require(SwiftGeneratorTests.builtModules, "the test binary's modules folder")
         let swiftc = try #require(SwiftGeneratorTests.swiftc, "swiftc on PATH")
         let folder = try Scratch()
-        let source = try Self.flat(150).swiftSource() + "\n" + Self.deep(40).swiftSource()
+        let parallel = try Self.player(25).swiftSource(typeName: "Player")
+        let nested = try Self.player(25, parallel: false).swiftSource(typeName: "NestedPlayer")
+        for source in [parallel, nested] {
+            #expect(source.contains("definitionPart10(") && Self.bodySizes(source).allSatisfy { $0 <= DefinitionWriter.bodyLimit })
+        }
+        #expect(parallel.contains("On(Event.jump, guard: .in(State.video3), to: State.audio21)"), "\(parallel)")
+        #expect(parallel.contains("On(done: State.playing, to: State.idle)") && parallel.contains("On(Event.reset, to: [State.audio1, State.video1])"))
+        #expect(nested.contains("static func isActive(") && nested.contains("History(State.audioHistory, .deep, default: State.audio0)"))
+        let source = try Self.flat(150).swiftSource() + "\n" + Self.deep(40).swiftSource() + "\n" + parallel + "\n" + nested
         let file = try folder.file("Big.swift", source)
         let (status, text) = try SwiftGeneratorTests.typecheck(file, swiftc: swiftc, modules: modules, ["-warnings-as-errors"])
         #expect(status == 0, "\(text.prefix(3000))")
