@@ -23,7 +23,7 @@ module, a few times each, and checks that 1,000 states take at most 12x the CPU 
 linear is 10x; the one body of the generator's earlier output was quadratic, 30 s for 400 states).
 
     cd Benchmarks && python3 check-ratios.py                 # run the benchmarks, then check
-    cd Benchmarks && python3 check-ratios.py --only compile  # the type-check times alone (2-3 minutes)
+    cd Benchmarks && python3 check-ratios.py --only compile  # the type-check times alone (a minute, once built)
     python3 check-ratios.py --from .build/ratios/Current_run.influx.csv   # check an earlier run
 
 Exit status: 0 when every check passes, 1 when one fails or a benchmark is missing, 2 when the
