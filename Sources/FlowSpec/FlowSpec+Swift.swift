@@ -25,7 +25,8 @@ extension FlowFile {
     /// - `definition(_:)`, the flow's `FlowDefinition`, with the requirements' guards and children
     ///   (states, events, effects and outputs named with their type, `On(Event.submit, to: State.done)`;
     ///   a big flow's states in parts, private functions of at most 30 declarations each, so that
-    ///   type-checking it takes time in proportion to its size);
+    ///   type-checking it takes time in proportion to its size; each guard made by a private function,
+    ///   `guardValid(requirements)`);
     /// - `perform(_:with:)`, which calls the requirement named after an effect.
     ///
     /// Names that are not Swift identifiers are mapped predictably: words (runs of ASCII letters and
@@ -352,6 +353,16 @@ struct SwiftFlowWriter {
             out += "            default: current = nil\n            }\n        }\n        return false\n    }\n\n"
         }
 
+        // The guards of the app's requirements, each made once by a function of its own.
+        for g in guardNames {
+            out += "    /// The guard `\(g.name)`, asked of the app's requirements.\n"
+            out += "    private static func \(Self.guardFunction(g.name))(_ requirements: some Requirements) -> Guard<\(typeName)> {\n"
+            out += at(g.location, indent: "        ")
+            out += "        Guard(\(Self.quote(g.name)), evaluate: { _, event in requirements.\(requirements[g.name])(event) })\n"
+            out += back(g.location, indent: "        ")
+            out += "    }\n\n"
+        }
+
         // The definition: states in document order, each builder body at most `bodyLimit` declarations
         // (`DefinitionWriter`), bigger ones in parts: `definitionPart0(_:)`...
         out += "    /// The flow's definition, with the app's guards and child flows.\n"
@@ -438,8 +449,13 @@ struct SwiftFlowWriter {
             if hasParallel { return ".in(State.\(stateNames[state]))" }
             return "Guard(\(label), evaluate: { leaf, _ in isActive(.\(stateNames[state]), whenIn: leaf) })"
         }
-        return "Guard(\(label), evaluate: { _, event in requirements.\(requirements[name])(event) })"
+        return "\(Self.guardFunction(name))(requirements)"
     }
+
+    /// The private function that makes the guard `name` of the app's requirements: `guardValid` for
+    /// `valid` (one per guard, so that the definition holds a call, not a closure to type-check at
+    /// every transition it guards). Distinct for names whose requirements are distinct.
+    static func guardFunction(_ name: String) -> String { SwiftIdentifier.make("guard " + name) }
 }
 
 /// Writes the states and transitions of a generated flow's `definition(_:)`, in builder bodies that
