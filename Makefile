@@ -51,7 +51,8 @@ demo: build
 	@echo "Open the pictures listed above (docs/flows/*.svg) in a browser."
 
 bench: deps
-	@echo "==> ratio checks (Benchmarks/check-ratios.py); the exporter benchmarks run separately:" \
+	@echo "==> ratio checks and generated flows' type-check times (Benchmarks/check-ratios.py; one group:" \
+		"--only compile, send, ...); the exporter benchmarks run separately:" \
 		"cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark --target ExporterBench"
 	cd Benchmarks && python3 check-ratios.py --swift "$(SWIFT)"
 

@@ -22,7 +22,11 @@ extension FlowFile {
     /// - a `Requirements` protocol: one `Bool` function per guard the file names (given the step's
     ///   event), one function per effect (what `perform(_:with:)` calls), and one function per child flow a
     ///   state runs, returning the `ChildFlow` the app declares;
-    /// - `definition(_:)`, the flow's `FlowDefinition`, with the requirements' guards and children;
+    /// - `definition(_:)`, the flow's `FlowDefinition`, with the requirements' guards and children
+    ///   (states, events, effects and outputs named with their type, `On(Event.submit, to: State.done)`;
+    ///   a big flow's states in parts, private functions of at most 30 declarations each, so that
+    ///   type-checking it takes time in proportion to its size; each guard made by a private function,
+    ///   `guardValid(requirements)`);
     /// - `perform(_:with:)`, which calls the requirement named after an effect.
     ///
     /// Names that are not Swift identifiers are mapped predictably: words (runs of ASCII letters and
@@ -38,7 +42,7 @@ extension FlowFile {
     /// array, and a transition on `done.state.<id>` of a state inside a parallel state (or of the
     /// parallel state itself) `On(done:to:)`: the engine raises those completions as SCXML does. A
     /// delayed transition becomes `After(.seconds(30), to: ...)`. In a
-    /// flow with parallel states an `In('s')` guard becomes `.in(.s)` (named `In(s)`), which asks the
+    /// flow with parallel states an `In('s')` guard becomes `.in(State.s)` (named `In(s)`), which asks the
     /// whole configuration.
     ///
     /// A typed flow matches exact events, starts in one state, and finishes at a final state outside
@@ -118,6 +122,8 @@ struct SwiftFlowWriter {
     /// Whether the flow has parallel states (with regions): an `In()` guard then asks the
     /// configuration (`Guard.in`), not the one leaf a flat flow rests in.
     var hasParallel = false
+    /// The most declarations one builder body of `definition(_:)` holds (``DefinitionWriter/bodyLimit``).
+    var bodyLimit = DefinitionWriter.bodyLimit
 
     init(spec: FlowFile, typeName: String?, isPublic: Bool, file: String?) {
         self.spec = spec
@@ -347,78 +353,36 @@ struct SwiftFlowWriter {
             out += "            default: current = nil\n            }\n        }\n        return false\n    }\n\n"
         }
 
-        // The definition: states in document order, nested with an explicit stack.
+        // The guards of the app's requirements, each made once by a function of its own.
+        for g in guardNames {
+            out += "    /// The guard `\(g.name)`, asked of the app's requirements.\n"
+            out += "    private static func \(Self.guardFunction(g.name))(_ requirements: some Requirements) -> Guard<\(typeName)> {\n"
+            out += at(g.location, indent: "        ")
+            out += "        Guard(\(Self.quote(g.name)), evaluate: { _, event in requirements.\(requirements[g.name])(event) })\n"
+            out += back(g.location, indent: "        ")
+            out += "    }\n\n"
+        }
+
+        // The definition: states in document order, each builder body at most `bodyLimit` declarations
+        // (`DefinitionWriter`), bigger ones in parts: `definitionPart0(_:)`...
         out += "    /// The flow's definition, with the app's guards and child flows.\n"
         out += "    \(a)static func definition(_ requirements: some Requirements) -> FlowDefinition<\(typeName)> {\n"
-        out += "        FlowDefinition(\(Self.quote(spec.name)), initial: .\(stateNames[spec.initial])) {\n"
-        enum Item {
-            case open(FlowFile.State, depth: Int)
-            case text(String)
+        out += "        FlowDefinition(\(Self.quote(spec.name)), initial: State.\(stateNames[spec.initial])) {\n"
+        var body = DefinitionWriter(writer: self, scxml: scxml, stateNames: stateNames, events: events,
+                                    effects: effects, outputs: outputs, requirements: requirements, limit: max(2, bodyLimit))
+        out += body.write(spec.states.map { .state($0) }, depth: 3)
+        out += "        }\n    }\n"
+        var k = 0
+        while k < body.parts.count {
+            out += "\n    /// Part \(k) of ``definition(_:)``: a builder body of its own, so that type-checking a big flow\n"
+            out += "    /// takes time in proportion to its size.\n"
+            out += "    @FlowBuilder<\(typeName)>\n"
+            out += "    private static func definitionPart\(k)(_ requirements: some Requirements) -> [FlowElement<\(typeName)>] {\n"
+            out += body.write(body.parts[k], depth: 2)
+            out += "    }\n"
+            k += 1
         }
-        var stack: [Item] = spec.states.reversed().map { .open($0, depth: 3) }
-        while let item = stack.popLast() {
-            guard case .open(let state, let depth) = item else {
-                if case .text(let text) = item { out += text }
-                continue
-            }
-            let pad = String(repeating: "    ", count: depth)
-            out += at(state.location, indent: pad)
-            if let history = state.history {
-                let target = state.transitions.first?.target ?? ""
-                out += "\(pad)History(.\(stateNames[state.name]), .\(history == .deep ? "deep" : "shallow"), default: .\(stateNames[target]))\n"
-                out += back(state.location, indent: pad)
-                continue
-            }
-            let entry = state.entry.isEmpty ? "" : ", entry: [" + state.entry.map { "." + effects[$0] }.joined(separator: ", ") + "]"
-            if state.isFinal {
-                out += "\(pad)Final(.\(stateNames[state.name]), output: .\(outputs[state.output ?? state.name])\(entry))\n"
-                out += back(state.location, indent: pad)
-                continue
-            }
-            let parallel = state.isParallel && !state.states.isEmpty
-            var arguments = ".\(stateNames[state.name])"
-            if !parallel, let initial = state.initial { arguments += ", initial: .\(stateNames[initial])" }
-            if let child = state.child { arguments += ", runs: requirements.\(requirements[child])()" }
-            arguments += entry
-            if !state.exit.isEmpty { arguments += ", exit: [" + state.exit.map { "." + effects[$0] }.joined(separator: ", ") + "]" }
-            let hasBody = !state.states.isEmpty || !state.transitions.isEmpty
-            out += "\(pad)\(parallel ? "Parallel" : "StateNode")(\(arguments))" + (hasBody ? " {\n" : "\n")
-            out += back(state.location, indent: pad)
-            guard hasBody else { continue }
-            // Children first, then the state's own transitions (the order the spec compiles to), then
-            // the closing brace: pushed in reverse.
-            var transitions = ""
-            let inner = pad + "    "
-            for t in state.transitions {
-                transitions += at(t.location, indent: inner)
-                let guardPart = t.guardName.map { ", guard: " + guardExpression($0, requirements: requirements, stateNames: stateNames) } ?? ""
-                let updatePart = t.update.map { ", update: Update(\(Self.quote($0))) { _, _ in }" } ?? ""
-                let effectPart = t.effects.isEmpty ? "" : ", effects: [" + t.effects.map { "." + effects[$0] }.joined(separator: ", ") + "]"
-                let target = t.targets.count > 1
-                    ? "[" + t.targets.map { ".\(stateNames[$0])" }.joined(separator: ", ") + "]"
-                    : t.target.map { ".\(stateNames[$0])" }
-                let typePart = t.isInternal ? ", type: .internal" : ""
-                if let done = completion(t, scxml: scxml, isState: { stateNames.byName[$0] != nil }) {
-                    transitions += "\(inner)On(done: .\(stateNames[done])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
-                } else if let delay = t.delay {
-                    // A delayed transition (the readers give it one target or none, external).
-                    transitions += "\(inner)After(\(Self.durationExpression(delay))\(guardPart), to: \(target ?? "nil")\(updatePart)\(effectPart))\n"
-                } else if t.event == nil {
-                    // The readers refuse an eventless transition without a target.
-                    transitions += "\(inner)Always(" + String(guardPart.dropFirst(2)) + (guardPart.isEmpty ? "" : ", ")
-                        + "to: \(target ?? ".\(stateNames[state.name])")\(typePart)\(updatePart)\(effectPart))\n"
-                } else {
-                    for event in eventNames(t, scxml: scxml) {
-                        transitions += "\(inner)On(.\(events[event])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
-                    }
-                }
-                transitions += back(t.location, indent: inner)
-            }
-            stack.append(.text(pad + "}\n"))
-            stack.append(.text(transitions))
-            for child in state.states.reversed() { stack.append(.open(child, depth: depth + 1)) }
-        }
-        out += "        }\n    }\n}\n"
+        out += "}\n"
         return out
     }
 
@@ -482,9 +446,185 @@ struct SwiftFlowWriter {
         if trimmed == "true" || trimmed == "false" { return "Guard(\(label), condition: { \(trimmed) })" }
         if let state = FlowFile.inPredicate(trimmed) {
             // With parallel states a state is active when any region is in it: the engine answers.
-            if hasParallel { return ".in(.\(stateNames[state]))" }
+            if hasParallel { return ".in(State.\(stateNames[state]))" }
             return "Guard(\(label), evaluate: { leaf, _ in isActive(.\(stateNames[state]), whenIn: leaf) })"
         }
-        return "Guard(\(label), evaluate: { _, event in requirements.\(requirements[name])(event) })"
+        return "\(Self.guardFunction(name))(requirements)"
+    }
+
+    /// The private function that makes the guard `name` of the app's requirements: `guardValid` for
+    /// `valid` (one per guard, so that the definition holds a call, not a closure to type-check at
+    /// every transition it guards). Distinct for names whose requirements are distinct.
+    static func guardFunction(_ name: String) -> String { SwiftIdentifier.make("guard " + name) }
+}
+
+/// Writes the states and transitions of a generated flow's `definition(_:)`, in builder bodies that
+/// each declare at most ``bodyLimit`` states and transitions.
+///
+/// The type checker solves a builder body (nested bodies included) as one constraint system, one
+/// declaration after another, each with the solutions of all those before it: its time grows with
+/// the square of the body's size (a flat flow of 400 states, two transitions each, took 30 s to
+/// type-check in one body, 7.5 s at 200). So a body that would declare more is cut into consecutive
+/// parts, each the body of a function of its own (`definitionPart0(_:)`...), and the body calls them
+/// (through further parts when the calls alone are more than the limit); a state too big for one body
+/// keeps its place and has its own body cut the same way. Every function then has a small body, and
+/// the time grows in proportion to the flow. A flow that fits in one body is written in one.
+///
+/// Every state, event, effect and output is named with its type (`On(Event.submit, to: State.done)`,
+/// not `On(.submit, to: .done)`): the type checker then has no implicit member to look up from the
+/// parameter's type, which took 30% of the time of a 1,000-state flow. A state with a body names the
+/// flow (`StateNode<SignUp>(State.form) { ... }`), so that a declaration in it that does not
+/// type-check is reported at its own line (otherwise the compiler blames the state's line).
+struct DefinitionWriter {
+    /// What a builder body declares: a state (with what it contains), one transition of a state, or
+    /// a call to a part.
+    enum Piece {
+        case state(FlowFile.State)
+        case transition(FlowFile.Transition, of: FlowFile.State)
+        case call(Int)
+    }
+
+    /// The most states and transitions one builder body declares (nested ones included). Measured with
+    /// `swiftc -typecheck` on generated flat flows of 1,000 states: parts of about 10 states of two
+    /// transitions each type-check fastest; the definition of a small flow stays in one piece.
+    static let bodyLimit = 30
+
+    let writer: SwiftFlowWriter
+    let scxml: Bool
+    let stateNames: SwiftFlowWriter.Names
+    let events: SwiftFlowWriter.Names
+    let effects: SwiftFlowWriter.Names
+    let outputs: SwiftFlowWriter.Names
+    let requirements: SwiftFlowWriter.Names
+    let limit: Int
+    /// The bodies of the parts, `definitionPart<index>(_:)`, in the order they were cut.
+    var parts: [[Piece]] = []
+
+    /// The declarations of `pieces`, at `depth` levels of indentation: inline if they fit in one body,
+    /// otherwise as calls to new parts (``parts``). A single piece that makes a whole function's body
+    /// (`top`) is written here, a big state's own body then cut: the writer never recurses deeper
+    /// than one body's states, however deep the flow.
+    mutating func write(_ pieces: [Piece], depth: Int, top: Bool = true) -> String {
+        var pieces = pieces
+        if pieces.count > 1 || !top, weight(of: pieces, upTo: limit) > limit { pieces = cut(pieces) }
+        var out = ""
+        for piece in pieces { out += write(piece, depth: depth) }
+        return out
+    }
+
+    /// Cuts `pieces` into consecutive parts of at most ``limit`` declarations (a piece bigger than that
+    /// alone) and returns the calls to them, themselves cut until they fit in one body.
+    mutating func cut(_ pieces: [Piece]) -> [Piece] {
+        var pieces = pieces
+        repeat {
+            var calls: [Piece] = [], group: [Piece] = [], total = 0
+            for piece in pieces {
+                let size = weight(of: piece, upTo: limit)
+                if !group.isEmpty, total + size > limit {
+                    calls.append(.call(parts.count))
+                    parts.append(group)
+                    group = []
+                    total = 0
+                }
+                group.append(piece)
+                total += size
+            }
+            if !group.isEmpty {
+                calls.append(.call(parts.count))
+                parts.append(group)
+            }
+            pieces = calls
+        } while pieces.count > limit
+        return pieces
+    }
+
+    /// How many declarations `pieces` make, counted up to just past `limit` (the count stops there,
+    /// so a deep state costs no more than `limit` steps to weigh).
+    func weight(of pieces: [Piece], upTo limit: Int) -> Int {
+        var total = 0
+        for piece in pieces where total <= limit { total += weight(of: piece, upTo: limit - total) }
+        return total
+    }
+
+    func weight(of piece: Piece, upTo limit: Int) -> Int {
+        switch piece {
+        case .call: return 1
+        case .transition(let t, _): return lines(of: t)
+        case .state(let state):
+            var total = 1
+            for t in state.transitions { total += lines(of: t) }
+            for child in state.states where total <= limit { total += weight(of: .state(child), upTo: limit - total) }
+            return total
+        }
+    }
+
+    /// How many lines (`On`, `After`, `Always`) a transition is written as.
+    func lines(of t: FlowFile.Transition) -> Int {
+        t.event == nil ? 1 : max(1, writer.eventNames(t, scxml: scxml).count)
+    }
+
+    mutating func write(_ piece: Piece, depth: Int) -> String {
+        let pad = String(repeating: "    ", count: depth)
+        switch piece {
+        case .call(let k):
+            return "\(pad)definitionPart\(k)(requirements)\n"
+        case .transition(let t, let state):
+            return transition(t, of: state, pad: pad)
+        case .state(let state):
+            var out = writer.at(state.location, indent: pad)
+            if let history = state.history {
+                let target = state.transitions.first?.target ?? ""
+                out += "\(pad)History(State.\(stateNames[state.name]), .\(history == .deep ? "deep" : "shallow"), default: State.\(stateNames[target]))\n"
+                return out + writer.back(state.location, indent: pad)
+            }
+            let entry = state.entry.isEmpty ? "" : ", entry: [" + state.entry.map { "Effect." + effects[$0] }.joined(separator: ", ") + "]"
+            if state.isFinal {
+                out += "\(pad)Final(State.\(stateNames[state.name]), output: Output.\(outputs[state.output ?? state.name])\(entry))\n"
+                return out + writer.back(state.location, indent: pad)
+            }
+            let parallel = state.isParallel && !state.states.isEmpty
+            var arguments = "State.\(stateNames[state.name])"
+            if !parallel, let initial = state.initial { arguments += ", initial: State.\(stateNames[initial])" }
+            if let child = state.child { arguments += ", runs: requirements.\(requirements[child])()" }
+            arguments += entry
+            if !state.exit.isEmpty { arguments += ", exit: [" + state.exit.map { "Effect." + effects[$0] }.joined(separator: ", ") + "]" }
+            let hasBody = !state.states.isEmpty || !state.transitions.isEmpty
+            // A state with a body names the flow type: its body is then checked against it, and a
+            // declaration in it that fails is reported at its own line, not at the state's.
+            let generic = hasBody ? "<\(writer.typeName)>" : ""
+            out += "\(pad)\(parallel ? "Parallel" : "StateNode")\(generic)(\(arguments))" + (hasBody ? " {\n" : "\n")
+            out += writer.back(state.location, indent: pad)
+            guard hasBody else { return out }
+            // Children first, then the state's own transitions (the order the spec compiles to).
+            let body = state.states.map { Piece.state($0) } + state.transitions.map { Piece.transition($0, of: state) }
+            return out + write(body, depth: depth + 1, top: false) + pad + "}\n"
+        }
+    }
+
+    /// One transition of `state`, with its place in the file.
+    func transition(_ t: FlowFile.Transition, of state: FlowFile.State, pad: String) -> String {
+        var out = writer.at(t.location, indent: pad)
+        let guardPart = t.guardName.map { ", guard: " + writer.guardExpression($0, requirements: requirements, stateNames: stateNames) } ?? ""
+        let updatePart = t.update.map { ", update: Update(\(SwiftFlowWriter.quote($0))) { _, _ in }" } ?? ""
+        let effectPart = t.effects.isEmpty ? "" : ", effects: [" + t.effects.map { "Effect." + effects[$0] }.joined(separator: ", ") + "]"
+        let target = t.targets.count > 1
+            ? "[" + t.targets.map { "State.\(stateNames[$0])" }.joined(separator: ", ") + "]"
+            : t.target.map { "State.\(stateNames[$0])" }
+        let typePart = t.isInternal ? ", type: .internal" : ""
+        if let done = writer.completion(t, scxml: scxml, isState: { stateNames.byName[$0] != nil }) {
+            out += "\(pad)On(done: State.\(stateNames[done])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
+        } else if let delay = t.delay {
+            // A delayed transition (the readers give it one target or none, external).
+            out += "\(pad)After(\(SwiftFlowWriter.durationExpression(delay))\(guardPart), to: \(target ?? "nil")\(updatePart)\(effectPart))\n"
+        } else if t.event == nil {
+            // The readers refuse an eventless transition without a target.
+            out += "\(pad)Always(" + String(guardPart.dropFirst(2)) + (guardPart.isEmpty ? "" : ", ")
+                + "to: \(target ?? "State.\(stateNames[state.name])")\(typePart)\(updatePart)\(effectPart))\n"
+        } else {
+            for event in writer.eventNames(t, scxml: scxml) {
+                out += "\(pad)On(Event.\(events[event])\(guardPart), to: \(target ?? "nil")\(typePart)\(updatePart)\(effectPart))\n"
+            }
+        }
+        return out + writer.back(t.location, indent: pad)
     }
 }

@@ -628,6 +628,26 @@ public struct After<F: Flow> {
 }
 
 /// The result builder that reads a flow definition like the diagram it becomes.
+///
+/// The compiler type-checks one builder body (the bodies nested in it included) as one system, each
+/// declaration with the solutions of all those before it, so its time grows with the square of the
+/// body's size: a flat definition of 50 states of two transitions each takes under a second, one of
+/// 400 states half a minute. A definition of hundreds of states is best written in parts, each a
+/// `@FlowBuilder<F>` function of a few dozen declarations, which the body calls like any element (what
+/// the Swift generator of flow files writes):
+///
+/// ```swift
+/// @FlowBuilder<Checkout> static func paymentStates() -> [FlowElement<Checkout>] {
+///     StateNode(.card) { On(.submit, to: .review) }
+///     StateNode(.review) { On(.confirm, to: .paid) }
+/// }
+///
+/// let flow = FlowDefinition<Checkout>("checkout", initial: .cart) {
+///     StateNode(.cart) { On(.pay, to: .card) }
+///     paymentStates()
+///     Final(.paid, output: .done)
+/// }
+/// ```
 @resultBuilder
 public enum FlowBuilder<F: Flow> {
     /// A state.

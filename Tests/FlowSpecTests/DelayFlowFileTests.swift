@@ -334,14 +334,15 @@ struct DelayFlowFileTests {
     @Test("generate swift writes After(...), the line the typed example declares")
     func generatesAfter() throws {
         let source = try Self.json().swiftSource(typeName: "TwoFactorCodeFile")
-        #expect(source.contains("After(.seconds(30), to: .canResend, effects: [.showResend])"), "\(source)")
-        #expect(source.contains("After(.seconds(300), to: .expired)"))
-        // The typed example's declaration, verbatim.
+        #expect(source.contains("After(.seconds(30), to: State.canResend, effects: [Effect.showResend])"), "\(source)")
+        #expect(source.contains("After(.seconds(300), to: State.expired)"))
+        // The typed example's declaration: the same, with the implicit members a person writes (the
+        // generator names each value's type, which type-checks faster: docs/PERFORMANCE.md).
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/Flows/TwoFactorCode.swift")
         let typed = try String(contentsOf: example, encoding: .utf8)
         #expect(typed.contains("After(.seconds(30), to: .canResend, effects: [.showResend])"))
-        #expect(try Self.scxml().swiftSource(typeName: "TwoFactorCodeFile").contains("After(.seconds(300), to: .expired)"))
+        #expect(try Self.scxml().swiftSource(typeName: "TwoFactorCodeFile").contains("After(.seconds(300), to: State.expired)"))
         #expect(SwiftFlowWriter.durationExpression(.milliseconds(1500)) == ".milliseconds(1500)")
         #expect(SwiftFlowWriter.durationExpression(.seconds(5)) == ".seconds(5)")
     }

@@ -69,8 +69,8 @@ struct InternalTransitionFileTests {
         #expect(typed.states[0].transitions.map(\.isInternal) == [true])
 
         let swift = try spec.swiftSource()
-        #expect(swift.contains("On(.startOver, to: .name, type: .internal)"), "\(swift)")
-        #expect(swift.contains("On(.close, to: .home)"), "\(swift)")
+        #expect(swift.contains("On(Event.startOver, to: State.name, type: .internal)"), "\(swift)")
+        #expect(swift.contains("On(Event.close, to: State.home)"), "\(swift)")
     }
 
     @Test("Drawn the same for a file and a typed definition: dotted, marked (internal), in DOT and Mermaid")

@@ -98,11 +98,11 @@ struct SwiftGeneratorTests {
         </scxml>
         """, file: "player.scxml")
         let source = try scxml.swiftSource()
-        #expect(source.contains("            Parallel(.playing) {\n"))
-        #expect(source.contains("                    History(.lastSound, .deep, default: .muted)\n"))
-        #expect(source.contains("                On(.reset, to: [.muted, .big])\n"))
-        #expect(source.contains("                On(done: .playing, to: .idle)\n"))
-        #expect(source.contains("On(.grow, guard: .in(.loud), to: .big)"))
+        #expect(source.contains("            Parallel<Player>(State.playing) {\n"))
+        #expect(source.contains("                    History(State.lastSound, .deep, default: State.muted)\n"))
+        #expect(source.contains("                On(Event.reset, to: [State.muted, State.big])\n"))
+        #expect(source.contains("                On(done: State.playing, to: State.idle)\n"))
+        #expect(source.contains("On(Event.grow, guard: .in(State.loud), to: State.big)"))
         #expect(!source.contains("doneStatePlaying") && !source.contains("func isActive"))
     }
 
@@ -121,7 +121,10 @@ struct SwiftGeneratorTests {
         #expect(source.contains("case showForm = \"show(form)\""))
         #expect(source.contains("case signedIn = \"signed in\""))
         #expect(source.contains("#sourceLocation(file: \"flow.json\", line: 4)\n        func valid(_ event: Event?) -> Bool"))
-        #expect(source.contains("On(.submit, guard: Guard(\"valid\", evaluate: { _, event in requirements.valid(event) }), to: .done, update: Update(\"remember\") { _, _ in })"))
+        #expect(source.contains("On(Event.submit, guard: guardValid(requirements), to: State.done, update: Update(\"remember\") { _, _ in })"))
+        #expect(source.contains("    private static func guardValid(_ requirements: some Requirements) -> Guard<SignIn> {\n"
+            + "        #sourceLocation(file: \"flow.json\", line: 4)\n"
+            + "        Guard(\"valid\", evaluate: { _, event in requirements.valid(event) })\n"))
         let internalSource = try spec.swiftSource(typeName: "Login", isPublic: false)
         #expect(internalSource.contains("\nenum Login: Flow {") && !internalSource.contains("public "))
     }

@@ -29,7 +29,7 @@ struct DelayFlowFileCommandTests {
             #expect(paths.status == 0, "\(paths.stderr)")
             #expect(paths.stdout.contains("canResend: wait 30s"), "\(paths.stdout)")
             let swift = try Flowviz.run(["generate", "swift", file])
-            #expect(swift.stdout.contains("After(.seconds(30), to: .canResend, effects: [.showResend])"), "\(swift.stderr)")
+            #expect(swift.stdout.contains("After(.seconds(30), to: State.canResend, effects: [Effect.showResend])"), "\(swift.stderr)")
         }
         let bad = try Flowviz.run(["simulate", json, "--events", "wait"])
         #expect(bad.status == 64)

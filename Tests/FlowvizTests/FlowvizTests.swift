@@ -332,7 +332,7 @@ extension FlowvizTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\nenum Onboarding: Flow {"))
         let parallel = try scratch.file("p.scxml", "<scxml initial='p'>\n<parallel id='p'><state id='x'/></parallel></scxml>")
         let generated = try Flowviz.run(["generate", "swift", parallel])
-        #expect(generated.status == 0 && generated.stdout.contains("Parallel(.p) {"), "\(generated.stderr)")
+        #expect(generated.status == 0 && generated.stdout.contains("Parallel<P>(State.p) {"), "\(generated.stderr)")
         let wildcard = try scratch.file("w.scxml", "<scxml initial='a'>\n<state id='a'><transition event='*' target='a'/></state></scxml>")
         let refused = try Flowviz.run(["generate", "swift", wildcard])
         #expect(refused.status == 1)
