@@ -125,17 +125,30 @@ public struct DeepLinkRoutes<F: Flow>: Sendable {
 }
 
 /// Why a deep link did not open. Nothing changed in the tree.
+///
+/// The package's one error shape (docs/ARCHITECTURE.md, "Errors"): a ``Code`` to match on, whose set
+/// can grow without breaking a caller's `switch`, and a message for people.
 public struct DeepLinkError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, as a value to match on.
-    public enum Code: String, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value to match on. The set of codes can grow.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Own: String, Hashable, Sendable {
+            case unknownRoute = "unknown-route"
+            case unreachable
+            case machineGone = "machine-gone"
+        }
+
+        private let own: Own
+        private init(_ own: Own) { self.own = own }
+
         /// No route matches the path.
-        case unknownRoute = "unknown-route"
+        public static let unknownRoute = Code(.unknownRoute)
         /// No sequence of the link's events leads to its target from where the flow is.
-        case unreachable
+        public static let unreachable = Code(.unreachable)
         /// The flow is gone.
-        case machineGone = "machine-gone"
-        /// The code's stable name, kebab-case.
-        public var description: String { rawValue }
+        public static let machineGone = Code(.machineGone)
+
+        /// The code's stable name, kebab-case (`unknown-route`).
+        public var description: String { own.rawValue }
     }
 
     /// What went wrong.
