@@ -125,31 +125,46 @@ extension Coordinator {
 
     /// Shows the declared screens' stacks, unless a call of the coordinator is running (it will).
     func settle() {
-        guard callDepth == 0, let (layout, owners) = treeLayout() else { return }
-        callDepth += 1  // a navigator reacting to a command must not make the coordinator settle again
+        guard callDepth == 0 else { return }
+        // Reading the tree may run a supervisor turn (a sweep of released owners), whose teardowns
+        // call this again: they must find it running.
+        callDepth += 1
         defer { callDepth -= 1 }
+        guard let (layout, owners) = treeLayout() else { return }
         let (commands, problems) = layout.commands(from: shown)
-        for problem in layout.problems + problems {
-            logger.warning("the declared screens cannot be shown as they are: \(problem)", metadata: ["layout": "\(layout)"])
+        if layout.problems + problems != layoutProblems {
+            layoutProblems = layout.problems + problems
+            for problem in layoutProblems {
+                logger.warning("the declared screens cannot be shown as they are: \(problem)", metadata: ["layout": "\(layout)"])
+            }
         }
         for (screen, owner) in owners where shownBy[screen]?.origin != owner { shownBy[screen] = (owner, owner) }
+        // The lifetimes of the screens children are bound to, held while the stacks change: a bound
+        // screen popped and pushed again (something inserted below it) carries its lifetime over.
+        let held = bindings.compactMapValues { $0.shown }
         for command in commands {
             switch command {
             case .push(let screen), .present(let screen):
-                perform(command, retaining: lifetime(showing: [screen], owners: owners))
+                perform(command, retaining: lifetime(showing: [screen], owners: owners, held: held))
             case .tabs(let screens):
-                perform(command, retaining: lifetime(showing: screens, owners: owners))
+                perform(command, retaining: lifetime(showing: screens, owners: owners, held: held))
             default:
                 perform(command, retaining: nil)
             }
         }
     }
 
-    /// The lifetime a declared machine's screen carries: its binding's, when it is the first screen
-    /// of a child started under a flow.
-    private func lifetime(showing screens: [Screen], owners: [Screen: MachineID]) -> AnyObject? {
+    /// The lifetime a declared machine's screen carries: its binding's, when it is the screen a child
+    /// started under a flow is bound to (the first it shows).
+    private func lifetime(showing screens: [Screen], owners: [Screen: MachineID], held: [MachineID: ScreenLifetime])
+        -> AnyObject? {
         guard let first = screens.first, let owner = owners[first] else { return nil }
-        return show(screens, origin: owner, machine: owner, binding: bindings[owner])
+        let binding = bindings[owner]
+        if let binding, binding.pending == nil, binding.boundScreen == first, let lifetime = held[owner] {
+            binding.shown = lifetime
+            return lifetime
+        }
+        return show(screens, origin: owner, machine: owner, binding: binding)
     }
 
     func treeLayout() -> (layout: NavigationLayout<Screen>, owners: [Screen: MachineID])? {

@@ -52,8 +52,11 @@ public final class Coordinator<Screen: Hashable & Sendable> {
         weak var shown: ScreenLifetime?
         /// Whether the machine showed the screen its lifetime is bound to.
         var showedBoundScreen = false
-        /// The screens the machine showed (the `shownBy` entries it may own).
+        /// The screens the machine showed itself (the `shownBy` entries it may own); a declared child's,
+        /// performed by this machine's handler, are not among them.
         var screens: Set<Screen> = []
+        /// The screen its lifetime is bound to, once shown.
+        var boundScreen: Screen?
         /// Whether the screen the machine is bound to was shown and is gone: its navigation is moot.
         var screenGone: Bool { showedBoundScreen && shown == nil }
         init(_ lifetime: ScreenLifetime?) { pending = lifetime }
@@ -82,6 +85,8 @@ public final class Coordinator<Screen: Hashable & Sendable> {
     var callDepth = 0
     /// Whether a flow that performs its navigation by hand was warned that its tree declares screens.
     var warnedMixing = false
+    /// The problems of the layout last shown: warned about once, not at every settle.
+    var layoutProblems: [String] = []
     /// Navigation a flow performed on screens it did not show, in order (``problems``).
     var removalProblems: [String] = []
 
@@ -487,9 +492,10 @@ public final class Coordinator<Screen: Hashable & Sendable> {
             binding.pending = nil
             binding.shown = lifetime
             binding.showedBoundScreen = true
+            binding.boundScreen = screens.first
         }
         for screen in screens {
-            binding?.screens.insert(screen)
+            if origin == machine { binding?.screens.insert(screen) }
             shownBy[screen] = (origin, machine)
         }
         return lifetime

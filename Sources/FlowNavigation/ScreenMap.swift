@@ -123,8 +123,10 @@ public struct NavigationLayout<Screen: Hashable & Sendable>: Hashable, Sendable 
     ///   - selectedTab: The index of the selected tab.
     ///   - modals: The modal stacks, bottom first, none empty.
     public init(roots: [[Screen]], showsTabs: Bool = false, selectedTab: Int = 0, modals: [[Screen]] = []) {
+        // A tab is named by its root screen: a tab without one is left out.
+        let roots = showsTabs ? roots.filter { !$0.isEmpty } : roots
         self.roots = roots.isEmpty ? [[]] : roots
-        self.showsTabs = showsTabs
+        self.showsTabs = showsTabs && !roots.isEmpty
         self.selectedTab = self.roots.indices.contains(selectedTab) ? selectedTab : 0
         self.modals = modals.filter { !$0.isEmpty }
     }
@@ -187,9 +189,10 @@ public struct NavigationLayout<Screen: Hashable & Sendable>: Hashable, Sendable 
         let shownRoots = model.roots.map { $0.map(\.screen) }
         let shownModals = model.modals.map { $0.map(\.screen) }
         let sameRoots = model.showsTabs == showsTabs && (showsTabs ? shownRoots == roots : shownRoots[0] == roots[0])
-            && (!showsTabs || model.selectedTab == selectedTab)
         var level = 0
         if sameRoots {
+            // Only the selection changed, if anything: a tab is selected under the modals, which stay.
+            if showsTabs, model.selectedTab != selectedTab { commands.append(.selectTab(roots[selectedTab][0])) }
             while level < min(shownModals.count, modals.count), shownModals[level] == modals[level] { level += 1 }
             if level < shownModals.count, level < modals.count, shownModals[level].first == modals[level].first {
                 // The same modal with another stack: dismiss what covers it, then change it in place.
@@ -223,7 +226,11 @@ public struct NavigationLayout<Screen: Hashable & Sendable>: Hashable, Sendable 
         }
         var current = shownRoots
         var selected = model.selectedTab
-        let tabRoots = roots.map { $0[0] }
+        let tabRoots = roots.compactMap(\.first)
+        guard tabRoots.count == roots.count else {
+            problems.append("a tab without a root screen cannot be shown")
+            return
+        }
         if !model.showsTabs || current.map(\.first) != tabRoots.map(Optional.some) {
             commands.append(.tabs(tabRoots))
             current = tabRoots.map { [$0] }

@@ -272,4 +272,39 @@ struct CoordinatorRegressionTests {
         #expect(coordinator.problems.first?.contains("removed screen edit with dismiss, and flow \(third.id) showed it") == true)
         #expect(store.messages == coordinator.problems)
     }
+
+    @Test("A declared child that ends and leaves its sheet: the sheet has no owner (its parent does not inherit it)")
+    func declaredChildLeakHasNoOwner() throws {
+        enum Sheet: Flow {
+            enum State: Hashable, Sendable { case shown, done }
+            enum Event: FlowEvent, Hashable { case close }
+            typealias Effect = Navigation<Profile.Screen, Event>
+            typealias Output = Void
+        }
+        enum Host: Flow {
+            enum State: Hashable, Sendable { case idle, editing }
+            enum Event: FlowEvent, Hashable { case edit, edited }
+            typealias Effect = Navigation<Profile.Screen, Event>
+            typealias Output = Void
+        }
+        let sheet = FlowDefinition<Sheet>("sheet", initial: .shown) {
+            StateNode(.shown, entry: [.present(.edit)]) { On(.close, to: .done) }  // forgets to dismiss
+            Final(.done, output: ())
+        }
+        let child = ChildFlow<Host>(sheet, effects: { $0.mapEvents { _ in Host.Event.edited } }) { _ in .edited }
+        let definition = FlowDefinition<Host>("host", initial: .idle) {
+            StateNode(.idle, entry: [.push(.profile)]) { On(.edit, to: .editing) }
+            StateNode(.editing, runs: child) { On(.edited, to: .idle) }
+        }
+        let navigator = HeadlessNavigator<Profile.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        let host = try coordinator.start(definition, effects: { $0 })
+        try coordinator.send(.edit, to: host)
+        let sheetFlow = try #require(coordinator.supervisor.declaredChild(of: host, in: .editing, as: Sheet.self))
+        #expect(coordinator.owner(of: .edit) == sheetFlow.id)
+        try coordinator.send(.close, to: sheetFlow)
+        #expect(navigator.stacks.count == 2 && navigator.stacks[1].first == .edit, "the sheet is left on screen")
+        #expect(coordinator.owner(of: .edit) == nil)
+        #expect(coordinator.owner(of: .profile) == host.id)
+    }
 }

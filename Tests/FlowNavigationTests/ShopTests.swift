@@ -236,4 +236,30 @@ struct ShopTests {
         #expect(navigator.stacks == [[.home, .product]], "the flow decides what is shown")
         #expect(store.messages.count == 1 && store.messages[0].contains("went back from screen product"))
     }
+
+    @Test("A tab selected under a sheet keeps the sheet: a child bound to it is not torn down (review of issue 38)")
+    func selectionUnderSheet() throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(Shop.appScreens, userNavigation: Shop.appNavigation)
+        coordinator.declare(Shop.loginScreens, userNavigation: Shop.loginNavigation)
+        let app = try coordinator.start(Shop.app, effects: { _ in nil })
+        let login = try coordinator.start(Shop.login, under: app, effects: { _ in nil }, dismissed: .loginCancelled,
+                                          output: { _ in nil })
+        #expect(navigator.stacks == [[.home], [.login]])
+        let before = navigator.log.count
+        try coordinator.send(.showCart, to: app)
+        #expect(Array(navigator.log[before...]) == [.selectTab(.cart)])
+        #expect(navigator.stacks == [[.cart], [.login]])
+        try coordinator.send(.showHome, to: app)  // the supervisor's next call: a released owner would go now
+        #expect(coordinator.supervisor.contains(login.id))
+    }
+
+    @Test("A layout's tabs without a root screen are left out, not a crash")
+    func emptyTabRoots() {
+        #expect(NavigationLayout<Int>(roots: [], showsTabs: true).commands(from: NavigationModel()).commands.isEmpty)
+        let layout = NavigationLayout<Int>(roots: [[1], []], showsTabs: true)
+        #expect(layout.tabStacks == [[1]])
+        #expect(layout.commands(from: NavigationModel()).commands == [.tabs([1])])
+    }
 }
