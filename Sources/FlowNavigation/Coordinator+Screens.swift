@@ -29,8 +29,9 @@ extension Coordinator {
     /// The user's gesture on a screen (going back, swiping down, switching tabs) goes to the flow
     /// whose state shows the screen, as the event its `userNavigation` gives. When it has none, the
     /// flow that runs it hears it, and so on up to the flow the coordinator started. When none has one,
-    /// a declared flow that runs under another is torn down, its screens with it (its parent keeps
-    /// its state); the root is warned about, and the screen comes back: the flows decide what is shown.
+    /// a warning names the flow, and the screen comes back: the flows decide what is shown (tearing a
+    /// declared child down would leave its parent in a state that waits for it). A child started
+    /// under a flow is torn down when the screen it is bound to goes, as before.
     ///
     /// Declare the screens before starting or restoring the flows. Do not change the screens of a
     /// tree that declares them any other way (by hand on the navigator, or by a flow of the same tree
@@ -241,15 +242,10 @@ extension Coordinator {
         return nil
     }
 
-    /// No flow heard the user change a screen: a declared flow under another is torn down with its
-    /// screens; otherwise the flow no longer matches the screens, and a warning says so.
+    /// No flow heard the user change a screen: the flow no longer matches the screens, and a warning
+    /// says so. A declared flow's screen comes back when the coordinator settles: its states decide.
     func unheard(_ navigation: UserNavigation<Screen>, screen: Screen, shower: (origin: MachineID, machine: MachineID)) {
         let owner = supervisor.contains(shower.origin) ? shower.origin : shower.machine
-        let info = supervisor.machines.first { $0.id == owner }
-        if declaresScreens(owner), info?.parent != nil {
-            supervisor.stop(owner)
-            return
-        }
         warnUnheard(navigation, screen: screen, machine: owner)
     }
 }
