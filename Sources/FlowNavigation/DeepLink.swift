@@ -135,6 +135,7 @@ public struct DeepLinkError: Error, Hashable, Sendable, CustomStringConvertible 
             case unknownRoute = "unknown-route"
             case unreachable
             case machineGone = "machine-gone"
+            case diverged
         }
 
         private let own: Own
@@ -146,6 +147,10 @@ public struct DeepLinkError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let unreachable = Code(.unreachable)
         /// The flow is gone.
         public static let machineGone = Code(.machineGone)
+        /// The path was sent, and the flow did not end up at the link's target: what the flow ran
+        /// besides its own steps (declared children, handlers sending events) took it elsewhere. Unlike
+        /// the other codes, the tree changed.
+        public static let diverged = Code(.diverged)
 
         /// The code's stable name, kebab-case (`unknown-route`).
         public var description: String { own.rawValue }
@@ -172,12 +177,15 @@ extension Coordinator {
     /// (none when the link is open already).
     ///
     /// The path is found on a copy of the machine before anything is sent: a link that leads nowhere
-    /// from where the flow is throws and changes nothing. An event the machine refuses on the way (an
-    /// effect handler that throws) stops the path there and throws its `SupervisorError`.
+    /// from where the flow is throws and changes nothing. The copy runs the flow's own steps only (its
+    /// guards and updates), not its declared children, handlers or timers: when those take the flow
+    /// elsewhere on the way, the path was sent and `diverged` is thrown. An event the machine refuses
+    /// on the way (an effect handler that throws) stops the path there and throws its `SupervisorError`.
     /// - Parameters:
     ///   - link: The link.
     ///   - machine: The flow it opens in.
-    /// - Throws: ``DeepLinkError`` (`unreachable`, `machineGone`), or the `SupervisorError` of a step.
+    /// - Throws: ``DeepLinkError`` (`unreachable`, `machineGone`, `diverged`), or the `SupervisorError`
+    ///   of a step.
     @discardableResult
     public func open<F: Flow>(_ link: DeepLink<F>, in machine: MachineHandle<F>) throws -> [F.Event] {
         guard let engine = supervisor.engine(of: machine) else {
@@ -189,6 +197,12 @@ extension Coordinator {
         }
         try batch { () throws(SupervisorError) in
             for event in path { try supervisor.send(event, to: machine) }
+        }
+        // The copy runs no declared children, handlers or timers: the machine itself may have moved
+        // otherwise (a child that finishes as it starts, an entry effect that sends an event back).
+        guard let reached = supervisor.engine(of: machine), link.isOpen(in: reached) else {
+            let states = supervisor.leaves(of: machine)?.map { "\($0)" }.joined(separator: ", ") ?? "gone"
+            throw DeepLinkError(code: .diverged, message: "link '\(link.name)': its path (\(path.map { "\($0)" }.joined(separator: ", "))) was sent, and the flow is in \(states), not at \(link.target.map { "\($0)" }.joined(separator: ", ")): what it ran besides its own steps (children, handlers) took it elsewhere")
         }
         return path
     }

@@ -15,8 +15,10 @@ import Flowstate
 /// - a tap or a gesture that throws something else than a flow refusing an event.
 ///
 /// Each state is reached again from a fresh host (the check replays the actions that lead there), so
-/// `make` must build the same tree every time. The search is bounded by `maxDepth` actions and
-/// `maxStates` states; ``Result/isComplete`` says whether every state was explored.
+/// `make` must build the same tree every time. A state is told apart by the stacks, the selected tab,
+/// the alert and every machine's active states: not by contexts, history or timers (no time passes:
+/// a delayed transition is not taken). The search is bounded by `maxDepth` actions and `maxStates`
+/// states; ``Result/isComplete`` says whether every state so told apart was explored.
 ///
 /// ```swift
 /// let check = NavigationCheck<Shop.Host, Shop.Screen>(make: { navigator in
@@ -31,7 +33,8 @@ import Flowstate
 public struct NavigationCheck<Host, Screen: Hashable & Sendable> {
     /// Something the app's screens do when the user taps: a name, which is the Swift a test writes for
     /// it (`try host.coordinator.send(.next, to: host.account!)`), and what it does on a host. A tap
-    /// that throws `SupervisorError` (the flow is gone, or refuses the event) is not possible there.
+    /// that throws `SupervisorError` because its flow is gone or does not take the event there is not
+    /// possible there; any other error (a handler's failure, `make` throwing) is a problem.
     public struct Tap {
         /// The Swift a test writes for it.
         public let swift: String
@@ -114,10 +117,11 @@ public struct NavigationCheck<Host, Screen: Hashable & Sendable> {
             } catch {
                 continue  // a step not possible there (replays are deterministic: not reached)
             }
-            guard seen.insert(replay.key).inserted else { continue }
+            // A problem met on the way counts even when the state it leads to was seen before.
             if let problem = replay.problem {
-                return Result(explored: seen.count, isComplete: complete, problem: problem, path: describe(path))
+                return Result(explored: seen.count + 1, isComplete: complete, problem: problem, path: describe(path))
             }
+            guard seen.insert(replay.key).inserted else { continue }
             guard path.count < maxDepth else {
                 complete = false
                 continue
@@ -141,31 +145,41 @@ public struct NavigationCheck<Host, Screen: Hashable & Sendable> {
         let message: String
     }
 
+    /// A step that is not possible where the path is (a gesture with nothing to act on, a tap on a
+    /// flow that is gone or that does not take the event there): the path is not explored further.
+    private struct NotPossible: Error {}
+
     /// Builds a fresh host, performs `path`, and says where it is. Throws `Failure` for a problem met
     /// on the way (a tap that threw something else than a refusal), anything else when a step of the
     /// path is not possible.
     private func replay(_ path: [Action]) throws -> Replay {
         let navigator = HeadlessNavigator<Screen>()
-        let (host, coordinator) = try make(navigator)
+        let host: Host, coordinator: Coordinator<Screen>
+        do {
+            (host, coordinator) = try make(navigator)
+        } catch {
+            throw Failure(message: "make threw \(error)")
+        }
         for action in path {
             switch action {
             case .tap(let index):
                 do {
                     try taps[index].perform(host)
-                } catch is SupervisorError {
-                    throw CancellationError()  // not possible there
+                } catch let error as SupervisorError where Self.isNotPossible(error) {
+                    throw NotPossible()
                 } catch {
                     throw Failure(message: "\(taps[index].swift) threw \(error)")
                 }
-            case .back: if !navigator.goBack() { throw CancellationError() }
-            case .swipe: if !navigator.swipeDown() { throw CancellationError() }
-            case .tab(let root): if !navigator.selectTab(root) { throw CancellationError() }
-            case .choose(let label): if !navigator.choose(label) { throw CancellationError() }
+            case .back: if !navigator.goBack() { throw NotPossible() }
+            case .swipe: if !navigator.swipeDown() { throw NotPossible() }
+            case .tab(let root): if !navigator.selectTab(root) { throw NotPossible() }
+            case .choose(let label): if !navigator.choose(label) { throw NotPossible() }
             }
         }
         coordinator.supervisor.sweep()
         let machines = coordinator.supervisor.machines
-        let key = "\(navigator.tabStacks) \(navigator.stacks) \(navigator.selectedTab.map { "\($0)" } ?? "-") "
+        let alert = navigator.alert.map { "\($0.title): \($0.choices)" } ?? "-"
+        let key = "\(navigator.tabStacks) \(navigator.stacks) \(navigator.selectedTab.map { "\($0)" } ?? "-") \(alert) "
             + machines.map { "\($0.flow):\($0.state)" }.joined(separator: ",")
         var problem = navigator.problems.first.map { "the flows asked for a command that makes no sense: \($0)" }
             ?? coordinator.problems.first
@@ -180,6 +194,12 @@ public struct NavigationCheck<Host, Screen: Hashable & Sendable> {
         actions += navigator.tabStacks.compactMap(\.first).map { .tab($0) }
         actions += (navigator.alert?.choices ?? []).map { .choose($0) }
         return Replay(key: key, problem: problem, actions: actions)
+    }
+
+    /// Whether a tap's error says the tap is not possible there: its flow is gone, or does not take
+    /// the event in its state (unhandled under the `fail` policy). Any other error is a problem.
+    private static func isNotPossible(_ error: SupervisorError) -> Bool {
+        error.code == .machineGone || (error.code == .stepFailed && error.underlying?.code == .unhandledEvent)
     }
 
     private func describe(_ path: [Action]) -> [String] {

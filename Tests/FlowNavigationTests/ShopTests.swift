@@ -264,4 +264,32 @@ struct ShopTests {
         #expect(layout.tabStacks == [[1]])
         #expect(layout.commands(from: NavigationModel()).commands == [.tabs([1])])
     }
+
+    enum Bouncy: Flow {
+        enum State: Hashable, Sendable { case home, away }
+        enum Event: FlowEvent, Hashable { case go, back }
+        enum Effect: Hashable, Sendable { case bounce }
+        typealias Output = Never
+        static let definition = FlowDefinition<Bouncy>("bouncy", initial: .home) {
+            StateNode(.home) { On(.go, to: .away) }
+            StateNode(.away, entry: [.bounce]) { On(.back, to: .home) }
+        }
+    }
+
+    @Test("A deep link whose path the flow's handler takes elsewhere throws diverged, saying where the flow is")
+    func deepLinkDiverged() throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        let machine = try coordinator.start(Bouncy.definition, effects: { _ in nil }, handler: { effect, context in
+            if effect == .bounce { context.send(.back) }
+        })
+        let link = DeepLink<Bouncy>("away", to: [.away], through: [.go])
+        #expect(try link.path(in: Bouncy.definition) == [.go])
+        #expect {
+            try coordinator.open(link, in: machine)
+        } throws: { error in
+            guard let error = error as? DeepLinkError else { return false }
+            return error.code == .diverged && error.message.contains("the flow is in home")
+        }
+    }
 }

@@ -199,7 +199,7 @@ struct NavigationCheckTests {
             }, effects: { $0 })
         }
         func open() throws {
-            guard sheets.count < 2 else { throw SupervisorError(code: .stepFailed, message: "two at most") }
+            guard sheets.count < 2 else { throw SupervisorError(code: .machineGone, message: "two at most") }
             sheets.append(try coordinator.start(Sheet.definition, under: list, effects: { $0 }, output: { _ in nil }))
         }
     }
@@ -219,5 +219,30 @@ struct NavigationCheckTests {
         let result = check.run()
         #expect(result.problem?.contains("removed screen 3 with dismiss, and flow") == true, "\(result)")
         #expect(result.path == ["try host.open()", "try host.open()", "try host.coordinator.send(.close, to: host.sheets[0])"])
+    }
+
+    enum Popper: Flow {
+        enum State: Hashable, Sendable { case list }
+        enum Event: FlowEvent, Hashable { case oops }
+        typealias Effect = Navigation<Int, Event>
+        typealias Output = Never
+    }
+
+    @Test("A problem on the way to a state already seen still fails the check; so does make throwing")
+    func problemOnTheWay() {
+        let popper = FlowDefinition<Popper>("popper", initial: .list) {
+            StateNode(.list, entry: [.push(1)]) { On(.oops, to: nil, effects: [.pop]) }  // pops the root
+        }
+        let withTap = NavigationCheck<(MachineHandle<Popper>, Coordinator<Int>), Int>(make: { navigator in
+            let coordinator = Coordinator(navigator: navigator)
+            return ((try coordinator.start(popper, effects: { $0 }), coordinator), coordinator)
+        }, taps: [.init("try host.1.send(.oops, to: host.0)") { try $0.1.send(.oops, to: $0.0) }])
+        let result = withTap.run()
+        #expect(result.problem?.contains("makes no sense") == true, "\(result)")
+        #expect(result.path == ["try host.1.send(.oops, to: host.0)"])
+
+        struct Broken: Error {}
+        let broken = NavigationCheck<Int, Int>(make: { _ in throw Broken() }, taps: []).run()
+        #expect(broken.problem?.hasPrefix("make threw") == true)
     }
 }
