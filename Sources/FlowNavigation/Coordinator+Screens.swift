@@ -79,6 +79,7 @@ extension Coordinator {
     /// Records, before a hand-driven flow's `pop`, `popToRoot` or `dismiss` is performed, each screen it
     /// removes that it did not show (itself, or a flow under it).
     func checkRemoval(_ command: NavigatorCommand<Screen>, by origin: MachineID, through machine: MachineID) {
+        if let model = navigator.shownModel { shown = model }
         let top = shown.items(in: shown.topPosition).map(\.screen)
         let removed: [Screen] = switch command {
         case .pop: top.count > 1 ? [top[top.count - 1]] : []
@@ -132,6 +133,7 @@ extension Coordinator {
         callDepth += 1
         defer { callDepth -= 1 }
         guard let (layout, owners) = treeLayout() else { return }
+        if let model = navigator.shownModel { shown = model }  // a whole report, seen from its first event
         let (commands, problems) = layout.commands(from: shown)
         if layout.problems + problems != layoutProblems {
             layoutProblems = layout.problems + problems

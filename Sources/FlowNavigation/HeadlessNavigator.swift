@@ -35,6 +35,8 @@ public final class HeadlessNavigator<Screen: Hashable & Sendable>: Navigator {
 
     /// What is shown, as the value the platform adapters keep too.
     public var model: NavigationModel<Screen> { store.model }
+    /// The model, for the coordinator (``Navigator/shownModel``).
+    public var shownModel: NavigationModel<Screen>? { store.model }
     /// The navigation stacks, bottom first: the root stack (the selected tab's, when tabs are shown),
     /// then each modal stack presented over it.
     public var stacks: [[Screen]] { store.model.stacks }

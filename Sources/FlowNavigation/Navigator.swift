@@ -60,9 +60,18 @@ public protocol Navigator<Screen>: AnyObject {
 
     /// Set by the coordinator: call it after the user navigated on their own, once the screen is gone.
     var onUserNavigation: ((UserNavigation<Screen>) -> Void)? { get set }
+
+    /// What the navigator shows, when it keeps a ``NavigationModel`` (this package's navigators do):
+    /// the coordinator reads it before it changes the stacks of declared screens, so that a report of
+    /// several screens gone at once (a long press on the back button) is seen whole from its first
+    /// event. The default, `nil`, makes the coordinator follow the reports one by one.
+    var shownModel: NavigationModel<Screen>? { get }
 }
 
 extension Navigator {
+    /// `nil`: the navigator keeps no ``NavigationModel``.
+    public var shownModel: NavigationModel<Screen>? { nil }
+
     /// Performs `.alert(title:choices:)`: the cancel choice has no style of its own.
     public func performAlert(title: String, choices: [String], cancelIndex: Int?) {
         perform(.alert(title: title, choices: choices), retaining: nil)

@@ -25,6 +25,8 @@ import SwiftUI
 public final class SwiftUINavigator<Screen: Hashable & Sendable>: ObservableObject, @MainActor Navigator {
     /// What is shown; the views render it.
     @Published public private(set) var model = NavigationModel<Screen>()
+    /// The model, for the coordinator (``Navigator/shownModel``).
+    public var shownModel: NavigationModel<Screen>? { store.model }
     /// Set by the coordinator; called after each of the user's own navigations, once SwiftUI no longer
     /// shows the screen.
     public var onUserNavigation: ((UserNavigation<Screen>) -> Void)?

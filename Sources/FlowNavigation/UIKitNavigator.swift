@@ -62,6 +62,8 @@ public final class UIKitNavigator<Screen: Hashable & Sendable>: @MainActor Navig
     public var animated: Bool
     /// What is shown.
     public var model: NavigationModel<Screen> { store.model }
+    /// The model, for the coordinator (``Navigator/shownModel``).
+    public var shownModel: NavigationModel<Screen>? { store.model }
 
     private let store = NavigationStore<Screen>()
     private let makeViewController: (Screen) -> UIViewController

@@ -293,3 +293,81 @@ struct ShopTests {
         }
     }
 }
+
+/// A navigator whose user pops several screens at once (a long press on UIKit's back button): one
+/// report, several events, as `UIKitNavigator` delivers them.
+final class MultiPopNavigator<Screen: Hashable & Sendable>: Navigator {
+    let store = NavigationStore<Screen>()
+    var onUserNavigation: ((UserNavigation<Screen>) -> Void)?
+    var shownModel: NavigationModel<Screen>? { store.model }
+    var log: [NavigatorCommand<Screen>] = []
+    func perform(_ command: NavigatorCommand<Screen>, retaining lifetime: AnyObject?) {
+        log.append(command)
+        store.perform(command, retaining: lifetime)
+    }
+    func popTo(remaining: Int) {
+        for event in store.reconcile(.popped(store.model.topPosition, remaining: remaining)) { onUserNavigation?(event) }
+    }
+}
+
+@MainActor
+@Suite("Declared screens: a report of several screens gone at once (review of issue 38)")
+struct MultiPopTests {
+    enum Deep: Flow {
+        enum State: Hashable, Sendable { case home, list, product, looking, cart }
+        enum Event: FlowEvent, Hashable { case open, add, backToHome, backToProduct }
+        enum Effect: Hashable, Sendable { case none }
+        typealias Output = Never
+        static let definition = FlowDefinition<Deep>("deep", initial: .home) {
+            StateNode(.home, initial: .list) {
+                StateNode(.list) { On(.open, to: .product) }
+                StateNode(.product, initial: .looking) {
+                    StateNode(.looking) { On(.add, to: .cart) }
+                    StateNode(.cart) { On(.backToProduct, to: .looking) }
+                    On(.backToHome, to: .list)
+                }
+            }
+        }
+        static let screens = ScreenMap<Deep, Shop.Screen>(definition, [.home: .pushed(.home), .product: .pushed(.product),
+                                                                         .cart: .pushed(.cart)])
+        static func userNavigation(_ navigation: UserNavigation<Shop.Screen>) -> Event? {
+            switch navigation {
+            case .wentBack(from: .cart): .backToProduct
+            case .wentBack(from: .product): .backToHome
+            default: nil
+            }
+        }
+    }
+
+    @Test("Two screens popped at once, both heard: the flow follows, and nothing is pushed back in between")
+    func heard() throws {
+        let navigator = MultiPopNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(Deep.screens, userNavigation: Deep.userNavigation)
+        let deep = try coordinator.start(Deep.definition, effects: { _ in nil })
+        try coordinator.send(.open, to: deep)
+        try coordinator.send(.add, to: deep)
+        #expect(navigator.store.model.stacks == [[.home, .product, .cart]])
+        let before = navigator.log.count
+        navigator.popTo(remaining: 1)
+        #expect(coordinator.supervisor.state(of: deep) == .list)
+        #expect(navigator.log.count == before)
+        try coordinator.send(.open, to: deep)
+        #expect(navigator.store.model.stacks == [[.home, .product]])
+    }
+
+    @Test("Two screens popped at once, neither heard: both come back, in order, with the stacks the coordinator knows")
+    func unheard() throws {
+        let navigator = MultiPopNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(Deep.screens)
+        let deep = try coordinator.start(Deep.definition, effects: { _ in nil })
+        try coordinator.send(.open, to: deep)
+        try coordinator.send(.add, to: deep)
+        let before = navigator.log.count
+        navigator.popTo(remaining: 1)
+        #expect(Array(navigator.log[before...]) == [.push(.product), .push(.cart)])
+        #expect(navigator.store.model.stacks == [[.home, .product, .cart]])
+        #expect(coordinator.layout?.stacks == [[.home, .product, .cart]])
+    }
+}
