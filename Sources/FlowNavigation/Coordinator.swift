@@ -503,6 +503,11 @@ public final class Coordinator<Screen: Hashable & Sendable> {
 
     private func userNavigated(_ navigation: UserNavigation<Screen>) {
         catchUp(with: navigation)
+        // A report of several screens gone at once comes as several events, each after the navigator
+        // already shows the whole report: the stacks are settled after the last, not in between.
+        let more = navigator.shownModel.map { $0.stacks != shown.stacks || $0.tabStacks != shown.tabStacks } ?? false
+        if more { callDepth += 1 }
+        defer { if more { callDepth -= 1 } }
         batch {
             supervisor.sweep()  // the flows bound to a screen that is gone go first (and are forgotten)
             switch navigation {
