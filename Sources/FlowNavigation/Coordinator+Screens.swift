@@ -3,9 +3,13 @@ import Flowstate
 extension Coordinator {
     /// A flow type's declared screens and the route of its user navigation, type-erased.
     struct Declaration {
-        /// Applies the machine's presentations to a layout; `false` when the machine is gone or runs
-        /// another flow.
-        let layout: (MachineID, inout NavigationLayout<Screen>, inout [Screen: MachineID]) -> Bool
+        /// Applies the machine's presentations to a layout, inside the tab given (the one its parent's
+        /// state fills); `false` when the machine is gone or runs another flow.
+        let layout: (MachineID, inout NavigationLayout<Screen>, inout [Screen: MachineID], Screen?) -> Bool
+        /// Where the pushes of a child running in the machine's state with this label go, when the
+        /// machine runs this flow: `.some(tab)` a tab's stack, `.some(nil)` a modal stack the state
+        /// is inside, `nil` where the machine's own pushes go (or the machine runs another flow).
+        let scope: (MachineID, String) -> Screen??
         /// The route to the machine, when it runs this flow.
         let route: (MachineID) -> ((UserNavigation<Screen>) -> Bool)?
     }
@@ -43,11 +47,19 @@ extension Coordinator {
     public func declare<F: Flow>(_ screens: ScreenMap<F, Screen>,
                                  userNavigation: @escaping (UserNavigation<Screen>) -> F.Event? = { _ in nil }) {
         declarations[ObjectIdentifier(F.self)] = Declaration(
-            layout: { [unowned self] id, layout, owners in
+            layout: { [unowned self] id, layout, owners, tab in
                 guard let machine = supervisor.handle(of: id, as: F.self),
                       let leaves = supervisor.leaves(of: machine) else { return false }
-                screens.apply(leaves, to: &layout, owner: id, owners: &owners)
+                screens.apply(leaves, to: &layout, owner: id, owners: &owners, inTab: tab)
                 return true
+            },
+            scope: { [unowned self] id, label in
+                guard supervisor.handle(of: id, as: F.self) != nil else { return nil }
+                return switch screens.scope(enclosingStateLabelled: label) {
+                case .tab(let screen): .some(screen)
+                case .modal: .some(nil)
+                case .inherited: nil
+                }
             },
             route: { [unowned self] id in
                 supervisor.handle(of: id, as: F.self).map { route(to: $0, userNavigation) }
@@ -175,8 +187,17 @@ extension Coordinator {
         var layout = NavigationLayout<Screen>()
         var owners: [Screen: MachineID] = [:]
         var declared = false
+        var tabs: [MachineID: Screen] = [:]  // the tab each machine's pushes go in, from its parent's state
         for info in supervisor.machines {
-            for declaration in declarations.values where declaration.layout(info.id, &layout, &owners) {
+            var tab: Screen?
+            if let parent = info.parent {
+                let scope = info.parentState.flatMap { state in
+                    declarations.values.lazy.compactMap { $0.scope(parent, state) }.first
+                }
+                tab = scope ?? tabs[parent]  // a scope found decides, a modal one (`.some(nil)`) included
+            }
+            if let tab { tabs[info.id] = tab }
+            for declaration in declarations.values where declaration.layout(info.id, &layout, &owners, tab) {
                 declared = true
                 break
             }

@@ -7,7 +7,9 @@ import Flowstate
 /// stacks of any configuration of a coordinator tree follow from its states alone (``NavigationLayout``).
 public enum ScreenPresentation<Screen: Hashable & Sendable>: Hashable, Sendable {
     /// Pushed on the top navigation stack (the first screen of an empty stack is its root); inside a
-    /// ``tab(_:)`` state, on that tab's stack, even under a modal stack.
+    /// ``tab(_:)`` state, on that tab's stack, even under a modal stack; inside a ``presented(_:)``
+    /// state, on that modal stack. The nearer of the two decides, and a declared child's pushes go
+    /// where its parent's state's would.
     case pushed(Screen)
     /// Presented as the root of a new modal navigation stack, over everything shown.
     case presented(Screen)
@@ -76,7 +78,7 @@ public struct ScreenMap<F: Flow, Screen: Hashable & Sendable>: Sendable {
     /// Applies the presentations of the active states (`configuration` and their ancestors), in
     /// document order, to `layout`.
     func apply(_ configuration: some Sequence<F.State>, to layout: inout NavigationLayout<Screen>,
-               owner: MachineID, owners: inout [Screen: MachineID]) {
+               owner: MachineID, owners: inout [Screen: MachineID], inTab inherited: Screen? = nil) {
         var active = Set<F.State>()
         for state in configuration {
             var current: F.State? = state
@@ -84,18 +86,41 @@ public struct ScreenMap<F: Flow, Screen: Hashable & Sendable>: Sendable {
         }
         for state in order where active.contains(state) {
             guard let presentation = presentations[state] else { continue }
-            layout.apply(presentation, inTab: tab(enclosing: state), owner: owner, owners: &owners)
+            let tab: Screen? = switch scope(enclosing: state) {
+            case .tab(let screen): screen
+            case .modal: nil
+            case .inherited: inherited
+            }
+            layout.apply(presentation, inTab: tab, owner: owner, owners: &owners)
         }
     }
 
-    /// The tab an ancestor of `state` (or `state` itself) fills, if any. Iterative: flows nest deeply.
-    private func tab(enclosing state: F.State) -> Screen? {
+    /// Where the screens a state pushes go: the stack of the tab that the nearest `tab` state around
+    /// it fills, the modal stack that a nearer `presented` state shows, or, with neither, where its
+    /// machine's own pushes go (the tab its parent's state fills, if any).
+    enum Scope: Equatable {
+        case tab(Screen), modal, inherited
+    }
+
+    /// The scope of the state labelled `label` (`String(describing:)` of it, as the supervisor names the
+    /// state a declared child runs in): where the child's pushes go; `inherited` for no such state.
+    func scope(enclosingStateLabelled label: String) -> Scope {
+        guard let state = order.first(where: { String(describing: $0) == label }) else { return .inherited }
+        return scope(enclosing: state)
+    }
+
+    /// The scope of `state`'s pushes: its own presentation and its ancestors', nearest first.
+    /// Iterative: flows nest deeply.
+    private func scope(enclosing state: F.State) -> Scope {
         var current: F.State? = state
         while let candidate = current {
-            if case .tab(let screen) = presentations[candidate] { return screen }
-            current = parents[candidate]
+            switch presentations[candidate] {
+            case .tab(let screen): return .tab(screen)
+            case .presented where candidate != state: return .modal
+            default: current = parents[candidate]
+            }
         }
-        return nil
+        return .inherited
     }
 }
 

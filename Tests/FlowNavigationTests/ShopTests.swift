@@ -371,3 +371,55 @@ struct MultiPopTests {
         #expect(coordinator.layout?.stacks == [[.home, .product, .cart]])
     }
 }
+
+@MainActor
+@Suite("Declared screens: a declared child in a tab's region pushes on that tab (review of issue 38)")
+struct ChildInTabTests {
+    enum Review: Flow {
+        enum State: Hashable, Sendable { case reading }
+        enum Event: FlowEvent, Hashable { case done }
+        enum Effect: Hashable, Sendable { case none }
+        typealias Output = Void
+        static let definition = FlowDefinition<Review>("review", initial: .reading) { StateNode(.reading) }
+    }
+
+    enum Tabs: Flow {
+        enum State: Hashable, Sendable { case main, selection, onHome, onCart, homeStack, browsing, reviewing, cartStack, cartRoot }
+        enum Event: FlowEvent, Hashable { case showHome, showCart, review }
+        typealias Effect = Review.Effect
+        typealias Output = Never
+        static let definition = FlowDefinition<Tabs>("tabs", initial: .main) {
+            Parallel(.main) {
+                StateNode(.selection, initial: .onHome) {
+                    StateNode(.onHome) { On(.showCart, to: .onCart) }
+                    StateNode(.onCart) { On(.showHome, to: .onHome) }
+                }
+                StateNode(.homeStack, initial: .browsing) {
+                    StateNode(.browsing) { On(.review, to: .reviewing) }
+                    StateNode(.reviewing, runs: ChildFlow<Tabs>(Review.definition) { _ in nil })
+                }
+                StateNode(.cartStack, initial: .cartRoot) { StateNode(.cartRoot) }
+            }
+        }
+    }
+
+    @Test("The child's pushes go on the tab its parent's state fills, whichever tab is selected")
+    func childPushesOnItsTab() throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(ScreenMap<Tabs, Shop.Screen>(Tabs.definition, [
+            .main: .tabs([.home, .cart]), .onHome: .selectsTab(.home), .onCart: .selectsTab(.cart),
+            .homeStack: .tab(.home), .cartStack: .tab(.cart),
+        ]))
+        coordinator.declare(ScreenMap<Review, Shop.Screen>(Review.definition, [.reading: .pushed(.product)]))
+        let tabs = try coordinator.start(Tabs.definition, effects: { _ in nil })
+        try coordinator.send(.showCart, to: tabs)
+        try coordinator.send(.review, to: tabs)
+        #expect(navigator.tabStacks == [[.home, .product], [.cart]])
+        #expect(navigator.stacks == [[.cart]])
+        let before = navigator.log.count
+        try coordinator.send(.showHome, to: tabs)
+        #expect(Array(navigator.log[before...]) == [.selectTab(.home)])
+        #expect(navigator.stacks == [[.home, .product]] && navigator.problems.isEmpty)
+    }
+}
