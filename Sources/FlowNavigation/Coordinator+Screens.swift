@@ -6,6 +6,8 @@ extension Coordinator {
         /// Applies the machine's presentations to a layout, inside the tab given (the one its parent's
         /// state fills); `false` when the machine is gone or runs another flow.
         let layout: (MachineID, inout NavigationLayout<Screen>, inout [Screen: MachineID], Screen?) -> Bool
+        /// The labels of the machine's active states, when it runs this flow.
+        let activeLabels: (MachineID) -> Set<String>?
         /// Where the pushes of a child running in the machine's state with this label go, when the
         /// machine runs this flow: `.some(tab)` a tab's stack, `.some(nil)` a modal stack the state
         /// is inside, `nil` where the machine's own pushes go (or the machine runs another flow).
@@ -52,6 +54,11 @@ extension Coordinator {
                       let leaves = supervisor.leaves(of: machine) else { return false }
                 screens.apply(leaves, to: &layout, owner: id, owners: &owners, inTab: tab)
                 return true
+            },
+            activeLabels: { [unowned self] id in
+                guard let machine = supervisor.handle(of: id, as: F.self),
+                      let leaves = supervisor.leaves(of: machine) else { return nil }
+                return screens.activeLabels(leaves)
             },
             scope: { [unowned self] id, label in
                 guard supervisor.handle(of: id, as: F.self) != nil else { return nil }
@@ -188,9 +195,22 @@ extension Coordinator {
         var owners: [Screen: MachineID] = [:]
         var declared = false
         var tabs: [MachineID: Screen] = [:]  // the tab each machine's pushes go in, from its parent's state
+        var leaving = Set<MachineID>()  // declared children whose state their parent has left
         for info in supervisor.machines {
             var tab: Screen?
             if let parent = info.parent {
+                // Observers hear a step before the children of the states it left are torn down: a
+                // child whose parent's state is no longer active shows nothing (it is about to go).
+                if leaving.contains(parent) {
+                    leaving.insert(info.id)
+                    continue
+                }
+                if let state = info.parentState,
+                   let active = declarations.values.lazy.compactMap({ $0.activeLabels(parent) }).first,
+                   !active.contains(state) {
+                    leaving.insert(info.id)
+                    continue
+                }
                 let scope = info.parentState.flatMap { state in
                     declarations.values.lazy.compactMap { $0.scope(parent, state) }.first
                 }

@@ -75,6 +75,16 @@ public struct ScreenMap<F: Flow, Screen: Hashable & Sendable>: Sendable {
         return layout
     }
 
+    /// The labels (`String(describing:)`) of the active states: `configuration` and their ancestors.
+    func activeLabels(_ configuration: some Sequence<F.State>) -> Set<String> {
+        var labels = Set<String>()
+        for state in configuration {
+            var current: F.State? = state
+            while let candidate = current, labels.insert(String(describing: candidate)).inserted { current = parents[candidate] }
+        }
+        return labels
+    }
+
     /// Applies the presentations of the active states (`configuration` and their ancestors), in
     /// document order, to `layout`.
     func apply(_ configuration: some Sequence<F.State>, to layout: inout NavigationLayout<Screen>,

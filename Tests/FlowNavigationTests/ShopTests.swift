@@ -423,3 +423,45 @@ struct ChildInTabTests {
         #expect(navigator.stacks == [[.home, .product]] && navigator.problems.isEmpty)
     }
 }
+
+@MainActor
+@Suite("Declared screens: a step taken outside the coordinator's calls (review of issue 38)")
+struct AsyncStepTests {
+    enum Inner: Flow {
+        enum State: Hashable, Sendable { case showing }
+        enum Event: FlowEvent, Hashable { case never }
+        typealias Effect = Outer.Effect
+        typealias Output = Void
+        static let definition = FlowDefinition<Inner>("inner", initial: .showing) { StateNode(.showing) { On(.never, to: .showing) } }
+    }
+
+    enum Outer: Flow {
+        enum State: Hashable, Sendable { case root, a, b }
+        enum Event: FlowEvent, Hashable { case go }
+        enum Effect: Hashable, Sendable { case load }
+        typealias Output = Void
+        static let definition = FlowDefinition<Outer>("outer", initial: .root) {
+            StateNode(.root, initial: .a) {
+                StateNode(.a, runs: ChildFlow<Outer>(Inner.definition) { _ in nil }, entry: [.load]) { On(.go, to: .b) }
+                StateNode(.b)
+            }
+        }
+    }
+
+    @Test("An async result that leaves the state running a child: the child's screen goes and the new one comes, once each")
+    func leavesChildState() async throws {
+        let navigator = HeadlessNavigator<Shop.Screen>()
+        let coordinator = Coordinator(navigator: navigator)
+        coordinator.declare(ScreenMap<Outer, Shop.Screen>(Outer.definition, [.root: .pushed(.home), .b: .pushed(.cart)]))
+        coordinator.declare(ScreenMap<Inner, Shop.Screen>(Inner.definition, [.showing: .pushed(.product)]))
+        let outer = try coordinator.start(Outer.definition, effects: { _ in nil }, handler: { effect, context in
+            if effect == .load { try context.task { .go } }
+        })
+        #expect(navigator.stacks == [[.home, .product]])
+        let before = navigator.log.count
+        for _ in 0..<1_000 where coordinator.supervisor.state(of: outer) != .b { await Task.yield() }
+        #expect(coordinator.supervisor.state(of: outer) == .b)
+        #expect(navigator.stacks == [[.home, .cart]])
+        #expect(Array(navigator.log[before...]) == [.pop, .push(.cart)])
+    }
+}
