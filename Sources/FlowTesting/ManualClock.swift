@@ -3,7 +3,7 @@ import Foundation
 /// A clock that only moves when a test advances it: `advance(by:)` resumes every sleeper whose
 /// deadline has come, in deadline order. Tests never wait on a real clock.
 ///
-/// Give it to a ``Flowstate/FlowRuntime`` or a ``Flowstate/Supervisor`` whose flows have delayed
+/// Give it to a `FlowRuntime` or a `Supervisor` whose flows have delayed
 /// transitions (`After`), then move time on:
 ///
 /// ```swift

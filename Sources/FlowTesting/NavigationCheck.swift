@@ -3,7 +3,7 @@ import Flowstate
 
 /// Proves that a coordinator tree shows no screen its flows do not own: explores, breadth first, every
 /// state the tree and the screens reach by the app's taps and the user's gestures (back, swipe down,
-/// each tab, each alert choice) on a ``HeadlessNavigator``, and reports the shortest sequence that
+/// each tab, each alert choice) on a `HeadlessNavigator`, and reports the shortest sequence that
 /// leads to a problem, printed as a Swift test.
 ///
 /// A problem is:
