@@ -961,10 +961,9 @@ struct FlowCompiler<F: Flow> {
             } else if target == region {
                 wayOut = "to restart region '\(regionName)' alone, declare on it an internal transition to its initial "
                     + "state (`type: .internal`)"
-            } else if hierarchy.isDescendantOrSelf(source, of: region) {
-                wayOut = "to move region '\(regionName)' alone, declare the transition on that region, internal "
-                    + "(`type: .internal`)"
             } else {
+                // A source inside the target's region never gets here: their domain is in the region
+                // (a compound state), or the region itself, and the parallel state is not exited.
                 wayOut = "to move region '\(regionName)' alone, declare the transition on that region, internal "
                     + "(`type: .internal`), guarded by `.in(\(label(nodes[source].state)))` to keep its condition"
             }

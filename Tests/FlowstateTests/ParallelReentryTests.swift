@@ -151,4 +151,25 @@ struct ParallelReentryTests {
         let inner = wrapped.validate().filter { $0.kind == .reentersParallelState }
         #expect(inner.count == 1 && inner.first?.message.contains("parallel state 'inner'") == true, "\(inner)")
     }
+
+    @Test("From another region: the advice is to declare the transition on the target's region, guarded by In(source)")
+    func fromAnotherRegion() {
+        let definition = FlowDefinition<TwoTabs>("tabs", initial: .main) {
+            Parallel(.main) {
+                StateNode(.selection, initial: .onA) {
+                    StateNode(.onA) { On(.settings, to: .settings) }  // a state of the other region
+                    StateNode(.onB)
+                }
+                StateNode(.stack, initial: .root) {
+                    StateNode(.root)
+                    StateNode(.settings)
+                }
+            }
+        }
+        let issues = definition.validate().filter { $0.kind == .reentersParallelState }
+        #expect(issues.count == 1)
+        #expect(issues.first?.message.hasSuffix(
+            "to move region 'stack' alone, declare the transition on that region, internal (`type: .internal`), guarded by `.in(onA)` to keep its condition") == true,
+            "\(issues)")
+    }
 }
