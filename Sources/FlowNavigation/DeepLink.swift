@@ -7,12 +7,12 @@ import Flowstate
 /// copy of the machine, so guards are honoured and updates change the context as they would. Then it
 /// sends those events to the machine in one ``Coordinator/batch(_:)``: the children they spawn and tear
 /// down come and go, and with declared screens (``ScreenMap``) the user sees only the final stacks.
-/// Parameters travel as the events' payloads (`.loggedIn(email)`), so the events a link may use are
-/// values, made when the link is.
+/// Parameters travel as the events' payloads (an event such as `.opened(productID)`), so the events a
+/// link may use are values, made when the link is (a route's `:name` segments give them).
 ///
 /// ```swift
-/// let payment = DeepLink<Shop.App>("payment", to: [.payment],
-///                                   through: [.showCart, .checkout, .next, .loggedIn("ada@example.com")])
+/// let payment = DeepLink<Shop.App>("checkout/payment", to: [.payment, .member],
+///                                   through: [.showCart, .checkout, .next, .pay, .loggedIn])
 /// try coordinator.open(payment, in: app)
 /// ```
 public struct DeepLink<F: Flow>: Sendable {
@@ -43,14 +43,16 @@ public struct DeepLink<F: Flow>: Sendable {
 
     /// The shortest sequence of ``events`` after which a copy of `machine` has every target state
     /// active (empty when it has already), or `nil` when none is found among ``maxConfigurations``
-    /// configurations. A configuration is its active states and its context's description; events
-    /// that are ignored, rejected by a guard, or refused do not count.
+    /// configurations. A configuration is its active states, what its histories remember, its armed
+    /// timers and its context; events that are ignored, rejected by a guard, or refused do not count.
     public func path(from machine: FlowMachine<F>) -> [F.Event]? {
         if isOpen(in: machine) { return [] }
         var explorer = FlowExplorer<Key, Int, FlowMachine<F>>(start: Key(machine), run: machine, limit: maxConfigurations)
         while let (_, _, run) = explorer.next() {
             for (index, event) in events.enumerated() {
                 var next = run
+                // An event the machine refuses there (unhandled under the `fail` policy, an eventless
+                // loop) is no step of a path: the error says only that, so it is not kept.
                 guard let step = try? next.send(event), step.kind != .ignored, step.kind != .rejected else { continue }
                 guard let reached = explorer.reach(Key(next), by: index, exploring: next.isFinished ? nil : next),
                       reached.isNew else { continue }
@@ -71,13 +73,15 @@ public struct DeepLink<F: Flow>: Sendable {
         return path(from: machine)
     }
 
-    /// A configuration, as the search tells them apart.
+    /// A configuration, as the search tells them apart: the engine's exploration key (active states,
+    /// what histories remember, armed timers), and the context: compared as a value when it is
+    /// `Hashable`, else by its description.
     struct Key: Hashable {
-        let states: [F.State]
-        let context: String
+        let configuration: [Int]
+        let context: AnyHashable
         init(_ machine: FlowMachine<F>) {
-            states = machine.configuration
-            context = String(describing: machine.context)
+            configuration = machine.explorationKey
+            context = (machine.context as? any Hashable).map { AnyHashable($0) } ?? AnyHashable(String(describing: machine.context))
         }
     }
 }
@@ -87,7 +91,7 @@ public struct DeepLink<F: Flow>: Sendable {
 /// ```swift
 /// var routes = DeepLinkRoutes<Shop.App>()
 /// routes.add("/checkout/payment") { _ in Shop.paymentLink }
-/// routes.add("/product/:id") { parameters in Shop.productLink(parameters["id"]!) }
+/// routes.add("/product/:id") { parameters in parameters["id"] == nil ? nil : Shop.productLink }
 /// try coordinator.open(path: "/product/42", routes: routes, in: app)
 /// ```
 public struct DeepLinkRoutes<F: Flow>: Sendable {

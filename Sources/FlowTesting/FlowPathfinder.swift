@@ -185,27 +185,8 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                 if let s = index.position[state], index.hierarchy.isAtomic(s) { leaves.append(s) }
             }
             leaves.sort()
-            var key = leaves
-            if index.hierarchy.hasHistory {
-                // After a -1: each history's position, how many states it remembers, and theirs.
-                key.append(-1)
-                let remembered = machine.remembered.compactMap { h, states in
-                    index.position[h].map { ($0, states.compactMap { index.position[$0] }) }
-                }
-                for (h, states) in remembered.sorted(by: { $0.0 < $1.0 }) {
-                    key.append(h)
-                    key.append(states.count)
-                    key.append(contentsOf: states)
-                }
-            }
-            if hasDelays {
-                // After a -2: the armed timers, as (state, transition) pairs, sorted.
-                key.append(-2)
-                for timer in machine.armedTimers.sorted(by: { ($0.state, $0.transition.position) < ($1.state, $1.transition.position) }) {
-                    key.append(timer.state)
-                    key.append(timer.transition.position)
-                }
-            }
+            // The engine's key (active atomic states, histories, armed timers): one home for it.
+            let key = machine.explorationKey
             if let known = leafSetIDs[key] { return known }
             leafSetIDs[key] = leafSets.count
             leafSets.append(leaves)

@@ -314,6 +314,32 @@ public struct FlowMachine<F: Flow>: Sendable {
         active.isEmpty ? [current] : active.lazy.map { Int($0) }.filter(table.hierarchy.isAtomic)
     }
 
+    /// What tells two of the flow's configurations apart when it is explored by running it (the
+    /// testing kit's path finder, the coordinator's deep links): the positions of the active atomic
+    /// states, then `-1` and each history's position, count and remembered positions (by history),
+    /// then `-2` and each armed timer's state and transition (sorted). One home for the key; the
+    /// context, which only the caller knows how to compare, is added by it.
+    package var explorationKey: [Int] {
+        var key = leafPositions
+        if !historyValue.isEmpty {
+            key.append(-1)
+            for (h, states) in historyValue.sorted(by: { $0.key < $1.key }) {
+                key.append(h)
+                key.append(states.count)
+                key.append(contentsOf: states)
+            }
+        }
+        let timers = armedTimers
+        if !timers.isEmpty {
+            key.append(-2)
+            for timer in timers.sorted(by: { ($0.state, $0.transition.position) < ($1.state, $1.transition.position) }) {
+                key.append(timer.state)
+                key.append(timer.transition.position)
+            }
+        }
+        return key
+    }
+
     /// Whether the state at `position` is active: ``isActive(_:)`` by position.
     func isActive(position: Int) -> Bool {
         if active.isEmpty { return table.hierarchy.isDescendantOrSelf(current, of: position) }
