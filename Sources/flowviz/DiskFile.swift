@@ -49,6 +49,17 @@ struct DiskFile {
         }
     }
 
+    /// The paths of a compiled flow file (`paths`, `routes`): its exploration, or one line naming what
+    /// the flow holds that is not run and exit status 3.
+    static func explore(_ compiled: FlowFile.Compiled) throws -> FlowFilePathfinder {
+        do {
+            return try FlowFilePathfinder(compiled)
+        } catch {
+            report(error.description)
+            throw ExitCode(3)
+        }
+    }
+
     /// The name standard input goes by in messages.
     static let standardInputName = "<stdin>"
 

@@ -36,13 +36,7 @@ struct Paths: AsyncParsableCommand {
         // Compiled once, validated and explored: compiling is most of what either costs on a big file.
         let compiled = flow.spec.compile()
         try DiskFile.requireValid(compiled.validate(), orExit: 2)
-        let paths: FlowFilePathfinder
-        do {
-            paths = try FlowFilePathfinder(compiled)
-        } catch {
-            report(error.description)
-            throw ExitCode(3)
-        }
+        let paths = try DiskFile.explore(compiled)
         func line(_ events: [SpecEvent]) -> String { events.map(\.description).joined(separator: ", ") }
         if let to {
             guard paths.states.contains(to) else {

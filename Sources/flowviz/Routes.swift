@@ -32,13 +32,7 @@ struct Routes: AsyncParsableCommand {
             print("no routes")
             return
         }
-        let paths: FlowFilePathfinder
-        do {
-            paths = try FlowFilePathfinder(compiled)
-        } catch {
-            report(error.description)
-            throw ExitCode(3)
-        }
+        let paths = try DiskFile.explore(compiled)
         var unreachable = false
         for route in flow.spec.routes {
             guard let events = paths.shortestPath(to: route.state) else {
