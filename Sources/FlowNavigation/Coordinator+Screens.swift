@@ -76,8 +76,12 @@ extension Coordinator {
 
     /// The stacks the tree's declared screens make (``declare(_:userNavigation:)``): every live
     /// machine whose flow declares its screens, depth first (a machine before its children), in its
-    /// configuration. `nil` while no live machine declares its screens.
-    public var layout: NavigationLayout<Screen>? { treeLayout()?.layout }
+    /// configuration. `nil` while no live machine declares its screens. Reading it changes no screen.
+    public var layout: NavigationLayout<Screen>? {
+        callDepth += 1  // a sweep the read makes must not settle the stacks from inside a getter
+        defer { callDepth -= 1 }
+        return treeLayout()?.layout
+    }
 
     /// The live flow that shows `screen`: the one whose state or effect showed it last (a declared
     /// child included) or, once that one is gone, the flow the coordinator started that performed it;
