@@ -220,6 +220,62 @@ struct SupervisorCoreTests {
         #expect(core.restartHistory(of: fresh) == nil, "a machine placed anew starts a new line")
     }
 
+    @Test("Failure plans: stop, restart and escalation walk up the tree in one plan, waiting only for a mapping")
+    func failurePlans() {
+        typealias Plan = Core.FailurePlan
+        let clock: () -> Duration = { .zero }
+        var core = Core(scope: 1)
+        let root = Self.place(&core)
+        let middle = Self.place(&core, under: root, state: 1)
+        let leaf = Self.place(&core, under: middle, state: 2)
+        let sibling = Self.place(&core, under: middle, state: 3)
+        func plan(_ slot: Int32, _ policies: [Int32: FailurePolicy], maps: Set<Int32> = [],
+                  whileStarting: Bool = false) -> Plan {
+            core.failurePlan(from: slot, whileStarting: whileStarting, now: clock,
+                             policy: { policies[$0] ?? .escalate }, mapsFailures: { maps.contains($0) })
+        }
+        // Stop: the failed machine's subtree only.
+        #expect(plan(leaf, [leaf: .stop]) == Plan(steps: [.tearDown(leaf)]))
+        // Escalation with no mappings: each machine torn down, its parent told, up to the root's policy.
+        #expect(plan(leaf, [middle: .stop]) == Plan(steps: [.tearDown(leaf), .report(middle), .tearDown(middle)]))
+        #expect(plan(leaf, [:]) == Plan(steps: [.tearDown(leaf), .report(middle), .tearDown(middle), .report(root),
+                                                 .tearDown(root)]), "a root's escalation tells nobody")
+        // A mapping stops the walk: the child torn down, then the shell's question.
+        let mapped = plan(sibling, [:], maps: [sibling])
+        #expect(mapped.steps == [.tearDown(sibling)])
+        #expect(mapped.mapping?.child == sibling && mapped.mapping?.parent == middle)
+        // A mapping further up: the walk goes on to it, reporting on the way.
+        let higher = plan(leaf, [:], maps: [middle])
+        #expect(higher.steps == [.tearDown(leaf), .report(middle), .tearDown(middle)])
+        #expect(higher.mapping?.child == middle && higher.mapping?.parent == root)
+        // A restart ends the walk where it is allowed, in the place of the failed machine; the
+        // exhausted line escalates on the next failure.
+        let restart: FailurePolicy = .restart(maxRestarts: 1, within: .seconds(10))
+        let first = plan(middle, [middle: restart])
+        #expect(first == Plan(steps: [.restart(middle, Placement(parent: root, state: 1, after: -1),
+                                               core.restartHistory(of: middle)!)]))
+        #expect(plan(leaf, [middle: restart, root: .stop]) == Plan(steps: [.tearDown(leaf), .report(middle),
+                                                                         .tearDown(middle), .report(root),
+                                                                         .tearDown(root)]),
+                "the middle's line has used its one restart: it escalates")
+        // A parent being torn down is told nothing.
+        _ = core.beginTeardown(of: middle, reason: .stopped)
+        #expect(plan(leaf, [:]) == Plan(steps: [.tearDown(leaf)]))
+    }
+
+    @Test("A failure plan's walk is iterative: a chain of 100,000 machines escalates in constant stack")
+    func deepFailurePlan() {
+        var core = Core(scope: 1)
+        var slot = Self.place(&core)
+        let root = slot
+        for _ in 0..<100_000 { slot = Self.place(&core, under: slot, state: 1) }
+        let plan = core.failurePlan(from: slot, whileStarting: true, now: { .zero }, policy: { _ in .escalate },
+                                    mapsFailures: { _ in false })
+        #expect(plan.steps.count == 2 * 100_000 + 1)
+        #expect(plan.steps.last == .tearDown(root))
+        #expect(plan.mapping == nil)
+    }
+
     @Test("The clock is read only for a restart")
     func clockReadForRestartsOnly() {
         var core = Core(scope: 1)

@@ -395,7 +395,7 @@ MUTATIONS = [
         name="restart-intensity",
         suite="FlowstateTests",
         what="one restart more than maxRestarts is allowed within the window (< became <=)",
-        file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
+        file="Sources/Flowstate/Supervisor/SupervisorCore+Failure.swift",
         search="guard instants.count < maxRestarts, failedStarts <= maxRestarts else { return false }",
         replace="guard instants.count <= maxRestarts, failedStarts <= maxRestarts else { return false }",
         tests=["SupervisorTests/restartIntensity", "SupervisorCoreTests/restartLimitMatchesModel"],

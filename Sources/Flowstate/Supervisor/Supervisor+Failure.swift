@@ -1,40 +1,42 @@
-// Failures: the core decides what a failure does (SupervisorCore.failure); the shell tears down,
-// restarts, and tells parents.
+// Failures: the core plans what a failure does (SupervisorCore+Failure.swift); the shell tears down,
+// restarts, tells parents, and calls the user's failure mapping where the plan waits for it.
 
 extension Supervisor {
-    /// Applies failure policies, walking up the tree while failures escalate: a loop, not recursion.
-    /// At each machine the core decides (``SupervisorCore/failure(of:policy:whileStarting:now:)``);
-    /// after an escalating machine's teardown, its parent is told if it is still there
-    /// (``SupervisorCore/escalationTarget(_:)``): as the event its failure mapping gives, or else as a
-    /// failure of its own.
+    /// Applies failure policies as the core plans them
+    /// (``SupervisorCore/failurePlan(from:whileStarting:now:policy:mapsFailures:)``): tear-downs,
+    /// a restart, parents told. The one decision the core cannot take is the user's failure mapping:
+    /// where the plan waits for it, the shell calls it once the failed child is torn down; an event
+    /// goes to the parent and ends the failure, `nil` makes the parent's failure the next plan's start.
     func fail(_ slot: Int32, _ effectFailure: EffectFailure, whileStarting: Bool) {
-        var slot = slot
         let first = boxes[Int(slot)]!
         let failure = SupervisionFailure(machine: first.id(in: self), flow: first.flowName, effect: effectFailure.effect,
                                          message: effectFailure.message)
         publish(.failed(first.id(in: self), failure: failure))
-        var startingFailure = whileStarting
-        while true {
-            let box = boxes[Int(slot)]!
-            switch core.failure(of: slot, policy: box.policy, whileStarting: startingFailure, now: now) {
-            case .stop:
-                tearDown(slot, reason: .failed)
-                return
-            case .restart(let placement, let history):
-                restart(slot, in: placement, history: history)
-                return
-            case .escalate(let parent):
-                let map = box.mapFailure
-                tearDown(slot, reason: .failed)
-                guard let target = core.escalationTarget(parent) else { return }
-                let parentID = core.id(of: target)
-                if let map, let event = map(failure) {
-                    core.enqueue(.event(parentID, event))
-                    return
-                }
-                publish(.failed(parentID, failure: failure))
-                slot = target
-                startingFailure = false
+        var next: (slot: Int32, whileStarting: Bool)? = (slot, whileStarting)
+        while let (start, starting) = next {
+            next = nil
+            let plan = core.failurePlan(from: start, whileStarting: starting, now: now,
+                                        policy: { boxes[Int($0)]!.policy },
+                                        mapsFailures: { boxes[Int($0)]!.mapFailure != nil })
+            let map = plan.mapping.flatMap { boxes[Int($0.child)]?.mapFailure }  // before its teardown
+            perform(plan.steps, failure)
+            guard let (_, parent) = plan.mapping, let map else { continue }
+            if let event = map(failure) {
+                core.enqueue(.event(core.id(of: parent), event))
+            } else {
+                publish(.failed(core.id(of: parent), failure: failure))
+                next = (parent, false)
+            }
+        }
+    }
+
+    /// Performs a failure plan's steps in order.
+    private func perform(_ steps: [SupervisorCore.FailureStep], _ failure: SupervisionFailure) {
+        for step in steps {
+            switch step {
+            case .tearDown(let slot): tearDown(slot, reason: .failed)
+            case .restart(let slot, let placement, let history): restart(slot, in: placement, history: history)
+            case .report(let parent): publish(.failed(core.id(of: parent), failure: failure))
             }
         }
     }

@@ -119,17 +119,6 @@ struct SupervisorCore: ~Copyable {
         case startDeclaredChildren
     }
 
-    /// What a failure does to the machine it reaches, under the machine's policy.
-    enum FailureAction: Equatable {
-        /// Tear its subtree down; the parent is not told.
-        case stop
-        /// Tear its subtree down and start the same flow again in `placement`, its place, with the
-        /// line's restart history.
-        case restart(Placement, RestartHistory)
-        /// Tear its subtree down, then tell `parent` (-1 for a root: nobody).
-        case escalate(parent: Int32)
-    }
-
     /// Where a finished machine's output goes, once the machine is torn down.
     enum OutputRoute: Equatable {
         /// To its parent, as the event its output mapping gives.
@@ -165,7 +154,7 @@ struct SupervisorCore: ~Copyable {
     /// Everything else, first in first out.
     @usableFromInline var mailbox = Deque<Message>()
     /// The restart history of each line of incarnations, by the slot of its current machine.
-    private var restarts: [Int32: RestartHistory] = [:]
+    var restarts: [Int32: RestartHistory] = [:]
     /// Every machine's armed timers, by deadline (offsets of the supervisor's clock): see
     /// SupervisorCore+Timers.swift.
     var timerQueue = FlowTimerQueue<MachineTimer>()
@@ -422,40 +411,6 @@ struct SupervisorCore: ~Copyable {
         return isLive(parent) ? .parent(id(of: parent)) : .nowhere
     }
 
-    // MARK: Failures
-
-    /// What a failure does to the machine in `slot`, under `policy`. A restart is allowed while its
-    /// line of incarnations has restarted fewer than `maxRestarts` times within the window (the
-    /// restart is then recorded at `now()`, the only time the clock is read); a failure while
-    /// starting again counts whatever the window. When no restart is allowed, the failure escalates.
-    mutating func failure(of slot: Int32, policy: FailurePolicy, whileStarting: Bool,
-                          now: () -> Duration) -> FailureAction {
-        let node = nodes[Int(slot)]
-        switch policy {
-        case .stop:
-            return .stop
-        case .restart(let maxRestarts, let window):
-            var history = restarts[slot] ?? RestartHistory()
-            let allowed = history.allow(maxRestarts: maxRestarts, within: window, now: now(),
-                                        failedWhileStarting: whileStarting)
-            restarts[slot] = history
-            if allowed {
-                // In its place: same parent, same state, right after the same sibling (OTP).
-                return .restart(Placement(parent: node.parent, state: node.parentState, after: node.previous), history)
-            }
-            return .escalate(parent: node.parent)
-        case .escalate:
-            return .escalate(parent: node.parent)
-        }
-    }
-
-    /// Who an escalated failure is told, once the failed machine is torn down: its parent, when it is
-    /// still there and not being torn down; `nil` for a root, or when the parent is going away too.
-    func escalationTarget(_ parent: Int32) -> Int32? { parent >= 0 && isLive(parent) ? parent : nil }
-
-    /// The restart history of the line whose current machine is in `slot`.
-    func restartHistory(of slot: Int32) -> RestartHistory? { restarts[slot] }
-
     // MARK: Teardown
 
     /// Begins tearing down the subtree of `slot`: decides the order (children before their parent,
@@ -540,25 +495,5 @@ struct SupervisorCore: ~Copyable {
             }
         }
         return result
-    }
-}
-
-/// The restarts of one line of incarnations of a machine, within its policy's window: only what the
-/// window needs is kept (at most `maxRestarts` instants).
-struct RestartHistory: Equatable {
-    private(set) var instants: Deque<Duration> = []
-    /// Failures while starting again, in a row: counted whatever the window, the `maxRestarts + 1`th
-    /// escalates (so a machine that fails on every entry escalates after at most `maxRestarts + 1`
-    /// restarts).
-    var failedStarts = 0
-
-    /// Records a restart at `now` if the policy allows one more; `false` means escalate.
-    mutating func allow(maxRestarts: Int, within window: Duration, now: Duration, failedWhileStarting: Bool) -> Bool {
-        while let first = instants.first, now - first > window { instants.removeFirst() }
-        failedStarts = failedWhileStarting ? failedStarts + 1 : 0
-        guard instants.count < maxRestarts, failedStarts <= maxRestarts else { return false }
-        instants.append(now)
-        if instants.count > max(maxRestarts, 0) { instants.removeFirst() }
-        return true
     }
 }
