@@ -60,19 +60,24 @@ public enum FlowCheck {
         invariant: (FlowMachine<F>, FlowStep<F>) throws -> Bool
     ) -> FlowCounterexample<F>? {
         let seed = seed ?? UInt64.random(in: .min ... .max)
-        var rng = SplitMix64(seed: seed)
         let sampler = EventSampler(definition, samples: samples)
         let lengths = max(0, length.lowerBound)...max(0, length.upperBound)
-        var tries = 0
-        for _ in 0..<max(1, count) {
-            tries += 1
-            let positions = sampler.generate(count: Int.random(in: lengths, using: &rng), unhandledRate: unhandledRate,
-                                             using: &rng)
-            let run = execute(definition, events: sampler.events(positions), invariant: invariant)
-            guard let failure = run.failure else { continue }
-            return shrink(positions, failure: failure, sampler: sampler, invariant: invariant, seed: seed, tries: tries)
+        let failing = { (positions: [Int]) -> [Int]? in
+            execute(definition, events: sampler.events(positions), invariant: invariant).failure
+                .map { Array(positions.prefix($0.step)) }
         }
-        return nil
+        let draw = { (rng: inout SplitMix64) -> [Int] in
+            sampler.generate(count: Int.random(in: lengths, using: &rng), unhandledRate: unhandledRate, using: &rng)
+        }
+        guard let found = SequenceSearch.firstFailing(count: count, seed: seed, draw: draw, failing: failing)
+        else { return nil }
+        let (best, rounds) = SequenceSearch.shrink(found.kept, shrinks: sampler.shrinks(of:), failing: failing)
+        let events = sampler.events(best)
+        let run = execute(definition, events: events, invariant: invariant)
+        return FlowCounterexample(events: events, failingStep: run.failure?.step ?? best.count,
+                                  message: run.failure?.message ?? "", unhandled: run.unhandled,
+                                  originalLength: found.drawn.count, shrinkSteps: rounds, seed: seed,
+                                  tries: found.tries)
     }
 
     /// Checks the invariant after every step of generated event sequences and records a test issue
@@ -141,14 +146,8 @@ public enum FlowCheck {
 
     // MARK: Running and shrinking
 
-    struct Failure {
-        /// The step that failed: 0 for the start, `k` for the `k`-th event.
-        var step: Int
-        var message: String
-    }
-
     struct Run {
-        var failure: Failure?
+        var failure: CheckFailure?
         /// Positions (from 0) of events whose send threw an unhandled-event error.
         var unhandled: [Int]
     }
@@ -161,11 +160,11 @@ public enum FlowCheck {
             machine = try FlowMachine(definition)
             let step = try machine.start()
             if try !invariant(machine, step) {
-                return Run(failure: Failure(step: 0, message: "the invariant is false after the start: \(step)"),
+                return Run(failure: CheckFailure(step: 0, message: "the invariant is false after the start: \(step)"),
                            unhandled: [])
             }
         } catch {
-            return Run(failure: Failure(step: 0, message: "the start failed: \(error)"), unhandled: [])
+            return Run(failure: CheckFailure(step: 0, message: "the start failed: \(error)"), unhandled: [])
         }
         for (i, event) in events.enumerated() where !machine.isFinished {
             let step: FlowStep<F>
@@ -175,50 +174,20 @@ public enum FlowCheck {
                 unhandled.append(i)
                 continue
             } catch {
-                return Run(failure: Failure(step: i + 1, message: "event \(i + 1) threw: \(error)"),
+                return Run(failure: CheckFailure(step: i + 1, message: "event \(i + 1) threw: \(error)"),
                            unhandled: unhandled)
             }
             do {
                 if try !invariant(machine, step) {
-                    return Run(failure: Failure(step: i + 1, message: "the invariant is false after event \(i + 1): \(step)"),
+                    return Run(failure: CheckFailure(step: i + 1, message: "the invariant is false after event \(i + 1): \(step)"),
                                unhandled: unhandled)
                 }
             } catch {
-                return Run(failure: Failure(step: i + 1, message: "the invariant threw after event \(i + 1) (\(step)): \(error)"),
+                return Run(failure: CheckFailure(step: i + 1, message: "the invariant threw after event \(i + 1) (\(step)): \(error)"),
                            unhandled: unhandled)
             }
         }
         return Run(failure: nil, unhandled: unhandled)
-    }
-
-    /// The most shrinking rounds: each round strictly shrinks the sequence, so this only bounds time.
-    static let shrinkLimit = 10_000
-
-    static func shrink<F: Flow>(_ positions: [Int], failure: Failure, sampler: EventSampler<F>,
-                                invariant: (FlowMachine<F>, FlowStep<F>) throws -> Bool,
-                                seed: UInt64, tries: Int) -> FlowCounterexample<F> {
-        var best = Array(positions.prefix(failure.step))
-        var bestFailure = failure
-        var rounds = 0
-        var improved = true
-        while improved && rounds < shrinkLimit {
-            improved = false
-            for candidate in sampler.shrinks(of: best) {
-                guard let found = execute(sampler.definition, events: sampler.events(candidate),
-                                          invariant: invariant).failure
-                else { continue }
-                best = Array(candidate.prefix(found.step))
-                bestFailure = found
-                rounds += 1
-                improved = true
-                break
-            }
-        }
-        let run = execute(sampler.definition, events: sampler.events(best), invariant: invariant)
-        return FlowCounterexample(events: sampler.events(best), failingStep: bestFailure.step,
-                                  message: run.failure?.message ?? bestFailure.message,
-                                  unhandled: run.unhandled, originalLength: positions.count,
-                                  shrinkSteps: rounds, seed: seed, tries: tries)
     }
 }
 

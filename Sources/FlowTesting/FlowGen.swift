@@ -127,44 +127,11 @@ struct EventSampler<F: Flow>: Sendable {
         return (reacts.indices.filter { reacts[$0] }, reacts.indices.filter { !reacts[$0] })
     }
 
-    /// Smaller sequences, most shrunk first: empty, then with chunks of halving sizes removed, then
-    /// with one event replaced by the first sample of its kind. Each is shorter, or as long with a
-    /// smaller sample position, so shrinking always ends.
+    /// Smaller sequences, most shrunk first (``SequenceSearch/shrinks(of:simpler:)``): an event's
+    /// simpler form is the first sample of its kind, so shrinking moves towards earlier samples.
     func shrinks(of positions: [Int]) -> [[Int]] {
-        let n = positions.count
-        guard n > 0 else { return [] }
-        var result: [[Int]] = [[]]
-        var size = n / 2
-        while size >= 1 {
-            var start = 0
-            while start < n {
-                var candidate = positions
-                candidate.removeSubrange(start..<min(n, start + size))
-                if !candidate.isEmpty { result.append(candidate) }
-                start += size
-            }
-            size /= 2
+        SequenceSearch.shrinks(of: positions) { p in
+            p < firstOfKind.count && firstOfKind[p] < p ? [firstOfKind[p]] : []
         }
-        for i in 0..<n where positions[i] < firstOfKind.count && firstOfKind[positions[i]] < positions[i] {
-            var candidate = positions
-            candidate[i] = firstOfKind[positions[i]]
-            result.append(candidate)
-        }
-        return result
-    }
-}
-
-/// A small, fast, seedable random number generator (SplitMix64), so that a check can be repeated.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -381,13 +381,13 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
     /// Whether the state at position `s` is settled in, or is a history some step takes a
     /// transition into.
-    private func isReached(_ s: Int) -> Bool {
+    func isReached(_ s: Int) -> Bool {
         firstSettled[s] >= 0 || historyTaken[s] != nil
     }
 
     /// The shortest path settling in the state at position `s`; for a history state, the shortest
     /// path whose last step takes a transition into it (empty when the start does).
-    private func reachedPath(_ s: Int) -> FlowPath<F>? {
+    func reachedPath(_ s: Int) -> FlowPath<F>? {
         if let e = historyTaken[s] { return path(edges: e < 0 ? [] : tree.treeEdges(to: tree.source(of: e), then: e)) }
         guard firstSettled[s] >= 0 else { return nil }
         return path(edges: tree.treeEdges(to: Int(firstSettled[s])))
@@ -405,7 +405,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         return .unreachable(reason(for: s))
     }
 
-    private func reason(for goal: Int) -> FlowUnreachableReason<F> {
+    func reason(for goal: Int) -> FlowUnreachableReason<F> {
         if index.hierarchy.hasParallel || index.hierarchy.hasHistory { return parallelReason(for: goal) }
         let structural = index.structurallyReachable(from: [initialLeaf])
         guard structural.indices.contains(where: { structural[$0] && index.isInside($0, goal) }) else {
@@ -430,7 +430,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// The reason a goal is unreachable, given the transitions that lead towards it from where the
     /// exploration went and were never taken: the kinds of those without samples, else those
     /// transitions (blocked, or not compared when the context could not be).
-    private func blame(_ frontier: [Int]) -> FlowUnreachableReason<F> {
+    func blame(_ frontier: [Int]) -> FlowUnreachableReason<F> {
         var missing: [F.Event.Kind] = []
         for t in frontier {
             if let kind = definition.transitions[t].event, lacksEvents(of: kind), !missing.contains(kind) {
@@ -447,7 +447,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     /// entry enters; otherwise the transitions, declared on a state some configuration had active,
     /// that enter a state from which the goal is structurally reachable and that no step took. For a
     /// history goal (never entered: a transition into it is taken), the transitions that target it.
-    private func parallelReason(for goal: Int) -> FlowUnreachableReason<F> {
+    func parallelReason(for goal: Int) -> FlowUnreachableReason<F> {
         let entries = index.entrySets()
         // What the start entered, as the engine did it: the states active after it, and those it
         // passed through.
@@ -492,7 +492,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     }
 
     /// Whether no event of a kind was ever sent: no sample, and no declared child's output became one.
-    private func lacksEvents(of kind: F.Event.Kind) -> Bool {
+    func lacksEvents(of kind: F.Event.Kind) -> Bool {
         (samples[kind] ?? []).isEmpty && !childEventKinds.contains(kind)
     }
 
@@ -502,7 +502,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
     }
 
     /// Every (leaf, transition) pair some explored step took.
-    private func takenPairs() -> Set<Pair> {
+    func takenPairs() -> Set<Pair> {
         var taken = Set<Pair>()
         for (leaf, id) in zip(startLeaves, start.transitions) { taken.insert(Pair(leaf: leaf, transition: id.position)) }
         for edge in tree.labels {
@@ -515,7 +515,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
 
     /// Every leaf some explored step was in, with whether a configuration settled in it (and could
     /// receive events), in first-visit order.
-    private func visitedLeaves() -> [(leaf: Int, settled: Bool)] {
+    func visitedLeaves() -> [(leaf: Int, settled: Bool)] {
         var settled = [Bool](repeating: false, count: index.count)
         var visited = [Bool](repeating: false, count: index.count)
         var order: [Int] = []
@@ -535,302 +535,4 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         return order.map { ($0, settled[$0]) }
     }
 
-    // MARK: Simple paths
-
-    /// Paths that visit no configuration twice, from the start (or from `from`) to `to`, each ending
-    /// the first time the machine settles inside `to`.
-    ///
-    /// With `from`, each path is the shortest path to a configuration inside `from` followed by a
-    /// segment that visits no configuration twice (the two parts may share configurations); there is
-    /// one family of segments per configuration inside `from`. The search is a depth-first search on
-    /// an explicit stack over the explored configurations.
-    /// - Parameters:
-    ///   - from: Where the segments start; `nil` for the machine's start.
-    ///   - to: The state the paths end in.
-    ///   - maxLength: The most events in a segment.
-    ///   - limit: The most paths returned.
-    /// - Returns: The paths, shortest first (ties in depth-first order).
-    public func simplePaths(from: F.State? = nil, to: F.State, maxLength: Int = 16, limit: Int = 256) -> [FlowPath<F>] {
-        guard let goal = index.position[to], limit > 0 else { return [] }
-        let starts: [Int]
-        if let from {
-            guard let origin = index.position[from] else { return [] }
-            starts = tree.keys.indices.filter { isInside(tree.keys[$0], origin) }
-        } else {
-            starts = [0]
-        }
-        var found: [[Int]] = []
-        search: for origin in starts {
-            let prefix = tree.treeEdges(to: origin)
-            if isInside(tree.keys[origin], goal) {
-                found.append(prefix)
-                if found.count >= limit { break search }
-                continue
-            }
-            var onPath: Set<Int> = [origin]
-            var stack: [(node: Int, next: Int)] = [(origin, 0)]
-            var segment: [Int] = []
-            while let top = stack.last {
-                let choices = outgoing[top.node]
-                if top.next >= choices.count || segment.count >= maxLength {
-                    stack.removeLast()
-                    onPath.remove(top.node)
-                    if !segment.isEmpty { segment.removeLast() }
-                    continue
-                }
-                let e = choices[top.next]
-                stack[stack.count - 1].next += 1
-                let next = tree.target(of: e)
-                guard !onPath.contains(next) else { continue }
-                if isInside(tree.keys[next], goal) {
-                    found.append(prefix + segment + [e])
-                    if found.count >= limit { break search }
-                    continue
-                }
-                guard !tree.keys[next].finished else { continue }
-                stack.append((next, 0))
-                onPath.insert(next)
-                segment.append(e)
-            }
-        }
-        let ordered = found.enumerated().sorted { ($0.element.count, $0.offset) < ($1.element.count, $1.offset) }
-        return ordered.map { path(edges: $0.element) }
-    }
-
-    /// Whether `configuration` has `state` active: a leaf it rests in is `state` or inside it.
-    private func isInside(_ configuration: Configuration, _ state: Int) -> Bool {
-        leafSets[configuration.leaf].contains { index.isInside($0, state) }
-    }
-
-    // MARK: Transition cover
-
-    /// A small set of event sequences that together take every transition the exploration took,
-    /// with the reason each other transition was not taken.
-    ///
-    /// Each explored step that takes a transition not yet taken contributes the shortest path to its
-    /// configuration followed by that step (the steps on the way count too); a sequence that is a
-    /// prefix of another is dropped.
-    public func transitionCover() -> FlowTransitionCover<F> {
-        let (ends, covered) = tree.transitionCover(start: start.transitions.lazy.map(\.position),
-                                                   transitionCount: definition.transitions.count) { e in
-            tree.labels[e].step.transitions.lazy.map(\.position)
-        }
-        var kept = ends.map { tree.treeEdges(to: tree.source(of: $0), then: $0) }
-        if kept.isEmpty { kept = [[]] }
-
-        var gaps: [FlowTransitionID: FlowCoverGap] = [:]
-        let visited = visitedLeaves()
-        for t in definition.transitions.indices where !covered[t] {
-            let declaration = definition.transitions[t]
-            let source = index.sources[t]
-            let reached = visited.contains { entry in
-                (entry.settled || declaration.event == nil) && source >= 0 && index.isInside(entry.leaf, source)
-            }
-            let gap: FlowCoverGap
-            if !reached {
-                gap = isComplete ? .sourceNotReached : .searchLimitReached
-            } else if let kind = declaration.event, lacksEvents(of: kind) {
-                gap = .missingSamples
-            } else if !isComplete {
-                // The engine may have taken it from a configuration the limit left unexplored, or
-                // taken it in a step the limit dropped.
-                gap = .searchLimitReached
-            } else if contextIgnored {
-                gap = .contextNotCompared
-            } else {
-                gap = .notTaken
-            }
-            gaps[FlowTransitionID(position: t)] = gap
-        }
-        return FlowTransitionCover(paths: kept.map { path(edges: $0) },
-                                   covered: covered.indices.filter { covered[$0] }.map { FlowTransitionID(position: $0) },
-                                   gaps: gaps)
-    }
-
-    // MARK: Paths
-
-    private func path(edges sequence: [Int]) -> FlowPath<F> {
-        FlowPath(definition: definition, start: start, steps: sequence.map { tree.labels[$0].step })
-    }
-}
-
-extension FlowPathfinder where F.Event == F.Event.Kind {
-    /// Explores a flow whose events carry no payload: every kind the definition's transitions name
-    /// is sent.
-    /// - Parameters:
-    ///   - definition: The flow; it must be valid.
-    ///   - maxConfigurations: The most configurations to visit.
-    ///   - childSamples: Sample events of declared child flows: see ``init(_:samples:childSamples:maxConfigurations:)``.
-    /// - Throws: `FlowError` when the definition is invalid or cannot start.
-    public init(_ definition: FlowDefinition<F>, maxConfigurations: Int = 10_000,
-                childSamples: [any Sendable] = []) throws(FlowError) {
-        try self.init(definition, samples: FlowIndex(definition).kinds, childSamples: childSamples,
-                      maxConfigurations: maxConfigurations)
-    }
-}
-
-/// A state and the parent's context: what a declared child's reachable outputs depend on.
-struct ChildKey: Hashable {
-    var state: Int
-    var context: AnyHashable?
-}
-
-/// Explores a declared child's own definition to find the outputs it can finish with: with the
-/// child samples of its event type and, when its events carry no payload, every kind its transitions
-/// name; its own children in turn, down to ``maxDepth`` levels of nesting (a chain of children is a
-/// chain of definitions, which code can make as long as it likes, and each level is a call).
-struct ChildExplorer: ChildOutputFinder, @unchecked Sendable {
-    // @unchecked: the samples are `any Sendable` values, only read; `cut` is written by the one
-    // thread that runs the exploration, which owns it.
-    let samples: [any Sendable]
-    let limit: Int
-    var depth = 0
-    /// Set when some child's exploration stopped early (its own limit, or the nesting limit): its
-    /// outputs may be incomplete, and so is every exploration that asked for them.
-    let cut = Flag()
-
-    /// The most levels of declared children explored below the flow itself.
-    static let maxDepth = 32
-
-    final class Flag {
-        var isSet = false
-    }
-
-    init(samples: [any Sendable], limit: Int) {
-        self.samples = samples
-        self.limit = limit
-    }
-
-    func outputs<Child: Flow>(of definition: FlowDefinition<Child>,
-                              context: Child.Context) throws(FlowError) -> [Child.Output] {
-        guard depth < Self.maxDepth else {
-            cut.isSet = true
-            return []
-        }
-        var nested = self
-        nested.depth += 1
-        var grouped: [Child.Event.Kind: [Child.Event]] = [:]
-        for kind in FlowIndex(definition).kinds {
-            if let event = kind as? Child.Event { grouped[kind, default: []].append(event) }  // Event == Kind
-        }
-        for case let event as Child.Event in samples { grouped[event.kind, default: []].append(event) }
-        // A child that cannot start is an error, as the supervisor could not spawn it either.
-        let explored = try FlowPathfinder<Child>(definition, grouped: grouped, children: nested, context: context,
-                                                 maxConfigurations: limit)
-        if !explored.isComplete { cut.isSet = true }
-        return explored.outputs
-    }
-}
-
-/// Whether and how the path finder reaches a state.
-public enum FlowReachability<F: Flow>: Sendable {
-    /// The machine settles in the state (or in a leaf inside it) at the end of the path.
-    case reachable(FlowPath<F>)
-    /// The machine never settles in the state, but the path's last step enters it and leaves it again
-    /// by eventless transitions (a decision state), or the start does.
-    case passedThrough(FlowPath<F>)
-    /// No explored path enters the state.
-    case unreachable(FlowUnreachableReason<F>)
-
-    /// The path, when the state is reached or passed through.
-    public var path: FlowPath<F>? {
-        switch self {
-        case .reachable(let path), .passedThrough(let path): path
-        case .unreachable: nil
-        }
-    }
-
-    /// Why the state is unreachable, when it is.
-    public var reason: FlowUnreachableReason<F>? {
-        if case .unreachable(let reason) = self { return reason }
-        return nil
-    }
-
-    /// Whether the machine settles in the state at the end of some explored path.
-    public var isReachable: Bool {
-        if case .reachable = self { return true }
-        return false
-    }
-}
-
-/// Why no explored event sequence enters a state.
-public enum FlowUnreachableReason<F: Flow>: Hashable, Sendable, CustomStringConvertible {
-    /// The definition does not declare the state.
-    case undeclared
-    /// No path in the graph of declared transitions leads there, whatever the guards and samples
-    /// (the reachability `FlowDefinition.validate()` checks).
-    case noPath
-    /// Paths exist in the graph, but every one needs one of these transitions from a state the
-    /// exploration reached, and the engine never took it with the samples given: its guard was false
-    /// for every sample (`FlowDefinition.TransitionDeclaration.guardLabel` names it), or a
-    /// transition the engine tries first (an inner state's, or one declared earlier) always reacted.
-    case blocked(transitions: [FlowTransitionID])
-    /// Paths exist in the graph, but they need events of these kinds, and none was ever sent: no
-    /// sample was given for them, and no declared child's output became one.
-    case missingSamples(kinds: [F.Event.Kind])
-    /// Paths exist in the graph, but every one needs one of these transitions from a state the
-    /// exploration reached, and the engine never took it; the flow's context is not `Hashable`, so
-    /// configurations were told apart by state alone, and a context some step left behind may have
-    /// let it through. Make the context `Hashable` to explore it.
-    case contextNotCompared(transitions: [FlowTransitionID])
-    /// The exploration stopped at its configuration limit before reaching the state.
-    case searchLimitReached
-
-    /// The reason in words.
-    public var description: String {
-        switch self {
-        case .undeclared: "the state is not declared"
-        case .noPath: "no path of declared transitions leads there"
-        case .blocked(let transitions): "every path is blocked at \(transitions) for the samples given"
-        case .missingSamples(let kinds): "every path needs an event of a kind without samples: \(kinds)"
-        case .contextNotCompared(let transitions):
-            "every path needs one of \(transitions), never taken; the context is not Hashable, so the exploration "
-                + "could not tell contexts apart"
-        case .searchLimitReached: "the exploration stopped at its configuration limit"
-        }
-    }
-}
-
-/// Why a transition cover does not take a transition.
-public enum FlowCoverGap: Hashable, Sendable, CustomStringConvertible {
-    /// No explored configuration has the transition's source active (for an event transition: the
-    /// machine never settles inside it; for an eventless one: no step enters it).
-    case sourceNotReached
-    /// The transition reacts to an event kind that has no samples (and no declared child's output
-    /// became one).
-    case missingSamples
-    /// Its source was active and samples of its kind were sent, but the engine never selected it:
-    /// its guard was false for every sample, or a transition tried first always reacted.
-    case notTaken
-    /// The exploration stopped at its configuration limit: before reaching the transition's source, or
-    /// before exploring every configuration the transition could be taken from.
-    case searchLimitReached
-    /// Its source was active and events of its kind were sent, but the engine never selected it; the
-    /// flow's context is not `Hashable`, so configurations were told apart by state alone, and a context
-    /// not explored may have let it through.
-    case contextNotCompared
-
-    /// The reason in words.
-    public var description: String {
-        switch self {
-        case .contextNotCompared: "never selected; the context is not Hashable, so contexts were not told apart"
-        case .sourceNotReached: "its source is never active"
-        case .missingSamples: "no sample of its event kind"
-        case .notTaken: "never selected with the samples given"
-        case .searchLimitReached: "the exploration stopped at its configuration limit"
-        }
-    }
-}
-
-/// Event sequences that together take every transition the path finder could take.
-public struct FlowTransitionCover<F: Flow>: Sendable {
-    /// The sequences, each from the machine's start. A flow without transitions has one empty path.
-    public let paths: [FlowPath<F>]
-    /// The transitions the paths take, in declaration order.
-    public let covered: [FlowTransitionID]
-    /// Why each transition the paths do not take was not taken.
-    public let gaps: [FlowTransitionID: FlowCoverGap]
-
-    /// The transitions the paths do not take, in declaration order.
-    public var uncovered: [FlowTransitionID] { gaps.keys.sorted() }
 }

@@ -58,17 +58,24 @@ public enum SupervisorCheck {
         invariant: (Supervisor, [TreeEvent]) throws -> Bool
     ) -> SupervisorCounterexample? {
         let seed = seed ?? UInt64.random(in: .min ... .max)
-        var rng = SplitMix64(seed: seed)
         let lengths = max(0, length.lowerBound)...max(0, length.upperBound)
-        for tries in 1...max(1, count) {
-            let commands = (0..<Int.random(in: lengths, using: &rng)).map { _ in
+        // The commands as run pick the same numbers, made as small as they can be: what is kept.
+        let failing = { (commands: [SupervisorCommand]) -> [SupervisorCommand]? in
+            let outcome = execute(universe, commands, invariant)
+            return outcome.failure.map { Array(outcome.normalized.prefix($0.step)) }
+        }
+        let draw = { (rng: inout SplitMix64) -> [SupervisorCommand] in
+            (0..<Int.random(in: lengths, using: &rng)).map { _ in
                 SupervisorCommand.random(flows: universe.flows.count, using: &rng)
             }
-            let outcome = execute(universe, commands, invariant)
-            guard let failure = outcome.failure else { continue }
-            return shrink(universe, commands, failure: failure, invariant: invariant, seed: seed, tries: tries)
         }
-        return nil
+        guard let found = SequenceSearch.firstFailing(count: count, seed: seed, draw: draw, failing: failing)
+        else { return nil }
+        let (best, rounds) = SequenceSearch.shrink(found.kept, shrinks: SupervisorCommand.shrinks(of:), failing: failing)
+        let final = execute(universe, best, invariant)
+        return SupervisorCounterexample(commands: best, done: final.done, failingCommand: final.failure?.step ?? best.count,
+                                        message: final.failure?.message ?? "", originalLength: found.drawn.count,
+                                        shrinkSteps: rounds, seed: seed, tries: found.tries)
     }
 
     /// Checks the invariant after every command of generated sequences and records a test issue with
@@ -97,14 +104,8 @@ public enum SupervisorCheck {
 
     // MARK: Running and shrinking
 
-    struct Failure {
-        /// The command that failed: 0 when the root could not start, `k` for the `k`-th command.
-        var step: Int
-        var message: String
-    }
-
     struct Outcome {
-        var failure: Failure?
+        var failure: CheckFailure?
         /// What each command did, up to the failing one.
         var done: [String]
         /// The commands run, each with the numbers it picked (the same run, with the smallest numbers).
@@ -117,7 +118,7 @@ public enum SupervisorCheck {
         do {
             run = try SupervisorRun(universe)
         } catch {
-            return Outcome(failure: Failure(step: 0, message: error.description), done: [])
+            return Outcome(failure: CheckFailure(step: 0, message: error.description), done: [])
         }
         _ = run.takeEvents()
         var outcome = Outcome(failure: nil, done: [])
@@ -128,44 +129,20 @@ public enum SupervisorCheck {
             } catch {
                 outcome.done.append("(\(error.description))")
                 outcome.normalized.append(run.normalized)
-                outcome.failure = Failure(step: i + 1, message: "after command \(i + 1): \(error.description)")
+                outcome.failure = CheckFailure(step: i + 1, message: "after command \(i + 1): \(error.description)")
                 return outcome
             }
             do {
                 if try !invariant(run.supervisor, run.takeEvents()) {
-                    outcome.failure = Failure(step: i + 1, message: "the invariant is false after command \(i + 1)")
+                    outcome.failure = CheckFailure(step: i + 1, message: "the invariant is false after command \(i + 1)")
                     return outcome
                 }
             } catch {
-                outcome.failure = Failure(step: i + 1, message: "the invariant threw after command \(i + 1): \(error)")
+                outcome.failure = CheckFailure(step: i + 1, message: "the invariant threw after command \(i + 1): \(error)")
                 return outcome
             }
         }
         return outcome
-    }
-
-    static func shrink(_ universe: SupervisorUniverse, _ commands: [SupervisorCommand], failure: Failure,
-                       invariant: (Supervisor, [TreeEvent]) throws -> Bool,
-                       seed: UInt64, tries: Int) -> SupervisorCounterexample {
-        // The same commands with the numbers they picked fail the same way, with smaller numbers.
-        var best = execute(universe, Array(commands.prefix(failure.step)), invariant).normalized
-        var rounds = 0
-        var improved = true
-        while improved && rounds < FlowCheck.shrinkLimit {
-            improved = false
-            for candidate in SupervisorCommand.shrinks(of: best) {
-                let outcome = execute(universe, candidate, invariant)
-                guard let found = outcome.failure else { continue }
-                best = Array(outcome.normalized.prefix(found.step))
-                rounds += 1
-                improved = true
-                break
-            }
-        }
-        let final = execute(universe, best, invariant)
-        return SupervisorCounterexample(commands: best, done: final.done, failingCommand: final.failure?.step ?? best.count,
-                                        message: final.failure?.message ?? failure.message,
-                                        originalLength: commands.count, shrinkSteps: rounds, seed: seed, tries: tries)
     }
 }
 

@@ -63,31 +63,10 @@ public enum SupervisorCommand: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Smaller sequences, most shrunk first: empty, chunks of halving sizes removed, then one command
-    /// made simpler. Each is shorter, or as long with a smaller number, so shrinking ends.
+    /// Smaller sequences, most shrunk first (``SequenceSearch/shrinks(of:simpler:)``): a command's
+    /// simpler forms pick smaller numbers, so shrinking ends.
     static func shrinks(of commands: [SupervisorCommand]) -> [[SupervisorCommand]] {
-        let n = commands.count
-        guard n > 0 else { return [] }
-        var result: [[SupervisorCommand]] = [[]]
-        var size = n / 2
-        while size >= 1 {
-            var start = 0
-            while start < n {
-                var candidate = commands
-                candidate.removeSubrange(start..<min(n, start + size))
-                if !candidate.isEmpty { result.append(candidate) }
-                start += size
-            }
-            size /= 2
-        }
-        for i in 0..<n {
-            for simpler in commands[i].simpler {
-                var candidate = commands
-                candidate[i] = simpler
-                result.append(candidate)
-            }
-        }
-        return result
+        SequenceSearch.shrinks(of: commands) { $0.simpler }
     }
 
     /// A random command: mostly sends, then spawns, failures, stops, owner releases, sweeps and

@@ -41,7 +41,7 @@ struct DocSnippetCheckTests {
     }
 
     static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Trims a line and collapses runs of blanks inside it.
     static func normalize(_ line: Substring) -> String {

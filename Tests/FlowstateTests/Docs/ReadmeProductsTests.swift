@@ -6,7 +6,7 @@ import Testing
 @Suite("README: the products it names are the package's")
 struct ReadmeProductsTests {
     static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("Every product named in 'Use it in your app' is declared by Package.swift, and every library is named")
     func productsExist() throws {
