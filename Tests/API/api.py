@@ -342,9 +342,10 @@ def compare(baseline, current):
     broken = []
     for line in gone:
         kind, path, _ = parse(line)
-        same_path = [c for c in by_path.get(path, []) if parse(c)[0] == kind or kind in ("conformance", "inherits")]
-        if kind in ("conformance", "inherits"):
-            same_path = [c for c in same_path if parse(c)[0] == kind]
+        same_path = [c for c in by_path.get(path, []) if parse(c)[0] == kind]
+        if not same_path and kind not in ("conformance", "inherits", "reexport"):
+            # The same name with other argument labels (a parameter added, removed or relabelled).
+            same_path = [c for c in added if parse(c)[0] == kind and strip_labels(parse(c)[1]) == strip_labels(path)]
         broken.append((line, same_path, None if same_path else rename_guess(line, added), "gone"))
     # A protocol requirement without a default that the baseline did not have: conforming types break.
     baseline_notes = {key(line): line for line in baseline}
@@ -370,7 +371,8 @@ def verdict_lines(module, broken):
         elif kind in ("conformance", "inherits"):
             out.append(f"{module}: {path}: {kind} removed: was '{path}: {declaration.split(' ', 1)[1]}'")
         elif same_path:
-            now = "; ".join(f"'{parse(c)[2]}'" for c in same_path)
+            now = "; ".join(f"'{parse(c)[2]}'" if parse(c)[1] == path else f"{parse(c)[1]} '{parse(c)[2]}'"
+                            for c in same_path)
             out.append(f"{module}: {path} ({kind}) changed: was '{declaration}'; now {now}")
         elif renamed:
             out.append(f"{module}: {path} ({kind}) removed (renamed to {renamed}?): was '{declaration}'")
@@ -536,21 +538,24 @@ def mode_check(args):
     problems = check_products() + invisible_names()
     version = flowstate_version()
     current = current_descriptions(args, MODULES)
-    broken_lines, added_lines, deprecated_lines, table = [], [], [], []
+    broken_lines, added_lines, deprecated_lines, table, stale = [], [], [], [], []
     for module in MODULES:
         recorded_version, baseline = read_baseline(module)
         if baseline is None:
             problems.append(f"{module}: no baseline (Tests/API/{module}.api): record it with `make api-baseline`")
             continue
         if recorded_version != version:
-            problems.append(f"{module}: the baseline was recorded for version {recorded_version}; FlowstateRelease.version "
-                            f"is {version}: re-record it with `make api-baseline` in the change that sets the version")
+            stale.append(f"{module} ({recorded_version})")
         broken, added, deprecated = compare(baseline, current[module])
         broken_lines += verdict_lines(module, broken)
-        added_lines += [f"{module}: {line}" for line in added]
+        replacing = {line for item in broken for line in item[1]}  # listed as the "now" of a change
+        added_lines += [f"{module}: {line}" for line in added if line not in replacing]
         deprecated_lines += [f"{module}: {line}" for line in deprecated]
         declarations, conformances = counts(current[module])
         table.append(f"  {module:<16} {declarations:>5} declarations, {conformances:>4} conformances and re-exports")
+    if stale:
+        problems.append(f"baselines recorded for another version than FlowstateRelease.version, {version}: "
+                        f"{', '.join(stale)}; re-record them with `make api-baseline` in the change that sets the version")
     print("check-api: public API per module (Tests/API/*.api):")
     print("\n".join(table))
     if added_lines:
@@ -560,6 +565,7 @@ def mode_check(args):
         print(f"check-api: {len(deprecated_lines)} declaration(s) deprecated since the baseline (compatible):")
         print("\n".join("  ~ " + line for line in deprecated_lines))
     elapsed = time.monotonic() - started
+    sys.stdout.flush()
     if broken_lines or problems:
         if broken_lines:
             print(f"check-api: FAILED: {len(broken_lines)} source-breaking change(s) to the public API:", file=sys.stderr)
@@ -594,6 +600,7 @@ def mode_record(args):
                 dropped.append(text)
             else:
                 unnamed.append(text)
+    sys.stdout.flush()
     if unnamed:
         print(f"api-baseline: refused: {len(unnamed)} source-breaking change(s) that CHANGELOG.md does not name:", file=sys.stderr)
         print("\n".join("  - " + t for t in unnamed), file=sys.stderr)
@@ -708,6 +715,10 @@ def selftest(quiet=False):
     text = verdict_lines("M", broken)
     expect(text == ["M: Thing.f(_:) (method) changed: was 'func f(_ x: Int) -> Int'; now 'func f(_ x: Int) -> String'"],
            f"signature change: {text}")
+    relabelled = [l.replace("f(_:) | func f(_ x: Int)", "f(_:y:) | func f(_ x: Int, y: Int)") for l in baseline]
+    text = verdict_lines("M", compare(baseline, relabelled)[0])
+    expect(text == ["M: Thing.f(_:) (method) changed: was 'func f(_ x: Int) -> Int'; now Thing.f(_:y:) "
+                    "'func f(_ x: Int, y: Int) -> Int'"], f"a parameter added: {text}")
     unconformed = [l for l in baseline if l != "conformance Thing: Swift.Equatable"]
     text = verdict_lines("M", compare(baseline, unconformed)[0])
     expect(text == ["M: Thing: conformance removed: was 'Thing: Swift.Equatable'"], f"conformance: {text}")
