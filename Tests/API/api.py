@@ -248,21 +248,21 @@ def describe(module_graphs, exported=()):
                 domain = entry.get("domain", "*")
                 if entry.get("isUnconditionallyUnavailable"):
                     availability.append(f"@available({domain}, unavailable)")
-                for key in ("introduced", "obsoleted"):
-                    if key in entry:
-                        v = entry[key]
+                for field in ("introduced", "obsoleted"):
+                    if field in entry:
+                        v = entry[field]
                         number = ".".join(str(v.get(k, 0)) for k in ("major", "minor", "patch"))
-                        availability.append(f"@available({domain}, {key}: {number})")
+                        availability.append(f"@available({domain}, {field}: {number})")
             if availability:
                 declaration = " ".join(sorted(availability)) + " " + declaration
-            notes = []
+            marks = []
             if precise in requirements:
-                notes.append("requirement, defaulted" if requirements[precise] else "requirement")
+                marks.append("requirement, defaulted" if requirements[precise] else "requirement")
             if any(e.get("deprecated") or e.get("isUnconditionallyDeprecated") for e in symbol.get("availability", [])):
-                notes.append("deprecated")
+                marks.append("deprecated")
             line = f"{kind} {paths[precise]} | {declaration}"
-            if notes:
-                line += NOTE + ", ".join(notes)
+            if marks:
+                line += NOTE + ", ".join(marks)
             lines.add(line)
         for rel in graph.get("relationships", []):
             if rel["kind"] not in ("conformsTo", "inheritsFrom") or rel["source"] not in paths:
@@ -278,7 +278,13 @@ def describe(module_graphs, exported=()):
             lines.add(line)
     for name in exported:
         lines.add(f"reexport {name}")
-    return sorted(lines)
+    # One line per compared text: a requirement and its default implementation, when they read alike,
+    # are one declaration with both notes.
+    merged = {}
+    for line in lines:
+        merged.setdefault(key(line), set()).update(notes(line))
+    order = ["requirement", "defaulted", "deprecated"]
+    return sorted(k + (NOTE + ", ".join(n for n in order if n in found) if found else "") for k, found in merged.items())
 
 
 # MARK: - Lines, comparison, verdicts
@@ -685,7 +691,6 @@ def selftest(quiet=False):
         "method Thing.f(_:) | func f(_ x: Int) -> Int",
         "method Thing.g() | func g() (where T: Equatable)",
         "method Thing.old() | func old()  // deprecated",
-        "property P.d | var d: Int { get }",
         "property P.d | var d: Int { get }  // requirement, defaulted",
         "protocol P | protocol P",
         "reexport Flowstate",
