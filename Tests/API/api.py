@@ -6,8 +6,9 @@ Each library module's public surface is read from the debug build's module files
 line per public declaration, sorted, with nothing that depends on the machine (no paths, no source
 locations, no USRs):
 
-    method FlowMachine.send(_:) | public mutating func send(_ event: F.Event) -> FlowStep<F>
-    conformance FlowStep: Swift.Equatable
+    method FlowGraph.highlight(state:) | mutating func highlight(state label: String)
+    init FlowGraph.init(_:mergeParallelEdges:) | init<F>(_ definition: FlowDefinition<F>, mergeParallelEdges: Bool = false) where F : Flow
+    conformance FlowTrace: Swift.Decodable
     reexport Flowstate
 
 A line is the declaration's kind, its path (`Type.member(labels:)`; members of another module's type
@@ -19,7 +20,10 @@ deprecations are noted after `  // `; that note is not compared (deprecating a s
 except that a protocol requirement without a default implementation that the baseline did not have
 (new, or its default removed) breaks conforming types. Symbols of other modules, `package` and
 `internal` symbols, SPI (`@_spi`) and members that protocol extensions of other modules give a type
-(`-skip-synthesized-members`: `!=`, `Collection`'s methods...) are not part of the description.
+(`-skip-synthesized-members`: `!=`, `Collection`'s methods...) are not part of the description, nor
+the conformances every type has (`Copyable`, `Escapable`) or that `Sendable` implies (`SendableMetatype`).
+A requirement and its default implementation that read alike are one line. The toolchain leaves out a
+symbol whose name starts with its module's name and `Version`; `check` fails on a public one.
 
 The checked-in baselines are `Tests/API/<Module>.api`; their header names `FlowstateRelease.version`
 (Sources/Flowstate/Version.swift) and the counts.
@@ -27,8 +31,10 @@ The checked-in baselines are `Tests/API/<Module>.api`; their header names `Flows
 Modes:
   check     compare each module's description with its baseline (`make check-api`, run by `make test`
             after the build). A baseline line missing from the current description (a symbol removed or
-            renamed, a signature changed, a conformance dropped) fails, one line per symbol, naming it.
-            Additions pass and are listed. Runs `selftest` first. Exit status 0 or 1.
+            renamed, a signature changed, a conformance dropped) fails, one line per symbol, naming it;
+            so do a baseline recorded for another version than `FlowstateRelease.version` and a
+            library product that is neither in MODULES nor in NOT_API. Additions pass and are listed.
+            Runs `selftest` first. Exit status 0 or 1.
   record    rewrite the baselines (`make api-baseline`). Refuses to drop a baseline symbol that
             CHANGELOG.md does not name (see `names_in_changelog`): the change and its note go in the
             same commit.

