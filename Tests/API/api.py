@@ -44,8 +44,9 @@ Modes:
 
 The headers also name the toolchain whose symbol graphs they were written from. Another toolchain may
 print a declaration in another form (spacing, attribute order): `check` then says so, and
-`record --toolchain-change` re-records without the CHANGELOG rule, refusing when the baselines' toolchain
-is the one in use (review `git diff Tests/API`: it must show only changes of form).
+`record --toolchain-change` re-records the baselines another toolchain wrote without the CHANGELOG rule
+(the others keep it; it refuses when every baseline was written by the toolchain in use). Review
+`git diff Tests/API`: it must show only changes of form.
 
 Naming a dropped symbol in CHANGELOG.md: a backticked name in a `### Removed` or `### Changed` list of
 the `## [Unreleased]` section (or, while no git tag names the version `FlowstateRelease.version` is, of
@@ -620,20 +621,25 @@ def mode_record(args):
     with open(os.path.join(ROOT, "CHANGELOG.md"), encoding="utf-8") as f:
         names = names_in_changelog(f.read(), version, git_tagged(version))
     unnamed, dropped = [], []
+    other_toolchain = False
     for module in MODULES:
         fields, baseline = read_baseline(module)
         if baseline is None:
             continue
-        if args.toolchain_change and fields.get("toolchain") == toolchain:
-            sys.exit(f"api-baseline: --toolchain-change: Tests/API/{module}.api was recorded with this toolchain "
-                     f"({toolchain}); a change of the API itself must be named in CHANGELOG.md")
+        # --toolchain-change exempts only baselines that another toolchain wrote.
+        exempt = args.toolchain_change and fields.get("toolchain") != toolchain
+        other_toolchain = other_toolchain or exempt
         broken, _, _ = compare(baseline, current[module])
         for item, text in zip(broken, verdict_lines(module, broken)):
-            if is_named(module, item[0], names) or args.toolchain_change:
+            if is_named(module, item[0], names) or exempt:
                 dropped.append(text)
             else:
                 unnamed.append(text)
     sys.stdout.flush()
+    if args.toolchain_change and not other_toolchain:
+        print(f"api-baseline: --toolchain-change: every baseline was recorded with this toolchain ({toolchain}); "
+              "a change of the API itself must be named in CHANGELOG.md", file=sys.stderr)
+        return 1
     if unnamed:
         print(f"api-baseline: refused: {len(unnamed)} source-breaking change(s) that CHANGELOG.md does not name:", file=sys.stderr)
         print("\n".join("  - " + t for t in unnamed), file=sys.stderr)
@@ -651,7 +657,8 @@ def mode_record(args):
         print(f"api-baseline: Tests/API/{module}.api: {declarations} declarations, {conformances} conformances and "
               f"re-exports ({state}; version {version})")
     if dropped:
-        print(f"api-baseline: dropped {len(dropped)} declaration(s) that CHANGELOG.md names:")
+        why = "that CHANGELOG.md names" + (", or re-recorded for the toolchain" if other_toolchain else "")
+        print(f"api-baseline: dropped {len(dropped)} declaration(s) {why}:")
         print("\n".join("  - " + t for t in dropped))
     return 0
 
