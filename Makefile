@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test check-mutations check-adapters sanitize demo bench fuzz docs clean mutate
+.PHONY: all deps build test check-mutations check-adapters check-api api-baseline sanitize demo bench fuzz docs clean mutate
 
 all: build
 
@@ -24,13 +24,24 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: check-mutations build check-adapters
+test: check-mutations build check-api check-adapters
 	$(SWIFT) test
 
 # Every mutation of `make mutate` still applies (its search text found exactly once) and its suite's
 # targets match Package.swift: checked on the working tree in about a second, no build.
 check-mutations: deps
 	python3 Tests/Mutations/mutate.py --check
+
+# The public API held still (docs/STABILITY.md): each library's public declarations, read from the debug
+# build's modules by swift-symbolgraph-extract (seconds, no rebuild), against Tests/API/<Module>.api. A
+# declaration removed, renamed or changed fails, naming it; additions pass and are listed. The checker's
+# own verdicts are checked first. `make api-baseline` re-records the baselines; it refuses to drop a
+# declaration that CHANGELOG.md's [Unreleased] section does not name under Removed or Changed.
+check-api: build
+	python3 Tests/API/api.py check --swift "$(SWIFT)"
+
+api-baseline: build
+	python3 Tests/API/api.py record --swift "$(SWIFT)"
 
 # The UIKit and SwiftUI adapters are compiled on Apple platforms only. On Linux, Platforms/AppleAdapterCheck
 # type-checks them, and their documentation snippets, against stubs of UIKit, SwiftUI and Combine (docs/ADAPTERS.md).

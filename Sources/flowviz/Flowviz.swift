@@ -1,4 +1,5 @@
 import ArgumentParser
+import Flowstate
 
 /// `flowviz`: draws and checks flows stored as files (the JSON flow spec, `docs/flowspec.md`).
 ///
@@ -13,7 +14,7 @@ struct Flowviz: AsyncParsableCommand {
         Exit status: 0 success; 1 the flows have errors (warnings too, with --strict); \
         2 a file cannot be read or parsed, or rendering failed; 64 the command line is wrong.
         """,
-        version: "0.1.0",
+        version: FlowstateRelease.version,
         subcommands: [Validate.self, Render.self, Simulate.self, Paths.self, Routes.self, Diff.self, View.self, Convert.self, Generate.self]
     )
 }
