@@ -122,7 +122,7 @@ public struct FlowPath<F: Flow>: Sendable {
             machine = try FlowMachine(definition)
             started = try machine.start()
         } catch {
-            throw FlowReplayError(step: 0, message: "the machine could not start: \(error)")
+            throw FlowReplayError(.startFailed, step: 0, message: "the machine could not start: \(error)")
         }
         if let difference = Self.difference(expected: start, actual: started) {
             throw FlowReplayError(step: 0, message: "the start differs: \(difference)")
@@ -141,12 +141,12 @@ public struct FlowPath<F: Flow>: Sendable {
                 what = "event \(i + 1) (\(event))"
                 result = Result { () throws(FlowError) in try machine.send(event) }
             } else {
-                throw FlowReplayError(step: i + 1, message: "step \(i + 1) has no event: \(expected)")
+                throw FlowReplayError(.noEvent, step: i + 1, message: "step \(i + 1) has no event: \(expected)")
             }
             let actual: FlowStep<F>
             switch result {
             case .success(let step): actual = step
-            case .failure(let error): throw FlowReplayError(step: i + 1, message: "\(what) threw: \(error)")
+            case .failure(let error): throw FlowReplayError(.stepThrew, step: i + 1, message: "\(what) threw: \(error)")
             }
             if let difference = Self.difference(expected: expected, actual: actual) {
                 throw FlowReplayError(step: i + 1, message: "\(what): \(difference)")
@@ -192,14 +192,44 @@ extension FlowPath: CustomStringConvertible {
 }
 
 /// A path whose replay on a fresh machine did not do what the path recorded.
+///
+/// It has the one shape of the package's errors: a ``code`` to match on, and read-only fields.
 public struct FlowReplayError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value to match on. The set of codes can grow.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Backing: String, Hashable, Sendable {
+            case diverged
+            case startFailed = "start-failed"
+            case stepThrew = "step-threw"
+            case noEvent = "no-event"
+        }
+
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// The machine took a different step from the one the path recorded.
+        public static let diverged = Code(.diverged)
+        /// The machine could not start.
+        public static let startFailed = Code(.startFailed)
+        /// The engine threw on a step the path recorded as taken.
+        public static let stepThrew = Code(.stepThrew)
+        /// A step of the path has no event to send.
+        public static let noEvent = Code(.noEvent)
+
+        /// The code's stable name, kebab-case (`start-failed`).
+        public var description: String { backing.rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
     /// The step that differed: 0 for the start, then 1 for the first event.
     public let step: Int
     /// What differed.
     public let message: String
 
     /// Creates an error.
-    public init(step: Int, message: String) {
+    public init(_ code: Code = .diverged, step: Int, message: String) {
+        self.code = code
         self.step = step
         self.message = message
     }

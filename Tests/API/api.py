@@ -44,6 +44,8 @@ Modes:
 
 The headers also name the toolchain whose symbol graphs they were written from. Another toolchain may
 print a declaration in another form (spacing, attribute order): `check` then says so, and
+`record --unreleased` re-records without the CHANGELOG rule while no git tag names the version (a
+draft baseline: nothing released yet, nothing to break); refused once the version is tagged.
 `record --toolchain-change` re-records the baselines another toolchain wrote without the CHANGELOG rule
 (the others keep it; it refuses when every baseline was written by the toolchain in use). Review
 `git diff Tests/API`: it must show only changes of form.
@@ -202,13 +204,17 @@ def collapse(text):
     return " ".join(text.split())
 
 
-def constraint_text(constraints):
+def constraint_text(constraints, implied=()):
+    """The constraints as text, leaving out the implicit ones and those in `implied` (the extended
+    type's own: a member of `extension G` and of `G`'s body read alike)."""
     parts = []
     for c in constraints or []:
         if c.get("kind") == "conformance" and c.get("rhs") in ("Copyable", "Escapable", "SendableMetatype"):
             continue
         op = {"conformance": ":", "superclass": ":", "sameType": " =="}.get(c.get("kind"), " " + c.get("kind", "?"))
-        parts.append(f"{c.get('lhs')}{op} {c.get('rhs')}")
+        part = f"{c.get('lhs')}{op} {c.get('rhs')}"
+        if part not in implied:
+            parts.append(part)
     return ", ".join(parts)
 
 
@@ -244,6 +250,14 @@ def describe(module_graphs, exported=()):
             if rel["kind"] == "defaultImplementationOf" and rel["target"] in requirements:
                 requirements[rel["target"]] = True
 
+        # Each type's own generic constraints, by path: implied in every extension of it.
+        own_constraints = {}
+        for symbol in graph.get("symbols", []):
+            precise = symbol["identifier"]["precise"]
+            if precise in paths:
+                text = constraint_text(symbol.get("swiftGenerics", {}).get("constraints"))
+                own_constraints[paths[precise]] = set(text.split(", ")) if text else set()
+
         def name_of(precise, fallback):
             return paths.get(precise) or fallback or precise
 
@@ -253,7 +267,9 @@ def describe(module_graphs, exported=()):
                 continue
             kind = symbol["kind"]["identifier"].removeprefix("swift.")
             declaration = collapse("".join(f["spelling"] for f in symbol.get("declarationFragments", [])))
-            where = constraint_text(symbol.get("swiftExtension", {}).get("constraints"))
+            parent = paths[precise].rsplit(".", 1)[0] if "." in paths[precise] else ""
+            where = constraint_text(symbol.get("swiftExtension", {}).get("constraints"),
+                                    own_constraints.get(parent, set()))
             if where and "where " not in declaration:
                 declaration += f" (where {where})"
             if symbol.get("accessLevel") == "open" and not re.search(r"\bopen\b", declaration):
@@ -620,6 +636,10 @@ def mode_record(args):
     current, toolchain = current_descriptions(args, MODULES)
     with open(os.path.join(ROOT, "CHANGELOG.md"), encoding="utf-8") as f:
         names = names_in_changelog(f.read(), version, git_tagged(version))
+    if args.unreleased and git_tagged(version):
+        print(f"api-baseline: --unreleased: version {version} is tagged (released): a change to its API must be "
+              "named in CHANGELOG.md", file=sys.stderr)
+        return 1
     unnamed, dropped = [], []
     other_toolchain = False
     for module in MODULES:
@@ -627,7 +647,7 @@ def mode_record(args):
         if baseline is None:
             continue
         # --toolchain-change exempts only baselines that another toolchain wrote.
-        exempt = args.toolchain_change and fields.get("toolchain") != toolchain
+        exempt = (args.toolchain_change and fields.get("toolchain") != toolchain) or args.unreleased
         other_toolchain = other_toolchain or exempt
         broken, _, _ = compare(baseline, current[module])
         for item, text in zip(broken, verdict_lines(module, broken)):
@@ -810,6 +830,9 @@ def main():
     parser.add_argument("module", nargs="?", help="for show: the module")
     parser.add_argument("--swift", default="swift", help="the swift driver (default: swift)")
     parser.add_argument("--bin-path", help="the build's bin folder (default: `swift build --show-bin-path`)")
+    parser.add_argument("--unreleased", action="store_true",
+                        help="for record: re-record without the CHANGELOG rule while no git tag names the version "
+                             "(nothing released, nothing to break); refused once the version is tagged")
     parser.add_argument("--toolchain-change", action="store_true",
                         help="for record: accept unnamed changes, only when the baselines were recorded with another "
                              "toolchain (which may print declarations in another form); review git diff Tests/API")

@@ -172,6 +172,7 @@ struct PathfinderTests {
             try drifted.replay()
         } catch {
             #expect(error.step == 2)
+            #expect(error.code == .diverged)
             #expect(error.message.contains("expected transitioned"), "\(error)")
         }
     }

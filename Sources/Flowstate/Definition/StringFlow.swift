@@ -121,7 +121,31 @@ public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringInter
     }
 
     /// A step of a list that could not be read.
+    ///
+    /// It has the one shape of the package's errors: a ``code`` to match on, and read-only fields.
     public struct ListError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What went wrong, as a value to match on. The set of codes can grow.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Backing: String, Hashable, Sendable {
+                case malformedEvent = "malformed-event"
+                case invalidStep = "invalid-step"
+            }
+
+            private let backing: Backing
+            private init(_ backing: Backing) { self.backing = backing }
+
+            /// The step is not an event name optionally followed by `[guard, !guard]`.
+            public static let malformedEvent = Code(.malformedEvent)
+            /// The step reads, but cannot be taken as written (``ListError/reason`` says why: a `wait`
+            /// without a duration, for example).
+            public static let invalidStep = Code(.invalidStep)
+
+            /// The code's stable name, kebab-case (`malformed-event`).
+            public var description: String { backing.rawValue }
+        }
+
+        /// What went wrong.
+        public var code: Code { reason == nil ? .malformedEvent : .invalidStep }
         /// The step's position in the list, from 1.
         public let position: Int
         /// The text of the step.
@@ -136,11 +160,14 @@ public struct SpecEvent: FlowEvent, Hashable, Sendable, ExpressibleByStringInter
             self.reason = reason
         }
 
-        /// One sentence.
-        public var description: String {
+        /// What is wrong, in one sentence.
+        public var message: String {
             if let reason { return "step \(position) '\(token)': \(reason)" }
             return "event \(position) '\(token)' is not an event name optionally followed by [guard, !guard]"
         }
+
+        /// The ``message``.
+        public var description: String { message }
     }
 }
 

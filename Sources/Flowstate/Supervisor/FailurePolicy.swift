@@ -12,7 +12,27 @@ public enum FailurePolicy: Hashable, Sendable {
 }
 
 /// Why a machine failed: the error its effect handler threw.
+///
+/// It has the one shape of the package's errors: a ``code`` to match on, and read-only fields.
 public struct SupervisionFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value to match on. The set of codes can grow.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Backing: String, Hashable, Sendable {
+            case effectFailed = "effect-failed"
+        }
+
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// An effect handler threw while performing an effect (on a step, or an exit effect on teardown).
+        public static let effectFailed = Code(.effectFailed)
+
+        /// The code's stable name, kebab-case (`effect-failed`).
+        public var description: String { backing.rawValue }
+    }
+
+    /// What went wrong: ``Code/effectFailed``.
+    public var code: Code { .effectFailed }
     /// The machine that failed.
     public let machine: MachineID
     /// Its flow's name.

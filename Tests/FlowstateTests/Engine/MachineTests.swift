@@ -132,3 +132,22 @@ struct MachineTests {
         #expect(kinds.isSuperset(of: [.duplicateState, .invalidInitialChild, .transitionOutsideState]))
     }
 }
+
+@Suite("SpecEvent lists: errors with a code")
+struct SpecEventListErrorTests {
+    @Test("A malformed step and an invalid one have their codes, positions and tokens")
+    func codes() {
+        guard case .failure(let malformed) = SpecEvent.list("a, b[x") else {
+            Issue.record("'b[x' read")
+            return
+        }
+        #expect(malformed.code == .malformedEvent)
+        #expect(malformed.code.description == "malformed-event")
+        #expect(malformed.position == 2 && malformed.token.contains("b[x"), "\(malformed.token)")
+        #expect(malformed.message == malformed.description)
+        let invalid = SpecEvent.ListError(position: 3, token: "wait", reason: "a wait needs a duration")
+        #expect(invalid.code == .invalidStep)
+        #expect(invalid.message == "step 3 'wait': a wait needs a duration")
+    }
+}
+

@@ -76,6 +76,8 @@ struct SupervisorAsyncTests {
         }
         #expect(supervisor.liveCount == 0)
         #expect(failures.first?.message.contains("created on an actor") == true)
+        #expect(failures.first?.code == .effectFailed)
+        #expect(failures.first?.code.description == "effect-failed")
     }
 
     @Test("Many tasks send, stop and release owners on one tree at once (through its actor)")
