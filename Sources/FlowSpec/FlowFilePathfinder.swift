@@ -5,8 +5,8 @@ import Flowstate
 /// of event sequences that together take every transition (a transition cover, as model-based test
 /// generators produce).
 ///
-/// The exploration runs the engine itself, breadth first, from each configuration reached (a leaf
-/// state; with parallel states, the set of active leaves), with each event
+/// The exploration runs the engine itself, breadth first, from each configuration reached (the
+/// engine's key: the active leaves, what histories remember, the armed timers), with each event
 /// its transitions (and their ancestors') name, and with the guard truths that select each candidate
 /// transition in turn (its guard true, the guards of the transitions the engine would try first
 /// false). SCXML's internal events (`raise`, `done.state.*`) are processed as ``FlowSimulation``
@@ -129,11 +129,11 @@ public struct FlowFilePathfinder: Sendable {
         var prefixStart = [0]
         var prefixIDs: [Int] = []
         if scxml {
-            for (id, name) in names.enumerated() {
-                for i in name.indices where name[i] == "." {
-                    if let prefix = nameIDs[String(name[..<i])] { prefixIDs.append(prefix) }
+            for name in names {
+                // Its token prefixes, itself included (`EventDescriptor`, the engine's matching).
+                for prefix in EventDescriptor.prefixes(of: Substring(name)) {
+                    if let known = nameIDs[String(prefix)] { prefixIDs.append(known) }
                 }
-                prefixIDs.append(id)
                 prefixStart.append(prefixIDs.count)
             }
         }
@@ -159,51 +159,28 @@ public struct FlowFilePathfinder: Sendable {
 
         // Breadth-first over configurations; each edge is one external event with its guard truths.
         // The search, its shortest paths and the cover are FlowExplorer's, which FlowPathfinder runs
-        // too. A node's key is a number: without parallel states, its leaf's ordinal; with them, the
-        // number of its set of leaves (sorted ordinals), numbered as found.
+        // too. A node is where the root machine is, by the engine's key (`FlowMachine.explorationKey`,
+        // as FlowPathfinder and deep links key it: its active leaves, what its histories remember, its
+        // armed timers), numbered as found, with its leaves' ordinals.
         var coverStart = [0]  // edge e took transitions coverFlat[coverStart[e]..<coverStart[e + 1]]
         var coverFlat: [Int32] = []
-        let parallel = document.parallel
-        var configurationIDs: [[Int32]: Int] = [:]
-        var configurations: [[Int32]] = []
-        /// The key of a configuration, given by its leaves' ordinals (sorted), numbered when new.
-        func key(_ leaves: [Int32]) -> Int {
-            guard parallel else { return Int(leaves[0]) }
-            if let known = configurationIDs[leaves] { return known }
-            configurationIDs[leaves] = configurations.count
-            configurations.append(leaves)
-            return configurations.count - 1
+        let declared = document.definition.states
+        var nodeIDs: [[Int]: Int] = [:]
+        var nodeLeaves: [[Int32]] = []  // each node's leaves, by ordinal, sorted
+        /// The node of an engine key, numbered when new.
+        func node(_ key: [Int]) -> Int {
+            if let known = nodeIDs[key] { return known }
+            let leaves = key.prefix { $0 >= 0 }.compactMap { p in index.ordinals[declared[p].state].map { Int32($0) } }
+            nodeIDs[key] = nodeLeaves.count
+            nodeLeaves.append(leaves.sorted())
+            return nodeLeaves.count - 1
         }
-        /// The root's leaves after a run's step, by ordinal, sorted (its final state once finished).
-        func rootLeaves(_ interpreter: SpecInterpreter) -> [Int32]? {
-            if parallel, !interpreter.rootFinished, let machine = interpreter.sessions.first??.machine {
-                let hierarchy = machine.definition.hierarchy
-                var found: [Int32] = []
-                for state in machine.activeStates {
-                    guard let p = machine.definition.position(of: state), hierarchy.isAtomic(p),
-                          let ordinal = index.ordinals[state] else { continue }
-                    found.append(Int32(ordinal))
-                }
-                guard !found.isEmpty else { return nil }
-                found.sort()
-                if hierarchy.hasHistory {
-                    // What the histories remember is part of where the run is: after a -1, each
-                    // history's ordinal, how many states it remembers, and their ordinals.
-                    found.append(-1)
-                    let remembered = machine.remembered.compactMap { h, states in
-                        index.ordinals[h].map { (Int32($0), states.compactMap { index.ordinals[$0] }.map { Int32($0) }) }
-                    }
-                    for (h, states) in remembered.sorted(by: { $0.0 < $1.0 }) {
-                        found.append(h)
-                        found.append(Int32(states.count))
-                        found.append(contentsOf: states)
-                    }
-                }
-                return found
-            }
-            return interpreter.rootState.flatMap { index.ordinals[$0] }.map { [Int32($0)] }
+        /// The engine's key of the root after a run's step (its final state once finished).
+        func rootKey(_ interpreter: SpecInterpreter) -> [Int]? {
+            if !interpreter.rootFinished, let machine = interpreter.sessions.first??.machine { return machine.explorationKey }
+            return interpreter.rootState.flatMap { document.definition.position(of: $0) }.map { [$0] }
         }
-        let startKey = key(rootLeaves(initial) ?? [Int32(index.ordinals[spec.initial] ?? 0)])
+        let startKey = node(rootKey(initial) ?? [document.definition.position(of: spec.initial) ?? 0])
         // A document with no executable content, no invoke and no nested final leaves the driver
         // nothing to do in a step but hand the event to the engine (no queue ever holds anything): its
         // runs are the root machine alone, a few words to copy instead of the whole driver.
@@ -222,7 +199,7 @@ public struct FlowFilePathfinder: Sendable {
         let stepLimit = initial.stepLimit
         /// One step of a run: the file's transitions the root took, where it settled, whether it finished,
         /// and the run after it; `nil` when the run stops (a loop, a limit).
-        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: [Int32]?, finished: Bool, after: Run)? {
+        func step(_ run: Run, _ event: SpecEvent) -> (covers: [Int], to: [Int]?, finished: Bool, after: Run)? {
             switch run {
             case .interpreter(var copy):
                 do {
@@ -230,7 +207,7 @@ public struct FlowFilePathfinder: Sendable {
                 } catch {
                     return nil
                 }
-                return (copy.takeRootTransitions(), rootLeaves(copy), copy.rootFinished, .interpreter(copy))
+                return (copy.takeRootTransitions(), rootKey(copy), copy.rootFinished, .interpreter(copy))
             case .machine(var machine, let steps):
                 // What the driver's `selectAndTakeTransitions` does for such a document, to the letter.
                 guard steps + 1 <= stepLimit else { return nil }
@@ -245,8 +222,7 @@ public struct FlowFilePathfinder: Sendable {
                 switch taken.kind {
                 case .transitioned, .finished:
                     let covers = taken.transitions.map { index.specTransitions[$0.position] }
-                    return (covers, index.ordinals[taken.state].map { [Int32($0)] }, taken.kind == .finished,
-                            .machine(machine, steps: steps + 1))
+                    return (covers, machine.explorationKey, taken.kind == .finished, .machine(machine, steps: steps + 1))
                 default:
                     return ([], nil, false, run)
                 }
@@ -258,7 +234,7 @@ public struct FlowFilePathfinder: Sendable {
         var matching: [Int] = []
         /// Time passing: the run's virtual time moves to the next timer (or delayed event) due, which
         /// fires with all it causes. The edge reads `wait 30s`, a step `flowviz simulate` replays.
-        func wait(_ run: Run) -> (label: SpecEvent, covers: [Int], to: [Int32]?, finished: Bool, after: Run)? {
+        func wait(_ run: Run) -> (label: SpecEvent, covers: [Int], to: [Int]?, finished: Bool, after: Run)? {
             guard case .interpreter(var copy) = run, let due = copy.nextDue else { return nil }
             let label = SpecEvent("wait " + FlowSimulation.format(milliseconds: due - copy.now))
             do {
@@ -266,17 +242,17 @@ public struct FlowFilePathfinder: Sendable {
             } catch {
                 return nil
             }
-            return (label, copy.takeRootTransitions(), rootLeaves(copy), copy.rootFinished, .interpreter(copy))
+            return (label, copy.takeRootTransitions(), rootKey(copy), copy.rootFinished, .interpreter(copy))
         }
         while let (_, from, run) = explorer.next() {
             // Delayed transitions: letting time pass until the next timer fires is an edge too (as
             // FlowPathfinder fires a typed flow's armed timers).
-            if hasDelays, let (label, covers, reachedLeaves, finished, after) = wait(run), !covers.isEmpty {
-                explorer.reach(reachedLeaves.map(key) ?? from, by: label, exploring: finished ? nil : after)
+            if hasDelays, let (label, covers, reachedKey, finished, after) = wait(run), !covers.isEmpty {
+                explorer.reach(reachedKey.map(node) ?? from, by: label, exploring: finished ? nil : after)
                 for t in covers { coverFlat.append(Int32(t)) }
                 coverStart.append(coverFlat.count)
             }
-            let fromLeaves = parallel ? Array(configurations[from].prefix { $0 >= 0 }) : [Int32(from)]
+            let fromLeaves = nodeLeaves[from]
             // Candidate transitions in the order the engine tries them: innermost state first (each
             // leaf's in turn: the engine selects one transition for each).
             named.removeAll(keepingCapacity: true)
@@ -316,7 +292,7 @@ public struct FlowFilePathfinder: Sendable {
                     tried.append(truths)
                     guard tried.count <= 64 else { continue }
                     let event = SpecEvent(names[name], guards: truths)
-                    guard let (covers, reachedLeaves, finished, after) = step(run, event) else {
+                    guard let (covers, reachedKey, finished, after) = step(run, event) else {
                         continue  // a loop the run stops: no edge
                     }
                     guard !covers.isEmpty else { continue }
@@ -328,7 +304,7 @@ public struct FlowFilePathfinder: Sendable {
                             pending.append(flipped)
                         }
                     }
-                    let to = reachedLeaves.map(key) ?? from
+                    let to = reachedKey.map(node) ?? from
                     explorer.reach(to, by: event, exploring: finished ? nil : after)
                     for t in covers { coverFlat.append(Int32(t)) }
                     coverStart.append(coverFlat.count)
@@ -339,7 +315,7 @@ public struct FlowFilePathfinder: Sendable {
         let tree = explorer.exploration
         // Each state's path is kept as the node (a configuration) it was first settled in: memory stays
         // linear in the flow's size (a chain's paths together are quadratic).
-        let settledVia = tree.firstNodes(inside: hierarchy) { parallel ? configurations[$0].prefix { $0 >= 0 }.map { Int($0) } : [$0] }
+        let settledVia = tree.firstNodes(inside: hierarchy) { nodeLeaves[$0].map { Int($0) } }
         // The cover: for each edge that takes a transition not yet taken, the shortest path to its
         // source and the edge.
         let (ends, covered) = tree.transitionCover(start: startCovers, transitionCount: transitions.count) { e in
@@ -394,8 +370,7 @@ public struct FlowFilePathfinder: Sendable {
     private static let none: Int32 = -2
     /// State ordinals by name.
     private let ordinals: [String: Int]
-    /// The exploration: nodes are configurations (a leaf state's ordinal; with parallel states, the
-    /// number of a set of leaves), edges are events.
+    /// The exploration: nodes are configurations (numbered engine keys), edges are events.
     private let tree: FlowExploration<Int, SpecEvent>
     /// The node each state was first settled in through (a configuration with a leaf inside it), by
     /// ordinal, or -1.

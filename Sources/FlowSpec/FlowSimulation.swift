@@ -163,7 +163,11 @@ public final class FlowSimulation {
                 throw Problem(description: "\(at): error: the document declares data or a script: simulate runs SCXML's null data model (structure, events, In())")
             }
             func refuseData(_ block: FlowFile.Executable) throws(Problem) {
-                for case .unsupported(let element, let location) in block.instructions {
+                var first: (element: String, location: FlowSourceLocation?)?
+                block.forEachAction { action in
+                    if first == nil, case .unsupported(let element, let location) = action.kind { first = (element, location) }
+                }
+                if let (element, location) = first {
                     let at = location.map { "\($0): " } ?? ""
                     throw Problem(description: "\(at)error: \(element) needs a data model: simulate runs SCXML's null data model (structure, events, In())")
                 }

@@ -202,21 +202,11 @@ extension FlowFile {
         return String(inner.dropFirst().dropLast())
     }
 
-    /// A transition's SCXML event descriptors, normalized: `error.*` and `error.` are `error`; `*` stays.
-    static func descriptors(_ event: String) -> [Substring] {
-        event.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { d -> Substring in
-            var d = d
-            if d.hasSuffix(".*") { d = d.dropLast(2) }
-            while d.hasSuffix(".") { d = d.dropLast() }
-            return d
-        }
-    }
+    /// A transition's SCXML event descriptors, normalized (``EventDescriptor/descriptors(_:)``).
+    static func descriptors(_ event: String) -> [Substring] { EventDescriptor.descriptors(event) }
 
-    /// Whether a transition's event descriptors match an event name (SCXML: the name equals a
-    /// descriptor or starts with it followed by a dot; `*` matches every name).
-    static func matches(_ event: String, name: String) -> Bool {
-        descriptors(event).contains { d in d == "*" || name == d || (name.hasPrefix(d) && name.dropFirst(d.count).first == ".") }
-    }
+    /// Whether a transition's event descriptors match an event name (``EventDescriptor``).
+    static func matches(_ event: String, name: String) -> Bool { EventDescriptor.matches(event: event, name: name) }
 
     /// Every event name the spec's transitions mention: with SCXML semantics, each descriptor of each
     /// transition (`*` left out), plus `done.state.*` of compound states with final children, and the
@@ -287,30 +277,15 @@ struct EventClasses: Sendable {
         }
         all = [""] + descriptors.sorted()
         for (rank, c) in all.enumerated().dropFirst() {
-            for p in Self.prefixes(of: c) where descriptors.contains(p) { extensions[p, default: []].append(rank) }
+            for p in EventDescriptor.prefixes(of: Substring(c)) where descriptors.contains(String(p)) {
+                extensions[String(p), default: []].append(rank)
+            }
         }
-    }
-
-    /// A name's token prefixes, longest first, the name itself included (`a.b.c`, `a.b`, `a`).
-    private static func prefixes(of name: String) -> [String] {
-        var result = [name]
-        var rest = Substring(name)
-        while let dot = rest.lastIndex(of: ".") {
-            rest = rest[..<dot]
-            if !rest.isEmpty { result.append(String(rest)) }
-        }
-        return result
     }
 
     /// The class of an event name: the longest descriptor that is a token prefix of it, or `""`.
     func kind(of name: String) -> String {
-        if descriptors.contains(name) { return name }
-        var rest = Substring(name)
-        while let dot = rest.lastIndex(of: ".") {
-            rest = rest[..<dot]
-            if descriptors.contains(String(rest)) { return String(rest) }
-        }
-        return ""
+        EventDescriptor.longestPrefix(of: Substring(name)) { descriptors.contains(String($0)) }.map(String.init) ?? ""
     }
 
     /// The classes a transition's event attribute matches, in ``all``'s order.

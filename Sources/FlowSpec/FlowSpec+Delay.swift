@@ -100,8 +100,8 @@ extension FlowFile {
         var wildcard = false
         var delayedSends = false
         func count(_ block: Executable) {
-            for instruction in block.instructions {
-                switch instruction {
+            block.forEachAction { action in
+                switch action.kind {
                 case .send(let send):
                     sent[send.event, default: 0] += 1
                     if let id = send.id { ids[id, default: 0] += 1 }
@@ -127,13 +127,9 @@ extension FlowFile {
         guard delayedSends, !wildcard else { return }
         /// Whether a descriptor of some other transition matches `event` (one transition naming it is ours).
         func matchedElsewhere(_ event: String) -> Bool {
-            if (descriptors[Substring(event)] ?? 0) > 1 { return true }
-            var rest = Substring(event)
-            while let dot = rest.lastIndex(of: ".") {
-                rest = rest[..<dot]
-                if descriptors[rest] != nil { return true }
+            EventDescriptor.prefixes(of: Substring(event)).enumerated().contains { k, prefix in
+                (descriptors[prefix] ?? 0) > (k == 0 ? 1 : 0)
             }
-            return false
         }
         func recognize(_ state: inout State) {
             guard !state.isFinal, state.history == nil else { return }
@@ -144,11 +140,11 @@ extension FlowFile {
                 guard let event = t.event, t.delay == nil, !t.isInternal, t.targets.count <= 1,
                       Self.descriptors(event) == [Substring(event)], sent[event] == 1, !matchedElsewhere(event) else { continue }
                 guard let entry = state.onEntry.firstIndex(where: { block in
-                    guard block.instructions.count == 1, case .send(let send) = block.instructions[0] else { return false }
+                    guard block.actions.count == 1, case .send(let send) = block.actions[0].kind else { return false }
                     return send.event == event
-                }), case .send(let send) = state.onEntry[entry].instructions[0],
+                }), case .send(let send) = state.onEntry[entry].actions[0].kind,
                       let id = send.id, ids[id] == 1, send.target == nil, send.type == nil, send.delay > 0,
-                      let exit = state.onExit.firstIndex(where: { $0.instructions == [.cancel(sendID: id)] }),
+                      let exit = state.onExit.firstIndex(where: { $0.actions == [.cancel(sendID: id)] }),
                       let entryLabel = Self.labelIndex(ofBlock: entry, in: state.onEntry, labels: state.entry),
                       let exitLabel = Self.labelIndex(ofBlock: exit, in: state.onExit, labels: state.exit)
                 else { continue }
@@ -173,11 +169,7 @@ extension FlowFile {
     /// are one per top-level element, block after block); `nil` when the blocks' elements do not
     /// account for the labels.
     private static func labelIndex(ofBlock block: Int, in blocks: [Executable], labels: [String]) -> Int? {
-        var counts: [Int] = []
-        for b in blocks {
-            guard let elements = SCXMLWriter.Decoder(code: b.instructions).elements() else { return nil }
-            counts.append(elements.count)
-        }
+        let counts = blocks.map(\.actions.count)
         guard counts.reduce(0, +) == labels.count, counts[block] == 1 else { return nil }
         return counts[..<block].reduce(0, +)
     }

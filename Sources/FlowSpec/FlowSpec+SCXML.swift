@@ -187,13 +187,10 @@ struct SCXMLReader {
 
     init(file: String) { self.file = file }
 
-    static let executable: Set<String> = ["raise", "send", "log", "assign", "script", "if", "elseif", "else",
-                                          "foreach", "cancel"]
-
     /// The `type` values of an `<invoke>` that invokes an SCXML document.
     static let scxmlTypes: Set<String> = ["scxml", "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml"]
 
-    private func error(_ code: FlowSpecError.Code, _ message: String, _ location: FlowSourceLocation) -> FlowSpecError {
+    func error(_ code: FlowSpecError.Code, _ message: String, _ location: FlowSourceLocation) -> FlowSpecError {
         FlowSpecError(code: code, message: message, location: location)
     }
 
@@ -353,7 +350,7 @@ struct SCXMLReader {
            let transition = element.children.first(where: { $0.name == "transition" }) {
             let (labels, block) = try content(in: transition)
             state.entry += labels
-            if !block.instructions.isEmpty { state.onEntry.append(block) }
+            if !block.actions.isEmpty { state.onEntry.append(block) }
         }
         // SCXML's default initial child is the first child state: a history is not one. It is named
         // then, so that the first child in document order (what a spec's default is) may be a history.
@@ -460,135 +457,6 @@ struct SCXMLReader {
         transition.location = node.location
         transition.isInternal = type == "internal"
         return transition
-    }
-
-    /// The executable content of an element: a label for each element (what steps report and
-    /// diagrams draw), and the block ``FlowSimulation`` runs. What the null data model cannot run is
-    /// reported in ``warnings``.
-    ///
-    /// Labels: `<raise event="e"/>` is `raise(e)`, a `<send>` with only an event (and an id) is
-    /// `send(e)`, `<log label="l"/>` is `l`, anything else its element name and attributes.
-    mutating func content(in node: XMLNode) throws(FlowSpecError) -> (labels: [String], block: FlowFile.Executable) {
-        var labels: [String] = []
-        for child in node.children {
-            guard Self.executable.contains(child.name) else {
-                throw error(.unsupported, "<\(child.name)> is not executable content (in <\(node.name)>)", child.location)
-            }
-            labels.append(Self.label(of: child))
-        }
-        var instructions: [FlowFile.Instruction] = []
-        try flatten(node.children, into: &instructions)
-        for case .unsupported(let element, let location?) in instructions {
-            warn("\(element) needs a data model: shown as a label, not run (simulate runs SCXML's null data model)", location)
-        }
-        return (labels, FlowFile.Executable(instructions))
-    }
-
-    /// The label of one element of executable content.
-    static func label(of child: XMLNode) -> String {
-        switch child.name {
-        case "raise" where child.attribute("event") != nil:
-            return "raise(\(child.attribute("event")!))"
-        case "send" where child.attribute("event") != nil && child.attributes.allSatisfy({ ["event", "id"].contains($0.name) }):
-            return "send(\(child.attribute("event")!))"
-        case "log" where child.attribute("label") != nil && child.attribute("expr") == nil:
-            return child.attribute("label")!
-        default:
-            let list = child.attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
-            return "\(child.name)(\(list))"
-        }
-    }
-
-    /// Appends the instructions of a list of executable elements. `<if>` nests at most as deep as the
-    /// XML reader allows (``XMLParser/maxDepth``), so the recursion is bounded.
-    func flatten(_ elements: [XMLNode], into code: inout [FlowFile.Instruction]) throws(FlowSpecError) {
-        for element in elements {
-            guard Self.executable.contains(element.name) else {
-                throw error(.unsupported, "<\(element.name)> is not executable content", element.location)
-            }
-            switch element.name {
-            case "raise":
-                guard let event = element.attribute("event"), !event.isEmpty else {
-                    throw error(.missingField, "<raise> needs an 'event'", element.location)
-                }
-                code.append(.raise(event: event))
-            case "send":
-                code.append(try send(element))
-            case "cancel":
-                if let id = element.attribute("sendid") {
-                    code.append(.cancel(sendID: id))
-                } else {
-                    code.append(.unsupported(element: "<cancel> without 'sendid'", location: element.location))
-                }
-            case "log":
-                code.append(.log(label: element.attribute("label"), expr: element.attribute("expr")))
-            case "if":
-                // branch(c1) A jump(end) | branch(c2) B jump(end) | C  end:
-                var jumps: [Int] = []
-                var pendingBranch = code.count
-                code.append(.branch(condition: element.attribute("cond") ?? "", otherwise: -1))
-                var hasElse = false
-                var segment: [XMLNode] = []
-                func close(_ segment: [XMLNode], _ code: inout [FlowFile.Instruction]) throws(FlowSpecError) {
-                    try flatten(segment, into: &code)
-                }
-                for child in element.children {
-                    if child.name == "elseif" || child.name == "else" {
-                        guard !hasElse else {
-                            throw error(.invalidValue, "<\(child.name)> after <else> in <if>", child.location)
-                        }
-                        try close(segment, &code)
-                        segment = []
-                        jumps.append(code.count)
-                        code.append(.jump(to: -1))
-                        if case .branch(let condition, _) = code[pendingBranch] {
-                            code[pendingBranch] = .branch(condition: condition, otherwise: code.count)
-                        }
-                        if child.name == "elseif" {
-                            pendingBranch = code.count
-                            code.append(.branch(condition: child.attribute("cond") ?? "", otherwise: -1))
-                        } else {
-                            hasElse = true
-                            pendingBranch = -1
-                        }
-                    } else {
-                        segment.append(child)
-                    }
-                }
-                try close(segment, &code)
-                let end = code.count
-                if pendingBranch >= 0, case .branch(let condition, _) = code[pendingBranch] {
-                    code[pendingBranch] = .branch(condition: condition, otherwise: end)
-                }
-                for j in jumps { code[j] = .jump(to: end) }
-            default:
-                // elseif/else outside <if>, assign, script, foreach: nothing the null data model runs.
-                code.append(.unsupported(element: "<\(element.name)>", location: element.location))
-            }
-        }
-    }
-
-    /// A `<send>`'s instruction; attributes that need a data model make it unsupported.
-    private func send(_ element: XMLNode) throws(FlowSpecError) -> FlowFile.Instruction {
-        for attribute in element.attributes where !["event", "target", "type", "id", "delay"].contains(attribute.name) {
-            return .unsupported(element: "<send \(attribute.name)>", location: attribute.location)
-        }
-        if let child = element.children.first {
-            return .unsupported(element: "<\(child.name)> in <send>", location: child.location)
-        }
-        guard let event = element.attribute("event"), !event.isEmpty else {
-            return .unsupported(element: "<send> without 'event'", location: element.location)
-        }
-        var delay = 0
-        if let text = element.attribute("delay") {
-            guard let ms = FlowFile.milliseconds(Substring(text)) else {
-                throw error(.invalidValue, "<send delay=\"\(text)\"> is not a duration such as \"2s\" or \"150ms\"",
-                            element.location(of: "delay"))
-            }
-            delay = ms
-        }
-        return .send(FlowFile.Send(event: event, target: element.attribute("target"), type: element.attribute("type"),
-                                   id: element.attribute("id"), delay: delay, location: element.location))
     }
 }
 

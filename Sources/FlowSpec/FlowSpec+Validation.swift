@@ -279,7 +279,7 @@ extension FlowFile {
         if state.initialStates.count > 1 {
             return "\(at(state.location))error: state '\(state.name)' names several initial states: several initial states are drawn and validated, not \(verb)"
         }
-        if state.history != nil, state.transitions.contains(where: { !($0.content?.instructions.isEmpty ?? true) }) {
+        if state.history != nil, state.transitions.contains(where: { !($0.content?.actions.isEmpty ?? true) }) {
             return "\(at(state.location))error: the default transition of <history> '\(state.name)' has executable content: it is drawn and validated, not \(verb)"
         }
         return nil

@@ -3,68 +3,6 @@ import FlowGraph
 import HeapModule
 import Flowstate
 
-/// A flow file compiled once for running: its definition (descriptor matching for SCXML), the map
-/// from declarations to the file's transitions, and its index. Shared by every session of it.
-final class SpecDocument: Sendable {
-    let spec: FlowFile
-    let definition: FlowDefinition<StringFlow>
-    let index: SpecIndex
-    let scxml: Bool
-    /// The states a step may have something to do in besides the engine's work, by name: those with
-    /// executable content, an invoke, or (SCXML) a nested final raising `done.state`. Looked up for
-    /// every state entered or exited; every other state has nothing to run.
-    let states: [String: FlowFile.State]
-    /// The executable content of the file's transitions that have some, by index in document order.
-    let contents: [Int: FlowFile.Executable]
-    /// Whether a step can have anything for the driver to do besides the engine's work: executable
-    /// content, an invoke, a nested final raising `done.state` (a JSON spec without child flows has
-    /// none), or parallel states (whose `done.state` events the engine reports for the driver to queue).
-    let hasContent: Bool
-    /// Whether the flow has parallel or history states (runs SCXML's algorithm in the engine): its
-    /// notes name every active leaf, and the engine reports the `done.state` events it raises.
-    let parallel: Bool
-    /// SCXML: the nested final states whose `done.state.<parent>` the driver raises (those outside
-    /// every parallel state, which the definition declares as plain states; the engine raises and
-    /// reports the others).
-    let raisesDone: Set<String>
-
-    /// - Parameter effects: Whether the definition carries effect labels (what a simulation reports;
-    ///   an exploration does not read them, see ``FlowFile/compiled(guards:matching:effects:children:)``).
-    init(_ spec: FlowFile, guards: [String: Bool], classes: EventClasses, effects: Bool = true) {
-        self.spec = spec
-        let scxml = spec.semantics == .scxml
-        self.scxml = scxml
-        // Compiled first, indexed after: the index is not alive while the compilation peaks.
-        let (definition, map) = spec.compiled(guards: guards, matching: scxml ? .descriptors(classes) : .text,
-                                              effects: effects)
-        var index = SpecIndex(spec)
-        index.specTransitions = map
-        self.definition = definition
-        var states: [String: FlowFile.State] = [:]
-        var contents: [Int: FlowFile.Executable] = [:]
-        var raisesDone: Set<String> = []
-        let hierarchy = definition.hierarchy
-        index.forEach(state: { ordinal, state in
-            let nestedFinal = scxml && state.isFinal && index.hierarchy.parent(of: ordinal) >= 0
-            if nestedFinal, let p = definition.position(of: state.name),
-               hierarchy.nearestParallelAncestor(of: p) == FlowHierarchy.root {
-                raisesDone.insert(state.name)
-            }
-            if !state.onEntry.isEmpty || !state.onExit.isEmpty || state.child != nil || nestedFinal {
-                states[state.name] = state
-            }
-        }, transition: { t, transition in
-            if let content = transition.content, !content.instructions.isEmpty { contents[t] = content }
-        })
-        self.states = states
-        self.contents = contents
-        self.raisesDone = raisesDone
-        parallel = hierarchy.hasParallel || hierarchy.hasHistory  // history flows run SCXML's algorithm too
-        hasContent = !states.isEmpty || !contents.isEmpty || parallel
-        self.index = index
-    }
-}
-
 /// The W3C SCXML algorithm (Appendix D) for the null data model, `<history>` included, around the
 /// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
 /// ``FlowFilePathfinder`` copies to explore.
@@ -82,10 +20,11 @@ final class SpecDocument: Sendable {
 /// recommendation says.
 ///
 /// Its functions carry the names of the recommendation's procedures they stand for (`interpret`,
-/// `mainEventLoop`, `macrostep`, `microstep`, `exitStates`, `executeTransitionContent`,
-/// `enterStates`, `exitInterpreter`, `invoke`, `cancelInvoke`, `executeContent`), one section each;
-/// why replaying content from the engine's report equals the recommendation's algorithm is written
-/// at the head of those sections.
+/// `mainEventLoop`, `macrostep`, `executeTransitionContent`, `exitInterpreter`, `invoke`,
+/// `cancelInvoke`, `executeContent`), one section each; those that replay what the engine did and
+/// reported say so (`replayMicrostep`, `replayExitStates`, `replayEnterStates`: the recommendation's
+/// `microstep`, `exitStates`, `enterStates`). Why replaying content from the engine's report equals
+/// the recommendation's algorithm is written at the head of those sections.
 struct SpecInterpreter: Sendable {
     /// Why a run stopped early.
     struct Stop: Error, Sendable {
@@ -161,38 +100,38 @@ struct SpecInterpreter: Sendable {
     let rootName: String
     let guards: [String: Bool]
     let classes: EventClasses
-    private(set) var sessions: [Session?] = []
+    var sessions: [Session?] = []
     /// The sessions alive, in the order they started: what a pass of the run serves (ended sessions
     /// keep their slot, so a document that invokes in a loop does not slow every pass down).
-    private(set) var live: [Int] = []
+    var live: [Int] = []
     /// Virtual time, in milliseconds since the start.
     private(set) var now = 0
     /// Delayed events by due time: a heap, so a document with many timers costs log n per event.
     /// Cancelled ones (and those of ended sessions) are dropped when they come up.
-    private var delayed = Heap<Delayed>()
+    var delayed = Heap<Delayed>()
     /// Sequences of delayed events `<cancel>` dropped.
-    private var cancelledSends: Set<Int> = []
+    var cancelledSends: Set<Int> = []
     /// The pending delayed events' sequences by sender and send id, for `<cancel>`.
-    private var sendsByID: [SendKey: [Int]] = [:]
-    private struct SendKey: Hashable, Sendable {
+    var sendsByID: [SendKey: [Int]] = [:]
+    struct SendKey: Hashable, Sendable {
         var sender: Int
         var id: String
     }
     /// The pending timers' sequences by session and timer, for their machine's cancellations.
-    private var timerSequences: [TimerKey: Int] = [:]
-    private struct TimerKey: Hashable, Sendable {
+    var timerSequences: [TimerKey: Int] = [:]
+    struct TimerKey: Hashable, Sendable {
         var session: Int
         var timer: FlowTimer
     }
-    private var sequence = 0
-    private var sendCounter = 0
+    var sequence = 0
+    var sendCounter = 0
     private(set) var notes: [Note] = []
     /// Sessions cancelled by their parent: their events still queued are not processed.
-    private var cancelled: Set<Int> = []
+    var cancelled: Set<Int> = []
     /// Steps taken so far, all sessions together (the limit on a busy document).
     private(set) var steps = 0
     /// Whether the root session has finished.
-    private(set) var rootFinished = false
+    var rootFinished = false
     /// The root session's last state (kept after it finishes).
     private(set) var rootState: String?
     /// Whether notes are kept (exploration turns them off, and reads ``rootTransitions`` instead).
@@ -312,7 +251,7 @@ struct SpecInterpreter: Sendable {
     }
 
     /// Whether a delayed event will still be delivered: not cancelled, its sender and target alive.
-    private func isLive(_ item: Delayed) -> Bool {
+    func isLive(_ item: Delayed) -> Bool {
         !cancelledSends.contains(item.sequence) && sessions.indices.contains(item.target) && sessions[item.target] != nil
             && sessions[item.sender] != nil
     }
@@ -347,7 +286,7 @@ struct SpecInterpreter: Sendable {
     /// The recommendation's `interpret`: starts a session, its machine's start (`enterStates` of the
     /// initial transition, which the engine reports), the content of the states entered, then its
     /// first macrostep. Returns the session's slot.
-    private mutating func interpret(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
+    mutating func interpret(_ document: SpecDocument, path: [String], parent: Int?, invokeID: String?,
                                     invokingState: String?, autoforward: Bool) throws(Stop) -> Int {
         var machine: FlowMachine<StringFlow>
         do {
@@ -385,7 +324,7 @@ struct SpecInterpreter: Sendable {
     /// external queues are empty, in the order they started, one external event at a time each, so
     /// no session starves another. (A session waits for external events here; virtual time brings
     /// the delayed ones, see ``advance(to:)``.)
-    private mutating func mainEventLoop() throws(Stop) {
+    mutating func mainEventLoop() throws(Stop) {
         var progressed = true
         while progressed {
             progressed = false
@@ -406,7 +345,7 @@ struct SpecInterpreter: Sendable {
     /// One turn of `mainEventLoop` for one session: the external event dequeued, if any (autoforwarded
     /// to the children that asked for it, its transitions selected and taken), then the macrostep it
     /// starts, then the invocations of the states entered and still active.
-    private mutating func mainEventLoopTurn(_ s: Int, external: SpecEvent?, outputOf child: String? = nil)
+    mutating func mainEventLoopTurn(_ s: Int, external: SpecEvent?, outputOf child: String? = nil)
         throws(Stop)
     {
         if let external {
@@ -426,7 +365,7 @@ struct SpecInterpreter: Sendable {
 
     /// The recommendation's macrostep: every internal event, first in first out, each selecting and
     /// taking its transitions and the eventless ones after them, until the internal queue is empty.
-    private mutating func macrostep(_ s: Int) throws(Stop) {
+    mutating func macrostep(_ s: Int) throws(Stop) {
         var count = 0
         while sessions[s]?.internalQueue.isEmpty == false {
             count += 1
@@ -444,8 +383,8 @@ struct SpecInterpreter: Sendable {
     /// session's machine (or, with `timer`, one of its timers fires: `event` is then the timer's
     /// label), which selects and takes the enabled transitions, then the eventless ones
     /// (`selectEventlessTransitions`) until none is enabled, and reports each microstep; each is then
-    /// replayed (``microstep(_:in:active:event:)``).
-    private mutating func selectAndTakeTransitions(_ s: Int, event: SpecEvent, isInternal: Bool,
+    /// replayed (``replayMicrostep(_:in:active:event:)``).
+    mutating func selectAndTakeTransitions(_ s: Int, event: SpecEvent, isInternal: Bool,
                                                    outputOf child: String? = nil, timer: FlowTimer? = nil)
         throws(Stop)
     {
@@ -519,222 +458,6 @@ struct SpecInterpreter: Sendable {
         }
     }
 
-    /// Replays the microsteps the engine reports a step took, in order, from the configuration
-    /// `active` it started in. The engine is the only one that says what a step exited and entered,
-    /// for flows with and without parallel states.
-    private mutating func replay(_ microsteps: [FlowMicrostep], active: Set<String>, in s: Int,
-                                 event: SpecEvent?) {
-        var active = active
-        for report in microsteps { microstep(report, in: s, active: &active, event: event) }
-    }
-
-    // MARK: microstep
-
-    /// The recommendation's `microstep`, replayed from the engine's report: `exitStates`, then
-    /// `executeTransitionContent`, then `enterStates`. The report lists its actions in that order
-    /// (``FlowMicrostep/actions``); `active` follows the configuration through them.
-    private mutating func microstep(_ report: FlowMicrostep, in s: Int, active: inout Set<String>,
-                                    event: SpecEvent?) {
-        let actions = report.actions[...]
-        let exits = actions.prefix { if case .exit = $0 { true } else { false } }
-        let taken = actions[exits.endIndex...].prefix { if case .take = $0 { true } else { false } }
-        exitStates(exits, in: s, active: &active, event: event)
-        executeTransitionContent(taken, in: s, active: active, event: event)
-        enterStates(actions[taken.endIndex...], in: s, active: &active, event: event)
-    }
-
-    // MARK: exitStates
-
-    /// The recommendation's `exitStates`, over the exit set the engine computed (innermost first, its
-    /// history already recorded): each state's `<onexit>` blocks, then the sessions it invoked are
-    /// cancelled (and an invocation still due is dropped).
-    private mutating func exitStates(_ exits: ArraySlice<FlowMicrostep.Action>, in s: Int, active: inout Set<String>,
-                                     event: SpecEvent?) {
-        let declared = sessions[s]!.document.definition.states
-        for action in exits {
-            guard case .exit(let p) = action else { continue }
-            let state = declared[p].state
-            exitState(state, in: s, active: &active, event: event)
-            cancelInvocations(of: state, in: s)
-        }
-    }
-
-    /// Exits one state: its `<onexit>` blocks run with the configuration `active` of that moment
-    /// (which still holds it), then it leaves `active`. The one place exit blocks run: for a
-    /// microstep's exit set and for a session that ends (``exitInterpreter(_:event:)``).
-    private mutating func exitState(_ state: String, in s: Int, active: inout Set<String>,
-                                    event: SpecEvent?) {
-        for block in sessions[s]?.document.states[state]?.onExit ?? [] {
-            executeContent(block, in: s, active: active, event: event)
-        }
-        active.remove(state)
-    }
-
-    // MARK: executeTransitionContent
-
-    /// The recommendation's `executeTransitionContent`: the blocks of the transitions taken, in the
-    /// engine's order, after every exit and before any entry.
-    private mutating func executeTransitionContent(_ taken: ArraySlice<FlowMicrostep.Action>, in s: Int,
-                                                   active: Set<String>, event: SpecEvent?) {
-        let document = sessions[s]!.document
-        for action in taken {
-            guard case .take(let id) = action else { continue }
-            if let block = document.contents[document.index.specTransitions[id.position]] {
-                executeContent(block, in: s, active: active, event: event)
-            }
-        }
-    }
-
-    // MARK: enterStates
-
-    /// The recommendation's `enterStates`, over the entry set the engine computed (outermost first,
-    /// default and history entries resolved): each state joins `active` and is entered
-    /// (``enterState(_:in:active:event:)``); each `done.state.<id>` the engine raised (a final state
-    /// inside a parallel one) is queued where it was raised, after the entry blocks of that final
-    /// state.
-    private mutating func enterStates(_ entries: ArraySlice<FlowMicrostep.Action>, in s: Int,
-                                      active: inout Set<String>, event: SpecEvent?) {
-        let declared = sessions[s]!.document.definition.states
-        for action in entries {
-            switch action {
-            case .enter(let p):
-                let state = declared[p].state
-                active.insert(state)
-                enterState(state, in: s, active: active, event: event)
-            case .done(let p):
-                sessions[s]?.internalQueue.append(SpecEvent("done.state.\(declared[p].state)"))
-            case .exit, .take:
-                assertionFailure("a microstep's exits and transitions come before its entries")
-            }
-        }
-    }
-
-    /// Entering one state: its `<onentry>` blocks; its invocation is due at the end of the macrostep;
-    /// a nested final outside parallel states raises `done.state.<parent>` (inside one, the engine
-    /// raises it: see ``enterStates(_:in:active:event:)``). A top-level final ends the session once
-    /// the step is replayed (``finish(_:output:event:)``).
-    private mutating func enterState(_ state: String, in s: Int, active: Set<String>, event: SpecEvent?) {
-        let document = sessions[s]!.document
-        guard let declared = document.states[state] else { return }
-        for block in declared.onEntry { executeContent(block, in: s, active: active, event: event) }
-        if declared.child != nil { sessions[s]?.toInvoke.append(state) }
-        if document.raisesDone.contains(state), let parent = document.index.parent[state] {
-            sessions[s]?.internalQueue.append(SpecEvent("done.state.\(parent)"))
-        }
-    }
-
-    // MARK: exitInterpreter
-
-    /// A session reached its top-level final state: it exits (``exitInterpreter(_:event:)``), its
-    /// invocations are cancelled, and its parent gets `done.invoke.<id>` (`returnDoneEvent`).
-    private mutating func finish(_ s: Int, output: String, event: SpecEvent?) {
-        guard let session = sessions[s] else { return }
-        note(.finished(path: pathOf(s), output: output))
-        if s == 0 { rootFinished = true }
-        exitInterpreter(s, event: event)
-        for (_, child) in (sessions[s]?.children ?? [:]).sorted(by: { $0.key < $1.key }) { cancelInvoke(child) }
-        if let parent = session.parent, let document = sessions[parent]?.document, let id = session.invokeID {
-            if document.scxml {
-                sessions[parent]?.externalQueue.append(Queued(event: SpecEvent("done.invoke.\(id)"), origin: s))
-            } else {
-                // A JSON flow spec's child flow: its output becomes the event its state's `outputs` names
-                // (none when it names null), else the event of the output's own name.
-                let mapping = session.invokingState.flatMap { document.states[$0] }?.childOutputs
-                let event = mapping?.first { $0.output == output }.map(\.event) ?? output
-                if let event {
-                    sessions[parent]?.externalQueue.append(Queued(event: SpecEvent(event), origin: s,
-                                                                  outputOf: session.document.spec.name))
-                }
-            }
-            sessions[parent]?.children[id] = nil
-        }
-        end(s)
-    }
-
-    /// The recommendation's `exitInterpreter`, for a session that finished or is cancelled: every
-    /// active state is exited, innermost first (``exitState(_:in:active:event:)``), each seeing the
-    /// configuration of its moment. Its invocations are the caller's: ``finish(_:output:event:)``
-    /// cancels them after, ``cancelInvoke(_:)`` has cancelled them before. A failing block abandons
-    /// itself only (``executeContent(_:in:active:event:)`` does not throw): the state's next blocks
-    /// still run, every state leaves `active`, and the session ends.
-    private mutating func exitInterpreter(_ s: Int, event: SpecEvent?) {
-        guard let machine = sessions[s]?.machine else { return }
-        // A finished machine rests in its final configuration, which is exited too; a cancelled
-        // session's machine has not finished (a session ends as its machine finishes).
-        let configuration = machine.configuration
-        var active = Set(configuration)
-        for state in configuration { exitState(state, in: s, active: &active, event: event) }
-    }
-
-    private mutating func end(_ s: Int) {
-        live.removeAll { $0 == s }
-        sessions[s] = nil
-        // Its delayed events, sent or awaited, are dropped as they come up (`isLive`).
-    }
-
-    // MARK: invoke
-
-    /// Starts the invocations of the states entered during the macrostep that are still active (the
-    /// recommendation's `invoke`, at the end of each macrostep).
-    private mutating func invoke(_ s: Int) throws(Stop) {
-        guard sessions[s]?.toInvoke.isEmpty == false else { return }
-        // Fields, not the session: a copy of it would share its queues (see `selectAndTakeTransitions`).
-        let toInvoke = sessions[s]!.toInvoke
-        sessions[s]!.toInvoke = []
-        let machine = sessions[s]!.machine
-        let parentDocument = sessions[s]!.document
-        let parentPath = sessions[s]!.path
-        let configuration = Set(machine.isFinished ? [] : machine.configuration)
-        for state in toInvoke where configuration.contains(state) {
-            guard let declared = parentDocument.states[state], let child = declared.child,
-                  let document = documents[child] else { continue }
-            let id: String
-            if let given = declared.childID {
-                id = given
-            } else {
-                sessions[s]!.generatedIDs += 1
-                id = "\(state).\(sessions[s]!.generatedIDs)"
-            }
-            // A JSON flow spec's child flow gets every external event its parent gets.
-            let started = try interpret(document, path: parentPath + [document.spec.name], parent: s, invokeID: id,
-                                        invokingState: state,
-                                        autoforward: declared.autoforward || !parentDocument.scxml)
-            if sessions[s] != nil, sessions[started] != nil { sessions[s]!.children[id] = started }
-        }
-    }
-
-    // MARK: cancelInvoke
-
-    /// Exiting a state cancels the sessions it invoked, and its invocation, if still due, is dropped.
-    private mutating func cancelInvocations(of state: String, in s: Int) {
-        sessions[s]?.toInvoke.removeAll { $0 == state }
-        guard let session = sessions[s] else { return }
-        for (id, child) in session.children where sessions[child]?.invokingState == state {
-            sessions[s]!.children[id] = nil
-            cancelInvoke(child)
-        }
-    }
-
-    /// The recommendation's `cancelInvoke`: ends a session and everything it invoked, children first,
-    /// deepest first, each exiting its active states (``exitInterpreter(_:event:)``). Iterative:
-    /// invocation chains may be deep.
-    private mutating func cancelInvoke(_ root: Int) {
-        var order: [Int] = []
-        var stack = [root]
-        while let s = stack.popLast() {
-            guard let session = sessions[s] else { continue }
-            order.append(s)
-            stack.append(contentsOf: session.children.values.sorted())
-        }
-        for s in order.reversed() {
-            guard sessions[s] != nil else { continue }
-            exitInterpreter(s, event: nil)
-            note(.cancelled(path: pathOf(s)))
-            cancelled.insert(s)
-            end(s)
-        }
-    }
-
     // MARK: Leaves and timers
 
     /// The atomic states a machine is in, as notes name them: the state, or with parallel states each
@@ -752,7 +475,7 @@ struct SpecInterpreter: Sendable {
     static func describe(_ leaves: [String]) -> String { leaves.joined(separator: ", ") }
 
     /// Schedules the timers a step armed on virtual time, and drops those it cancelled.
-    private mutating func schedule(_ changes: [FlowTimerChange], in s: Int) {
+    mutating func schedule(_ changes: [FlowTimerChange], in s: Int) {
         for change in changes {
             switch change {
             case .arm(let timer, let delay):
@@ -777,135 +500,9 @@ struct SpecInterpreter: Sendable {
         return Int(max(1, min(whole, Int64(Int32.max))))
     }
 
-    // MARK: executeContent
+    func pathOf(_ s: Int) -> [String] { sessions[s]?.path ?? [] }
 
-    /// The recommendation's `executeContent` for one block. An instruction that fails places its
-    /// error event on the internal queue and abandons the rest of the block (the recommendation's
-    /// rule). It does not throw: a failure is an event, never a reason to skip the blocks after this
-    /// one (the next `<onexit>` of the same state, the next state's), so every replay of a microstep
-    /// and every exit of a session (``exitInterpreter(_:event:)``) runs to its end.
-    private mutating func executeContent(_ block: FlowFile.Executable, in s: Int, active: Set<String>,
-                                         event: SpecEvent?) {
-        let code = block.instructions
-        var pc = 0
-        while pc < code.count {
-            switch code[pc] {
-            case .raise(let name):
-                sessions[s]?.internalQueue.append(SpecEvent(name))
-            case .log:
-                break  // its label is the step's effect; the null data model evaluates no `expr`
-            case .branch(let condition, let otherwise):
-                guard let value = evaluate(condition, in: s, active: active, event: event) else {
-                    raiseError("error.execution", in: s)
-                    return
-                }
-                if !value {
-                    // Branches and jumps only go forward (the reader writes them so); a block built by
-                    // hand that jumps back would loop: it fails as any instruction that cannot run.
-                    guard otherwise > pc else {
-                        raiseError("error.execution", in: s)
-                        return
-                    }
-                    pc = otherwise
-                    continue
-                }
-            case .jump(let to):
-                guard to > pc else {
-                    raiseError("error.execution", in: s)
-                    return
-                }
-                pc = to
-                continue
-            case .cancel(let id):
-                for sequence in sendsByID.removeValue(forKey: SendKey(sender: s, id: id)) ?? [] {
-                    cancelledSends.insert(sequence)
-                }
-            case .unsupported:
-                raiseError("error.execution", in: s)
-                return
-            case .send(let send):
-                guard dispatch(send, from: s) else { return }
-            }
-            pc += 1
-        }
-    }
-
-    /// A condition of `<if>`/`<elseif>`: `true`, `false`, `In('id')`, or a guard by name (the event's
-    /// truths, then the run's defaults, then true, as for transitions). `nil` when empty.
-    private func evaluate(_ condition: String, in s: Int, active: Set<String>, event: SpecEvent?) -> Bool? {
-        let text = condition.trimmingSpaces
-        if text.isEmpty { return nil }
-        if text == "true" { return true }
-        if text == "false" { return false }
-        if let state = FlowFile.inPredicate(text) { return active.contains(state) }
-        return event?.guards[condition] ?? guards[condition] ?? true
-    }
-
-    private mutating func raiseError(_ name: String, in s: Int) {
-        sessions[s]?.internalQueue.append(SpecEvent(name))
-    }
-
-    /// Routes a `<send>`; false when it failed (its error is already queued).
-    private mutating func dispatch(_ send: FlowFile.Send, from s: Int) -> Bool {
-        if let type = send.type, type != FlowFile.Send.scxmlType, type != "scxml" {
-            raiseError("error.execution", in: s)
-            return false
-        }
-        let id: String
-        if let given = send.id {
-            id = given
-        } else {
-            sendCounter += 1
-            id = "send.\(sendCounter)"
-        }
-        let target: Int
-        var isInternal = false
-        switch send.target {
-        case nil:
-            target = s
-        case "#_internal"?:
-            target = s
-            isInternal = true
-        case "#_parent"?:
-            guard let parent = sessions[s]?.parent, sessions[parent] != nil else {
-                raiseError("error.communication", in: s)
-                return false
-            }
-            target = parent
-        case let value? where value.hasPrefix("#_scxml_"):
-            let sessionID = String(value.dropFirst("#_scxml_".count))
-            guard let found = Int(sessionID), sessions.indices.contains(found), sessions[found] != nil else {
-                raiseError("error.communication", in: s)
-                return false
-            }
-            target = found
-        case let value? where value.hasPrefix("#_"):
-            guard let child = sessions[s]?.children[String(value.dropFirst(2))], sessions[child] != nil else {
-                raiseError("error.communication", in: s)
-                return false
-            }
-            target = child
-        case _?:
-            raiseError("error.execution", in: s)
-            return false
-        }
-        let event = SpecEvent(send.event)
-        if send.delay > 0 {
-            sequence += 1
-            sendsByID[SendKey(sender: s, id: id), default: []].append(sequence)
-            delayed.insert(Delayed(due: now + send.delay, sequence: sequence, sender: s, sendID: id, target: target,
-                                   isInternal: isInternal, event: event))
-        } else if isInternal {
-            sessions[target]?.internalQueue.append(event)
-        } else {
-            sessions[target]?.externalQueue.append(Queued(event: event, origin: s))
-        }
-        return true
-    }
-
-    private func pathOf(_ s: Int) -> [String] { sessions[s]?.path ?? [] }
-
-    private mutating func note(_ note: Note) {
+    mutating func note(_ note: Note) {
         if recording { notes.append(note) }
     }
 
@@ -921,3 +518,4 @@ struct SpecInterpreter: Sendable {
         return notes
     }
 }
+

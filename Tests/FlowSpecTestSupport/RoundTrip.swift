@@ -4,17 +4,8 @@ import Testing
 /// Everything a spec read from SCXML holds, as text, without the places things were read from (a
 /// written document puts them elsewhere), each inline child document in place.
 public func canonical(_ spec: FlowFile) -> String {
-    func describe(_ instruction: FlowFile.Instruction) -> String {
-        switch instruction {
-        case .send(var send):
-            send.location = nil
-            return "\(FlowFile.Instruction.send(send))"
-        case .unsupported(let element, _): return "unsupported(\(element))"
-        default: return "\(instruction)"
-        }
-    }
     func blocks(_ list: [FlowFile.Executable]) -> String {
-        list.map { "{" + $0.instructions.map(describe).joined(separator: "; ") + "}" }.joined(separator: " ")
+        list.map { "{\($0)}" }.joined(separator: " ")
     }
     var out = "scxml \(spec.name) \(spec.semantics) initial=\(spec.initial) data=\(spec.dataElements.count)\n"
     func write(_ state: FlowFile.State, _ indent: String) {

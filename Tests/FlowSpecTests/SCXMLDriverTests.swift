@@ -255,10 +255,11 @@ extension SCXMLDriverTests {
 }
 
 extension SCXMLDriverTests {
-    @Test("A hand-built block that jumps backwards fails with error.execution instead of looping")
-    func backwardJump() throws {
+    @Test("A block built in code whose <if> has no condition fails with error.execution, the rest abandoned")
+    func conditionMissing() throws {
         var a = FlowFile.State(name: "a")
-        a.onEntry = [FlowFile.Executable([.log(label: "once", expr: nil), .jump(to: 0)])]
+        a.onEntry = [FlowFile.Executable([.log(label: "once", expr: nil), .if([.init("", [.raise(event: "never")])]),
+                                          .raise(event: "abandoned")])]
         a.transitions = [FlowFile.Transition(event: "error.execution", target: "done")]
         var done = FlowFile.State(name: "done")
         done.isFinal = true

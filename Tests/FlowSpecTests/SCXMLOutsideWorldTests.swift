@@ -53,7 +53,7 @@ struct SCXMLOutsideWorldTests {
         #expect(written.contains("<assign location=\"x\" expr=\"1\"/>"), "\(written)")
     }
 
-    @Test("A <send> with an event and a <param> or <content> writes back its event, not <send>")
+    @Test("A <send> with an event and a <param> or <content> writes back as written (event, id, children), not <send>")
     func sendWithParameters() throws {
         for inner in ["<param name=\"p\" expr=\"1\"/>", "<content expr=\"'x'\"/>", "<param name=\"p\" location=\"v\"/><param name=\"q\" expr=\"2\"/>"] {
             let (spec, written) = try expectRoundTrip(Array("""
@@ -63,7 +63,8 @@ struct SCXMLOutsideWorldTests {
             </state></scxml>
             """.utf8), file: "send.scxml")
             #expect(spec.states[0].entry == ["send(e)", "raise(r)"])
-            #expect(written.contains("<send event=\"e\">") && written.contains("<send event=\"f\">"), "\(written)")
+            #expect(written.contains("<send event=\"e\" id=\"s\">") && written.contains("<send event=\"f\">"), "\(written)")
+            #expect(written.contains(inner.hasPrefix("<param") ? "<param name=\"p\"" : "<content expr="), "\(written)")
         }
     }
 

@@ -164,14 +164,26 @@ struct SCXMLRoundTripTests {
         }
     }
 
-    @Test("A block built by hand whose jumps do not nest as <if> does is written without them, never a crash")
-    func unwritableBlock() throws {
+    @Test("A block built in code is written from what it does, and reads back to the same tree")
+    func blockBuiltInCode() throws {
         var a = FlowFile.State(name: "a")
-        a.onEntry = [FlowFile.Executable([.log(label: "once", expr: nil), .jump(to: 0), .raise(event: "r")])]
+        let block = FlowFile.Executable([
+            .log(label: "once", expr: nil),
+            .if([.init("c", [.raise(event: "r")]), .init("In('a')", [])], otherwise: [.cancel(sendID: "s")]),
+            .if([], otherwise: [.raise(event: "always")]),
+            .send(FlowFile.Send(event: "later", target: "#_internal", delay: 1500)),
+            .unsupported(element: "<assign>"),
+        ])
+        a.onEntry = [block]
         var spec = FlowFile(name: "hand", initial: "a", states: [a])
         spec.semantics = .scxml
-        let back = try FlowFile.parseSCXML(spec.scxml(), file: "hand.scxml")
-        #expect(back.states[0].onEntry == [FlowFile.Executable([.log(label: "once", expr: nil), .raise(event: "r")])])
+        let written = spec.scxml()
+        let back = try FlowFile.parseSCXML(written, file: "hand.scxml")
+        // An <if> without branches is written with a false condition: it runs its <else> as before.
+        var expected = block
+        expected.actions[2] = .if([.init("false", [])], otherwise: [.raise(event: "always")])
+        #expect(back.states[0].onEntry.map(\.description) == [expected.description], "\(written)")
+        #expect(written.contains("<send event=\"later\" target=\"#_internal\" delay=\"1500ms\"/>"), "\(written)")
     }
 }
 

@@ -469,8 +469,8 @@ MUTATIONS = [
         what="a descriptor matches only the names of its own class, not those of the longer descriptors "
         "it is a prefix of ('error' misses 'error.send' when a transition names 'error.send')",
         file="Sources/FlowSpec/FlowSpec+Definition.swift",
-        search="for p in Self.prefixes(of: c) where descriptors.contains(p) {",
-        replace="for p in Self.prefixes(of: c).prefix(1) where descriptors.contains(p) {",
+        search="for p in EventDescriptor.prefixes(of: Substring(c)) where descriptors.contains(String(p)) {",
+        replace="for p in EventDescriptor.prefixes(of: Substring(c)).prefix(1) where descriptors.contains(String(p)) {",
         tests=["InterpreterSelectionTests"],
     ),
     Mutation(
@@ -487,7 +487,7 @@ MUTATIONS = [
         name="raise-queued-externally",
         suite="FlowSpecTests",
         what="a raised event goes on the external queue, behind the events already waiting there",
-        file="Sources/FlowSpec/SpecInterpreter.swift",
+        file="Sources/FlowSpec/SpecInterpreter+Content.swift",
         search="""            case .raise(let name):
                 sessions[s]?.internalQueue.append(SpecEvent(name))""",
         replace="""            case .raise(let name):

@@ -58,7 +58,7 @@ enum FuzzFlow {
                                             guardName: bytes.next(3) == 0 ? "In('\(names[bytes.next(count)])')" : nil,
                                             target: eventless || bytes.next(4) != 0 ? names[bytes.next(count)] : nil)
                 t.content = block(&bytes, names)
-                t.effects = t.content!.instructions.map { "\($0)" }
+                t.effects = t.content!.actions.map { "\($0.kind)" }
                 states[i].transitions.append(t)
             }
             states[i].onEntry = [block(&bytes, names)]
@@ -84,7 +84,7 @@ enum FuzzFlow {
     }
 
     static func block(_ bytes: inout Bytes, _ names: [String]) -> FlowFile.Executable {
-        var code: [FlowFile.Instruction] = []
+        var code: [FlowFile.Action] = []
         for _ in 0..<bytes.next(4) {
             switch bytes.next(6) {
             case 0: code.append(.raise(event: events[bytes.next(events.count)]))
@@ -93,12 +93,9 @@ enum FuzzFlow {
                                                 id: bytes.next(2) == 0 ? "t" : nil, delay: [0, 0, 10, 1000][bytes.next(4)])))
             case 2: code.append(.cancel(sendID: "t"))
             case 3:
-                // if In(x) { raise } else { log }: a branch, its body, a jump over the else.
-                let start = code.count
-                code.append(.branch(condition: "In('\(names[bytes.next(names.count)])')", otherwise: start + 3))
-                code.append(.raise(event: events[bytes.next(events.count)]))
-                code.append(.jump(to: start + 4))
-                code.append(.log(label: "else", expr: nil))
+                // if In(x) { raise } else { log }.
+                code.append(.if([.init("In('\(names[bytes.next(names.count)])')", [.raise(event: events[bytes.next(events.count)])])],
+                                otherwise: [.log(label: "else", expr: nil)]))
             default: code.append(.log(label: "log", expr: nil))
             }
         }
