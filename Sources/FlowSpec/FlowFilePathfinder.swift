@@ -63,7 +63,7 @@ public struct FlowFilePathfinder: Sendable {
         index.forEach(state: { _, state in
             if refusal == nil { refusal = FlowFile.notRun(state, verb: "explored") }
         })
-        if let refusal { throw FlowSimulation.Problem(description: refusal) }
+        if let refusal { throw FlowSimulation.Problem(.notRunnable, refusal) }
         // The driver FlowSimulation runs, without child flows (their completion is an event like any
         // other) and without notes: the exploration reads only the transitions the root took.
         var initial = SpecInterpreter(documents: [spec.name: document], root: spec.name, guards: compiled.guards,
@@ -72,7 +72,7 @@ public struct FlowFilePathfinder: Sendable {
         do {
             try initial.start()
         } catch {
-            throw FlowSimulation.Problem(description: "error: \(spec.name) cannot start: \(error.message)")
+            throw FlowSimulation.Problem(.cannotStart, "error: \(spec.name) cannot start: \(error.message)")
         }
         let startCovers = initial.takeRootTransitions()
 
@@ -396,7 +396,3 @@ public struct FlowFilePathfinder: Sendable {
     }
 }
 
-/// The paths of a flow file: now ``FlowFilePathfinder``, named beside `FlowTesting`'s `FlowPathfinder`
-/// (the same explorer, for typed flows) and apart from its `FlowPath`.
-@available(*, deprecated, renamed: "FlowFilePathfinder")
-public typealias FlowPaths = FlowFilePathfinder

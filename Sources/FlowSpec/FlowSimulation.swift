@@ -87,10 +87,56 @@ public final class FlowSimulation {
         return "\(ms / 1000).\(fraction)s"
     }
 
-    /// Why a simulation cannot run.
+    /// Why a simulation (or an exploration, ``FlowFilePathfinder``) cannot run.
+    ///
+    /// It has the one shape of the package's errors: a ``code`` to match on, and read-only fields.
     public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What went wrong, as a value to match on. The set of codes can grow.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Backing: String, Hashable, Sendable {
+                case needsDataModel = "needs-data-model"
+                case notRunnable = "not-runnable"
+                case childNotFound = "child-not-found"
+                case childCycle = "child-cycle"
+                case finished
+                case cannotStart = "cannot-start"
+                case stepFailed = "step-failed"
+            }
+
+            private let backing: Backing
+            private init(_ backing: Backing) { self.backing = backing }
+
+            /// The document declares data, a script or an element that needs a data model: the
+            /// simulation runs SCXML's null data model.
+            public static let needsDataModel = Code(.needsDataModel)
+            /// A state keeps something the engine does not run (an `<invoke>` kept as text, for example).
+            public static let notRunnable = Code(.notRunnable)
+            /// A state runs a child flow that is not among the flows given.
+            public static let childNotFound = Code(.childNotFound)
+            /// Child flows nest in a cycle.
+            public static let childCycle = Code(.childCycle)
+            /// An event was given after the flow had finished.
+            public static let finished = Code(.finished)
+            /// The flow cannot start.
+            public static let cannotStart = Code(.cannotStart)
+            /// A step failed (an error of the engine, or the step limit).
+            public static let stepFailed = Code(.stepFailed)
+
+            /// The code's stable name, kebab-case (`needs-data-model`).
+            public var description: String { backing.rawValue }
+        }
+
+        /// What went wrong.
+        public let code: Code
         /// One line, `file:line:column: error: ...` where a place is known.
         public let description: String
+        /// The ``description``.
+        public var message: String { description }
+
+        init(_ code: Code, _ description: String) {
+            self.code = code
+            self.description = description
+        }
     }
 
     /// The most internal events one macrostep may process before the run stops as a loop.
@@ -160,7 +206,7 @@ public final class FlowSimulation {
             let index = SpecIndex(current)
             // The null data model runs no data: a document that needs it is refused, naming where.
             if let at = current.dataElements.first {
-                throw Problem(description: "\(at): error: the document declares data or a script: simulate runs SCXML's null data model (structure, events, In())")
+                throw Problem(.needsDataModel, "\(at): error: the document declares data or a script: simulate runs SCXML's null data model (structure, events, In())")
             }
             func refuseData(_ block: FlowFile.Executable) throws(Problem) {
                 var first: (element: String, location: FlowSourceLocation?)?
@@ -169,21 +215,21 @@ public final class FlowSimulation {
                 }
                 if let (element, location) = first {
                     let at = location.map { "\($0): " } ?? ""
-                    throw Problem(description: "\(at)error: \(element) needs a data model: simulate runs SCXML's null data model (structure, events, In())")
+                    throw Problem(.needsDataModel, "\(at)error: \(element) needs a data model: simulate runs SCXML's null data model (structure, events, In())")
                 }
             }
             for (_, t) in index.transitions { if let content = t.content { try refuseData(content) } }
             for name in index.order {
                 let state = index.states[name]!
                 for block in state.onEntry + state.onExit { try refuseData(block) }
-                if let reason = FlowFile.notRun(state, verb: "simulated") { throw Problem(description: reason) }
+                if let reason = FlowFile.notRun(state, verb: "simulated") { throw Problem(.notRunnable, reason) }
                 guard let child = state.child else { continue }
                 guard var childSpec = current.documents[child] ?? children(child) else {
                     let at = state.location.map { "\($0): " } ?? ""
-                    throw Problem(description: "\(at)error: state '\(name)' runs child flow '\(child)', which was not found")
+                    throw Problem(.childNotFound, "\(at)error: state '\(name)' runs child flow '\(child)', which was not found")
                 }
                 guard !chain.contains(child) else {
-                    throw Problem(description: "error: child flows nest in a cycle: \((chain + [child]).joined(separator: " -> "))")
+                    throw Problem(.childCycle, "error: child flows nest in a cycle: \((chain + [child]).joined(separator: " -> "))")
                 }
                 childSpec.name = child
                 if specs[child] == nil {
@@ -217,7 +263,7 @@ public final class FlowSimulation {
     public func send(_ event: SpecEvent) throws(Problem) {
         if !started { try start() }
         guard !isFinished else {
-            throw Problem(description: "error: \(rootSpec.name) has finished: event '\(event)' cannot be delivered")
+            throw Problem(.finished, "error: \(rootSpec.name) has finished: event '\(event)' cannot be delivered")
         }
         let before = records.count
         defer {
@@ -365,7 +411,7 @@ public final class FlowSimulation {
             let hint = interpreter.steps > interpreter.stepLimit
                 ? "; the step limit (\(interpreter.stepLimit)) was hit: raise FlowSimulation.stepLimit (flowviz simulate --max-steps) to run longer"
                 : ""
-            throw Problem(description: "error: \(error.message)\(hint)")
+            throw Problem(.stepFailed, "error: \(error.message)\(hint)")
         }
     }
 

@@ -4,12 +4,35 @@ import Flowstate
 extension FlowFile {
     /// Why a flow file cannot become a typed Swift flow: every problem, one per line, each with the
     /// file, line and column it is about.
+    ///
+    /// It has the one shape of the package's errors: a ``code`` to match on, and read-only fields.
     public struct SwiftGenerationError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// What went wrong, as a value to match on. The set of codes can grow.
+        public struct Code: Hashable, Sendable, CustomStringConvertible {
+            private enum Backing: String, Hashable, Sendable {
+                case notTypeable = "not-typeable"
+            }
+
+            private let backing: Backing
+            private init(_ backing: Backing) { self.backing = backing }
+
+            /// The flow file has problems that keep it from becoming typed Swift (``problems`` lists them).
+            public static let notTypeable = Code(.notTypeable)
+
+            /// The code's stable name, kebab-case (`not-typeable`).
+            public var description: String { backing.rawValue }
+        }
+
+        /// What went wrong: ``Code/notTypeable``; ``problems`` says where and why.
+        public var code: Code { .notTypeable }
         /// The problems, in document order.
         public internal(set) var problems: [FlowSpecError]
 
         /// One line per problem: `file:line:column: error: message`.
-        public var description: String { problems.map(\.description).joined(separator: "\n") }
+        public var message: String { problems.map(\.description).joined(separator: "\n") }
+
+        /// The ``message``.
+        public var description: String { message }
     }
 
     /// Typed Swift for the flow: what `flowviz generate swift` writes, and what the `FlowCodegen`

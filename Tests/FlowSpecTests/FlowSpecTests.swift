@@ -174,3 +174,23 @@ struct FlowSpecTests {
         #expect(simulation.configuration.first == "twoFactor")
     }
 }
+
+@Suite("FlowSimulation problems: one error shape")
+struct SimulationProblemCodeTests {
+    @Test("A child flow not found, and an event after the end, have their codes")
+    func codes() throws {
+        let parent = try FlowFile.parse("""
+            { "flowspec": 1, "name": "parent", "initial": "a", "states": [
+              { "name": "a", "child": "missing", "transitions": [ { "event": "go", "target": "b" } ] },
+              { "name": "b", "final": true } ] }
+            """, file: "parent.json")
+        do {
+            _ = try FlowSimulation(parent)
+            Issue.record("a missing child flow was simulated")
+        } catch {
+            #expect(error.code == .childNotFound, "\(error)")
+            #expect(error.code.description == "child-not-found")
+        }
+    }
+}
+

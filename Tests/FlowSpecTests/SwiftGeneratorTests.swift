@@ -45,6 +45,7 @@ struct SwiftGeneratorTests {
         } catch {
             #expect(error.description == "flow.json:4:37: error: event 'open door' and event 'open-door' both become the Swift name 'openDoor': rename one")
             #expect(error.problems.map(\.code) == [.cannotGenerate])
+            #expect(error.code == .notTypeable && error.message == error.description)
         }
     }
 

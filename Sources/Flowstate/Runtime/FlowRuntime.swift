@@ -34,9 +34,6 @@ public final class FlowRuntime<F: Flow> {
     /// event is queued until the current step's effects are all performed. (A supervised machine's
     /// handler, given an ``EffectContext``, is the top-level ``Flowstate/EffectHandler``.)
     public typealias RuntimeHandler = (F.Effect, FlowRuntime<F>) throws -> Void
-    /// The former name of ``RuntimeHandler``, which collided with the supervisor's ``Flowstate/EffectHandler``.
-    @available(*, deprecated, renamed: "RuntimeHandler")
-    public typealias EffectHandler = RuntimeHandler
 
     @usableFromInline @exclusivity(unchecked) var machine: FlowMachine<F>
     @usableFromInline let handler: RuntimeHandler

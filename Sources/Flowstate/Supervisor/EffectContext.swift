@@ -54,12 +54,6 @@ public struct EffectContext<F: Flow> {
         guard let supervisor else { return }
         try supervisor.startTask(origin: origin, target: machine, operation)
     }
-
-    /// Starts asynchronous work on behalf of ``origin``: ``task(_:)``'s former name.
-    @available(*, deprecated, renamed: "task(_:)")
-    public func run(_ operation: @escaping @Sendable () async throws -> F.Event?) throws(SupervisorError) {
-        try task(operation)
-    }
 }
 
 /// A supervisor's weak reference to itself, shared by every ``EffectContext`` it makes.

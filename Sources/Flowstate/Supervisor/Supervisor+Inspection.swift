@@ -22,10 +22,6 @@ public struct MachineInfo: Hashable, Sendable, CustomStringConvertible {
     /// How deep it is: 0 for a root.
     public let depth: Int
 
-    /// The former name of ``parentState``.
-    @available(*, deprecated, renamed: "parentState")
-    public var slot: String? { parentState }
-
     /// An indented line: `#3 sign-up in password (in parent state signingUp)`.
     public var description: String {
         String(repeating: "  ", count: depth) + "\(id) \(flow) in \(state)" + (parentState.map { " (runs in \($0))" } ?? "")
@@ -62,12 +58,6 @@ extension Supervisor {
     public func handle<F: Flow>(of machine: MachineID, as flow: F.Type = F.self) -> MachineHandle<F>? {
         guard let slot = slot(of: machine), box(slot) is MachineBox<F> else { return nil }
         return MachineHandle(id: machine)
-    }
-
-    /// The handle of a live machine: ``handle(of:as:)``'s former spelling.
-    @available(*, deprecated, renamed: "handle(of:as:)")
-    public func handle<F: Flow>(_ machine: MachineID, as flow: F.Type = F.self) -> MachineHandle<F>? {
-        handle(of: machine, as: flow)
     }
 
     /// The structure of a live machine's flow, for drawing; `nil` if the machine is gone.

@@ -20,14 +20,8 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
     public var leaves: [String] = []
     /// For a declared child: the label of the parent state that runs it. `nil` for a root, or a child
     /// spawned dynamically (which is not restored: its owner is an object of the previous launch).
-    /// Encoded under the key `slot`, its name before 0.x (snapshots written before read the same).
+    /// Encoded under the key `slot`, its name in earlier snapshots (part of the snapshot format).
     public var parentState: String?
-    /// The former name of ``parentState``.
-    @available(*, deprecated, renamed: "parentState")
-    public var slot: String? {
-        get { parentState }
-        set { parentState = newValue }
-    }
     /// Labels of the machine's active states whose declared child was stopped while the state stayed
     /// active (innermost first): restoring leaves them without it, as they were. Any other active
     /// state that declares a child must have it in ``children``.
@@ -64,12 +58,6 @@ public struct MachineSnapshot: Codable, Hashable, Sendable {
         self.state = state
         self.parentState = parentState
         self.storage = SnapshotChildren(children)
-    }
-
-    /// The former spelling of ``init(flow:state:parentState:children:)``.
-    @available(*, deprecated, renamed: "init(flow:state:parentState:children:)")
-    public init(flow: String, state: String, slot: String?, children: [MachineSnapshot]) {
-        self.init(flow: flow, state: state, parentState: slot, children: children)
     }
 
     private enum CodingKeys: String, CodingKey {
