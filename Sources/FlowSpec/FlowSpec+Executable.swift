@@ -57,7 +57,7 @@ extension FlowFile {
             /// executing it raises `error.execution`.
             case unsupported(element: String, location: FlowSourceLocation?)
 
-            /// Compares step by step, without recursion (see ``Executable/walk(_:_:)``).
+            /// Compares step by step, without recursion (see `Executable.walk(_:_:)`).
             public static func == (a: Kind, b: Kind) -> Bool {
                 switch (a, b) {
                 case (.if, .if): Executable.tokens(of: [Action(a)]) == Executable.tokens(of: [Action(b)])
@@ -249,7 +249,7 @@ extension FlowFile.Executable {
         }
     }
 
-    /// A flat account of actions (``walk(_:_:)``'s steps, each leaf's kind): equal for equal trees.
+    /// A flat account of actions (`walk(_:_:)`'s steps, each leaf's kind): equal for equal trees.
     enum Token: Hashable {
         case leaf(FlowFile.Action.Kind)
         case open

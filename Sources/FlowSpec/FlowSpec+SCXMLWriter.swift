@@ -265,7 +265,7 @@ enum SCXMLWriter {
 
     // MARK: Executable content
 
-    /// Actions as lines, in document order, with an explicit stack (``FlowFile/Executable/walk(_:_:)``):
+    /// Actions as lines, in document order, with an explicit stack (`FlowFile.Executable.walk(_:_:)`):
     /// an `<if>` opens, its `<elseif>` and `<else>` stand between its branches' actions, and it closes
     /// (`<if cond="c"/>` when it holds nothing).
     static func lines(of actions: [FlowFile.Action], indent: String) -> [String] {

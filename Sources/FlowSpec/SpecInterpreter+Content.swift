@@ -145,7 +145,7 @@ enum SpecInstruction: Hashable, Sendable {
     /// jump(end) C end:`, each branch continuing past its segment's jump; a branch without an
     /// `<elseif>` or `<else>` after it has no jump; an `<if>` without branches runs its `<else>`.
     /// `<log>` does nothing (its label is the step's effect; the null data model evaluates no `expr`)
-    /// and is left out. Walks the tree with ``FlowFile/Executable/walk(_:_:)``: no recursion.
+    /// and is left out. Walks the tree with `FlowFile.Executable.walk(_:_:)`: no recursion.
     static func lower(_ block: FlowFile.Executable) -> [SpecInstruction] {
         var code: [SpecInstruction] = []
         /// For each `<if>` open: the branch whose `otherwise` is still to be known, and its jumps.
