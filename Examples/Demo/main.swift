@@ -37,7 +37,7 @@ do {
 }
 
 /// Writes a graph as SVG, DOT and Mermaid into docs/flows and returns the SVG's path.
-func draw(_ graph: FlowGraph, as name: String) throws -> String {
+func draw(_ graph: FlowDiagram, as name: String) throws -> String {
     let folder = URL(fileURLWithPath: "docs/flows", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var graph = graph
@@ -56,39 +56,39 @@ func draw(_ graph: FlowGraph, as name: String) throws -> String {
 
 /// A live supervisor tree in the middle of seed 004's first launch: the sign-up child machine runs
 /// inside the state that started it, on its password screen.
-func liveTree() throws -> FlowGraph {
+func liveTree() throws -> FlowDiagram {
     let supervisor = Supervisor()
     let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
     try supervisor.send(.createAccount, to: launch)
     if let child = supervisor.machines.last, let signUp = supervisor.handle(of: child.id, as: SignUp.self) {
         try supervisor.send(.submitEmail("ada@example.com"), to: signUp)
     }
-    return FlowGraph(supervisor: supervisor)
+    return FlowDiagram(supervisor: supervisor)
 }
 
 print("\nDiagrams:")
 do {
-    var traced = FlowGraph(SignUp.definition)
+    var traced = FlowDiagram(SignUp.definition)
     traced.overlay(FlowTrace(steps))
-    let drawings: [(FlowGraph, String)] = [
-        (FlowGraph(SignUp.definition), "sign-up"),
+    let drawings: [(FlowDiagram, String)] = [
+        (FlowDiagram(SignUp.definition), "sign-up"),
         (traced, "sign-up-trace"),
-        (FlowGraph(FirstLaunch.definition), "first-launch"),
-        (FlowGraph(PhotoCreation.definition), "photo-creation"),
-        (FlowGraph(Feed.definition), "feed"),
+        (FlowDiagram(FirstLaunch.definition), "first-launch"),
+        (FlowDiagram(PhotoCreation.definition), "photo-creation"),
+        (FlowDiagram(Feed.definition), "feed"),
         (try liveTree(), "first-launch-live-tree"),
         // The coordinator examples (Examples/Coordinators), one diagram per flow.
-        (FlowGraph(KhanlouPhotos.app), "coordinators-khanlou-app"),
-        (FlowGraph(KhanlouPhotos.photo), "coordinators-khanlou-photo"),
-        (FlowGraph(FirstLaunchAccount.launch), "coordinators-first-launch"),
-        (FlowGraph(FirstLaunchAccount.newAccount), "coordinators-new-account"),
-        (FlowGraph(Assistant.persons), "coordinators-assistant-persons"),
-        (FlowGraph(Assistant.addPerson), "coordinators-assistant-add-person"),
-        (FlowGraph(OrderRouter.main), "coordinators-router-main"),
-        (FlowGraph(OrderRouter.order(session: OrderRouter.Session(), nextOrderID: { 0 })), "coordinators-router-order"),
-        (FlowGraph(Shop.app), "coordinators-shop-app"),
-        (FlowGraph(Shop.login), "coordinators-shop-login"),
-        (FlowGraph(Shop.twoFactor), "coordinators-shop-two-factor"),
+        (FlowDiagram(KhanlouPhotos.app), "coordinators-khanlou-app"),
+        (FlowDiagram(KhanlouPhotos.photo), "coordinators-khanlou-photo"),
+        (FlowDiagram(FirstLaunchAccount.launch), "coordinators-first-launch"),
+        (FlowDiagram(FirstLaunchAccount.newAccount), "coordinators-new-account"),
+        (FlowDiagram(Assistant.persons), "coordinators-assistant-persons"),
+        (FlowDiagram(Assistant.addPerson), "coordinators-assistant-add-person"),
+        (FlowDiagram(OrderRouter.main), "coordinators-router-main"),
+        (FlowDiagram(OrderRouter.order(session: OrderRouter.Session(), nextOrderID: { 0 })), "coordinators-router-order"),
+        (FlowDiagram(Shop.app), "coordinators-shop-app"),
+        (FlowDiagram(Shop.login), "coordinators-shop-login"),
+        (FlowDiagram(Shop.twoFactor), "coordinators-shop-two-factor"),
     ]
     for (graph, name) in drawings {
         print("  \(try draw(graph, as: name))")

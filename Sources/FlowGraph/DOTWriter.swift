@@ -1,4 +1,4 @@
-/// Writes a ``FlowGraph`` as Graphviz DOT: deterministic (same graph, same bytes), every label
+/// Writes a ``FlowDiagram`` as Graphviz DOT: deterministic (same graph, same bytes), every label
 /// escaped, default styling that the graph's and elements' attributes override.
 public enum DOTWriter {
     /// The default graph attributes.
@@ -23,11 +23,11 @@ public enum DOTWriter {
 
     /// The graph's nodes indexed once, so writing is linear in the graph's size.
     struct Index {
-        let graph: FlowGraph
+        let graph: FlowDiagram
         var position: [String: Int] = [:]
         var children: [String?: [Int]] = [:]
 
-        init(_ graph: FlowGraph) {
+        init(_ graph: FlowDiagram) {
             self.graph = graph
             for (i, node) in graph.nodes.enumerated() {
                 position[node.id] = i
@@ -35,13 +35,13 @@ public enum DOTWriter {
             }
         }
 
-        func node(_ id: String) -> FlowGraph.Node? { position[id].map { graph.nodes[$0] } }
-        func children(of id: String?) -> [FlowGraph.Node] { (children[id] ?? []).map { graph.nodes[$0] } }
+        func node(_ id: String) -> FlowDiagram.Node? { position[id].map { graph.nodes[$0] } }
+        func children(of id: String?) -> [FlowDiagram.Node] { (children[id] ?? []).map { graph.nodes[$0] } }
 
-        /// The child a compound state's initial marker points at: its ``FlowGraph/Node/initialChild``,
+        /// The child a compound state's initial marker points at: its ``FlowDiagram/Node/initialChild``,
         /// when that is drawn inside it; `nil` for a parallel state (its regions are all entered), a
         /// state drawn as a box, or a compound state that names no initial child.
-        func markedInitial(of node: FlowGraph.Node) -> String? {
+        func markedInitial(of node: FlowDiagram.Node) -> String? {
             guard node.kind == .compound, !node.isParallel, let child = node.initialChild,
                   self.node(child)?.parent == node.id else { return nil }
             return child
@@ -65,7 +65,7 @@ public enum DOTWriter {
     static func initialMarker(of id: String) -> String { "__initial_\(id)" }
 
     /// The DOT text of a graph, its edge labels placed as ``EdgeLabelPlacement/init(for:)`` decides.
-    public static func dot(_ graph: FlowGraph) -> String { dot(graph, edgeLabels: EdgeLabelPlacement(for: graph)) }
+    public static func dot(_ graph: FlowDiagram) -> String { dot(graph, edgeLabels: EdgeLabelPlacement(for: graph)) }
 
     /// The DOT text of a graph, with its edge labels placed as asked.
     /// - Parameters:
@@ -77,7 +77,7 @@ public enum DOTWriter {
     ///     the whole flow. Long edges are what makes `dot` slow on big flows (each is a chain of
     ///     virtual nodes that ordering, positioning and routing pay for) and what makes big pictures
     ///     unreadable. `nil` draws every edge.
-    public static func dot(_ graph: FlowGraph, edgeLabels placement: EdgeLabelPlacement, referenceSpan: Int? = nil) -> String {
+    public static func dot(_ graph: FlowDiagram, edgeLabels placement: EdgeLabelPlacement, referenceSpan: Int? = nil) -> String {
         let index = Index(graph)
         let layer = referenceSpan == nil || placement != .labelNodes ? [:] : layers(of: graph)
         var out = "digraph \(quote(graphID(graph.name))) {\n"
@@ -159,7 +159,7 @@ public enum DOTWriter {
     /// (then from every node not yet reached, in declaration order) turns the edges that close a cycle
     /// around, and a node's layer is the length of the longest path to it in what remains. Iterative,
     /// linear in the graph's size.
-    public static func layers(of graph: FlowGraph) -> [String: Int] {
+    public static func layers(of graph: FlowDiagram) -> [String: Int] {
         let index = Index(graph)
         let count = graph.nodes.count
         var outgoing = Array(repeating: [Int](), count: count)
@@ -244,7 +244,7 @@ public enum DOTWriter {
     /// holds, walking the nesting with an explicit stack (a definition can be nested deeper than the
     /// call stack allows).
     private static func writeNodes(index: Index, labelNodes: [String?: [String]], into out: inout String) {
-        enum Step { case open(FlowGraph.Node, depth: Int), close(String?, depth: Int) }
+        enum Step { case open(FlowDiagram.Node, depth: Int), close(String?, depth: Int) }
         var stack: [Step] = [.close(nil, depth: 0)]
         stack += index.children(of: nil).reversed().map { .open($0, depth: 1) }
         while let step = stack.popLast() {
@@ -286,10 +286,10 @@ public enum DOTWriter {
         }
     }
 
-    /// A state's label, one line each (``FlowGraph/Node/lines(title:)``): its name (or its `label`
+    /// A state's label, one line each (``FlowDiagram/Node/lines(title:)``): its name (or its `label`
     /// attribute), then its entry and exit effects and the child flow it runs. A compound state's is
     /// its cluster's label.
-    static func label(of node: FlowGraph.Node) -> String {
+    static func label(of node: FlowDiagram.Node) -> String {
         node.lines(title: node.attributes["label"]).joined(separator: "\n")
     }
 
@@ -398,10 +398,10 @@ public enum EdgeLabelPlacement: Hashable, Sendable {
     public static let labelNodeLimit = 150
 
     /// The placement ``DOTWriter/dot(_:)`` uses: inline, unless the graph asks for external labels
-    /// (``FlowGraph/externalEdgeLabels``); those are written as label nodes in a graph with compound
+    /// (``FlowDiagram/externalEdgeLabels``); those are written as label nodes in a graph with compound
     /// states, where `xlabel` placement cannot find room for them, and in a flat graph of at most
     /// ``labelNodeLimit`` states.
-    public init(for graph: FlowGraph) {
+    public init(for graph: FlowDiagram) {
         if !graph.externalEdgeLabels {
             self = .inline
         } else if graph.nodes.count <= Self.labelNodeLimit || graph.nodes.contains(where: { $0.kind == .compound }) {

@@ -1,14 +1,14 @@
-/// Writes a ``FlowGraph`` as Mermaid `stateDiagram-v2` text, which GitHub renders in Markdown.
-/// A state's entry and exit effects and the child flow it runs (``FlowGraph/Node/detailLines``) are
+/// Writes a ``FlowDiagram`` as Mermaid `stateDiagram-v2` text, which GitHub renders in Markdown.
+/// A state's entry and exit effects and the child flow it runs (``FlowDiagram/Node/detailLines``) are
 /// its description lines (`s1 : entry / present(email)`), which Mermaid draws under its name; a
 /// composite state's are line breaks in its title. Labels are escaped with Mermaid's entity codes
 /// (`#quot;`, `#35;`, ...), so any name is safe. A parallel state's regions are Mermaid's concurrent
 /// compartments: written one after another inside it, separated by `--`, none marked as its initial
 /// child (every region is entered); every other composite state, regions included, marks its
-/// ``FlowGraph/Node/initialChild`` inside it (`[*] --> s3`).
+/// ``FlowDiagram/Node/initialChild`` inside it (`[*] --> s3`).
 public enum MermaidWriter {
     /// The Mermaid text of a graph.
-    public static func mermaid(_ graph: FlowGraph) -> String {
+    public static func mermaid(_ graph: FlowDiagram) -> String {
         var out = "stateDiagram-v2\n"
         write(in: nil, graph: graph, indent: "  ", into: &out)
         if let initial = graph.initial { out += "  [*] --> \(initial)\n" }
@@ -22,10 +22,10 @@ public enum MermaidWriter {
 
     /// Writes the states, nesting compound states' children inside them, with an explicit stack (a
     /// definition can be nested deeper than the call stack allows) and the children indexed once.
-    private static func write(in parent: String?, graph: FlowGraph, indent: String, into out: inout String) {
-        var children: [String?: [FlowGraph.Node]] = [:]
+    private static func write(in parent: String?, graph: FlowDiagram, indent: String, into out: inout String) {
+        var children: [String?: [FlowDiagram.Node]] = [:]
         for node in graph.nodes { children[node.parent, default: []].append(node) }
-        enum Step { case open(FlowGraph.Node, indent: String), close(indent: String), separator(indent: String) }
+        enum Step { case open(FlowDiagram.Node, indent: String), close(indent: String), separator(indent: String) }
         var stack: [Step] = (children[parent] ?? []).reversed().map { .open($0, indent: indent) }
         while let step = stack.popLast() {
             switch step {

@@ -71,9 +71,9 @@ public struct FlowViewer: Sendable {
 
     /// The page's title (the flow's name by default).
     public var title: String
-    /// The flow drawn. Its edges name the transitions they draw (`FlowGraph.Edge.transitions`) in the
+    /// The flow drawn. Its edges name the transitions they draw (`FlowDiagram.Edge.transitions`) in the
     /// numbering ``transitions`` and the trace's steps use.
-    public var graph: FlowGraph
+    public var graph: FlowDiagram
     /// The recorded run the page steps through; `nil` (or no steps) for a page without one.
     public var trace: FlowTrace?
     /// Each transition's details, by the number the graph's edges and the trace use. A transition
@@ -87,7 +87,7 @@ public struct FlowViewer: Sendable {
     ///   - graph: The flow (from a definition, a file, or a live machine's outline).
     ///   - trace: A recorded run, in the numbering the graph's edges use.
     ///   - title: The page's title (default: the graph's name).
-    public init(graph: FlowGraph, trace: FlowTrace? = nil, title: String? = nil) {
+    public init(graph: FlowDiagram, trace: FlowTrace? = nil, title: String? = nil) {
         self.graph = graph
         self.trace = trace
         self.title = title ?? graph.name
@@ -108,7 +108,7 @@ public struct FlowViewer: Sendable {
     ///   - title: The page's title (default: the flow's name).
     ///   - mergeParallelEdges: Draw the transitions between the same two states as one edge.
     public init(_ outline: FlowOutline, trace: FlowTrace? = nil, title: String? = nil, mergeParallelEdges: Bool = false) {
-        self.init(graph: FlowGraph(outline, mergeParallelEdges: mergeParallelEdges), trace: trace, title: title)
+        self.init(graph: FlowDiagram(outline, mergeParallelEdges: mergeParallelEdges), trace: trace, title: title)
         for (position, t) in outline.transitions.enumerated() {
             transitions[position] = TransitionInfo(event: t.event, guardLabel: t.guardLabel, effects: t.effects,
                                                    targetless: t.targetless, label: t.label)
@@ -124,10 +124,10 @@ public struct FlowViewer: Sendable {
         self.init(definition.outline, trace: trace, title: title)
     }
 
-    /// The `id` of a state's `<g>` in the page's SVG, for the graph node `nodeID` (`FlowGraph.Node.id`).
+    /// The `id` of a state's `<g>` in the page's SVG, for the graph node `nodeID` (`FlowDiagram.Node.id`).
     public static func stateElementID(_ nodeID: String) -> String { "fvn_" + nodeID }
 
-    /// The class of the `<g>`s drawing the edge at `index` in `FlowGraph.edges` in the page's SVG.
+    /// The class of the `<g>`s drawing the edge at `index` in `FlowDiagram.edges` in the page's SVG.
     public static func edgeElementClass(_ index: Int) -> String { "fve_\(index)" }
 
     /// What in the trace the flow does not have, one line each: a step whose state is not a state of
@@ -336,7 +336,7 @@ public struct FlowViewer: Sendable {
     /// A JSON string literal that is also safe as the content of an HTML `<script>` element: quotes,
     /// backslashes and control characters (DEL included) escaped as JSON requires, and `<`, `>`, `&`,
     /// U+2028 and U+2029 as `\u` escapes (so no `</script>` or `<!--` can appear, and the text is also
-    /// valid JavaScript). FlowGraph's `jsonStringLiteral` writes it.
+    /// valid JavaScript). FlowDiagram's `jsonStringLiteral` writes it.
     static func jsonString(_ text: String) -> String {
         jsonStringLiteral(text) { scalar in
             switch scalar {

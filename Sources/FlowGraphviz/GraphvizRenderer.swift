@@ -60,7 +60,7 @@ public final class GraphvizRenderer: Sendable {
 
     /// Renders a flow graph, applying ``LayoutPolicy`` so that big flows lay out in bounded time
     /// (the DOT drawn is ``LayoutPolicy/dot(_:)`` of the bounded graph).
-    public func render(_ graph: FlowGraph, format: RenderFormat = .svg, engine: String? = nil) throws(GraphvizError) -> [UInt8] {
+    public func render(_ graph: FlowDiagram, format: RenderFormat = .svg, engine: String? = nil) throws(GraphvizError) -> [UInt8] {
         var graph = graph
         LayoutPolicy.bound(&graph)
         return try render(dot: LayoutPolicy.dot(graph), format: format, engine: engine ?? LayoutPolicy.engine(for: graph))

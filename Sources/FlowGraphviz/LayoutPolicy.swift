@@ -6,7 +6,7 @@ import FlowGraph
 /// minimization and spline routing all pay for: on generated flows with two labelled transitions per
 /// state and random back edges, 200 states take 16 s with labels as external labels and more than
 /// 60 s with ordinary labels, even with bounded iteration counts. Past ``threshold``, the policy
-/// marks edge labels external (`FlowGraph.externalEdgeLabels`) and bounds network simplex,
+/// marks edge labels external (`FlowDiagram.externalEdgeLabels`) and bounds network simplex,
 /// crossing minimization and routing. `DOTWriter` writes external labels as label nodes, which
 /// `dot` places without overlaps (`EdgeLabelPlacement.labelNodes`), in clustered graphs of any size
 /// and in flat graphs up to `EdgeLabelPlacement.labelNodeLimit` states; bigger flat graphs get
@@ -17,7 +17,7 @@ public enum LayoutPolicy {
     public static let threshold = (states: 30, transitions: 60)
 
     /// The layout engine for a graph: always `dot`, whose layered drawings read best for flows.
-    public static func engine(for graph: FlowGraph) -> String { "dot" }
+    public static func engine(for graph: FlowDiagram) -> String { "dot" }
 
     /// Whether a graph of this size gets the bounded layout.
     public static func isLarge(nodes: Int, edges: Int) -> Bool {
@@ -51,12 +51,12 @@ public enum LayoutPolicy {
     /// 0.2 s, with no label over another or over a state (long edges are what it spends its time on:
     /// each is a chain of virtual nodes that ordering, positioning and routing pay for).
     ///
-    /// A collapsed picture (one with a node carrying `FlowGraph.collapsedStatesAttribute`) with more
+    /// A collapsed picture (one with a node carrying `FlowDiagram.collapsedStatesAttribute`) with more
     /// than `pictureLimit.transitions` edges is drawn with references too, whatever its shape: the
     /// edges between collapsed states of a big flow are many and long.
-    public static func dot(_ graph: FlowGraph) -> String {
+    public static func dot(_ graph: FlowDiagram) -> String {
         if graph.externalEdgeLabels, graph.edges.count > pictureLimit.transitions,
-           graph.nodes.contains(where: { $0.attributes[FlowGraph.collapsedStatesAttribute] != nil }) {
+           graph.nodes.contains(where: { $0.attributes[FlowDiagram.collapsedStatesAttribute] != nil }) {
             return DOTWriter.dot(graph, edgeLabels: .labelNodes, referenceSpan: referenceSpan)
         }
         guard graph.externalEdgeLabels, EdgeLabelPlacement(for: graph) == .external else { return DOTWriter.dot(graph) }
@@ -70,11 +70,11 @@ public enum LayoutPolicy {
     /// labelled edges that form cycles (found by AddressSanitizer on
     /// `Tests/FlowSpecTests/Flows/door.scxml`, reproduced in plain C against libgvc). In-process, that
     /// double free could abort the host process. Its labels are marked external
-    /// (`FlowGraph.externalEdgeLabels`), which `DOTWriter` writes for a clustered graph as label
+    /// (`FlowDiagram.externalEdgeLabels`), which `DOTWriter` writes for a clustered graph as label
     /// nodes (`EdgeLabelPlacement.labelNodes`): `dot` places them as it places states, so they
     /// cannot overlap (external labels, `xlabel`, also avoid the crash but are placed after the
     /// layout, over whatever is there).
-    public static func bound(_ graph: inout FlowGraph) {
+    public static func bound(_ graph: inout FlowDiagram) {
         if graph.nodes.contains(where: { $0.kind == .compound }) {
             graph.externalEdgeLabels = true
             graph.graphAttributes = ["forcelabels": "true"].merging(graph.graphAttributes) { $1 }
@@ -88,7 +88,7 @@ public enum LayoutPolicy {
 
 extension LayoutPolicy {
     /// How a flow too big for one picture is drawn: whole, or with its compound states collapsed
-    /// below a depth (`FlowGraph.collapsed(toDepth:)`; `FlowGraph.pages(depth:)` draws what they hold
+    /// below a depth (`FlowDiagram.collapsed(toDepth:)`; `FlowDiagram.pages(depth:)` draws what they hold
     /// on pages of their own).
     public enum Collapse: Hashable, Sendable, CustomStringConvertible {
         /// Every state drawn, whatever the size.
@@ -143,12 +143,12 @@ extension LayoutPolicy {
     ///
     /// ``Collapse/automatic``: `nil` when the whole picture has at most ``pictureLimit`` states and
     /// transitions, or when the flow has nothing to collapse; otherwise the deepest depth whose
-    /// collapsed picture has at most `pictureLimit.states` nodes (`FlowGraph.collapsedSizes(under:)`),
+    /// collapsed picture has at most `pictureLimit.states` nodes (`FlowDiagram.collapsedSizes(under:)`),
     /// or 0 when none does. Its transitions are not counted there: where a collapsed picture has
     /// more than `pictureLimit.transitions` edges, ``dot(_:)`` draws its long ones as references,
     /// which keeps its layout under a second (in the measurements above, an overview of 300 nodes and
     /// 1,858 merged edges renders in 0.46 s).
-    public static func collapseDepth(for graph: FlowGraph, under state: String? = nil,
+    public static func collapseDepth(for graph: FlowDiagram, under state: String? = nil,
                                      _ collapse: Collapse = .automatic) -> Int? {
         switch collapse {
         case .none:

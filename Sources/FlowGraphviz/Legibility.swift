@@ -167,7 +167,7 @@ extension GraphvizRenderer {
 
     /// Reports what a reader could not read in the picture ``render(_:format:engine:)`` draws of a
     /// flow graph (the layout policy applied).
-    public func legibility(of graph: FlowGraph, engine: String? = nil, tolerance: Double = 1) throws(GraphvizError) -> [LegibilityProblem] {
+    public func legibility(of graph: FlowDiagram, engine: String? = nil, tolerance: Double = 1) throws(GraphvizError) -> [LegibilityProblem] {
         var graph = graph
         LayoutPolicy.bound(&graph)
         return try legibility(of: LayoutPolicy.dot(graph), engine: engine ?? LayoutPolicy.engine(for: graph), tolerance: tolerance)

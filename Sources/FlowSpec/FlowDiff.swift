@@ -154,15 +154,15 @@ public struct FlowDiff: Sendable {
 
     /// One diagram of both versions: the new flow, with added states and transitions in green,
     /// removed ones (put back from the old version) in red and dashed, changed ones in orange.
-    public var graph: FlowGraph {
-        var graph = FlowGraph(new)
+    public var graph: FlowDiagram {
+        var graph = FlowDiagram(new)
         let added = "#2e9e44", removed = "#d0312d", changed = "#e08a00"
         let before = SpecIndex(old)
         // Removed states, parents first, inside their parent wherever it is drawn.
         for case .stateRemoved(let name, let parent) in changes {
             let id = "old\(graph.nodes.count)"
             let state = before.states[name]!
-            var node = FlowGraph.Node(id: id, label: name, kind: state.isFinal ? .final : (state.states.isEmpty ? .state : .compound),
+            var node = FlowDiagram.Node(id: id, label: name, kind: state.isFinal ? .final : (state.states.isEmpty ? .state : .compound),
                                       parent: parent.flatMap { graph.id(ofLabel: $0) })
             node.attributes = ["color": removed, "fontcolor": removed, "style": node.kind == .compound ? "dashed" : "rounded,dashed"]
             graph.nodes.append(node)
@@ -198,7 +198,7 @@ public struct FlowDiff: Sendable {
                 // A moved target: the old arrow stays, red and dashed.
                 if let oldTarget = Self.oldTarget(what), let from = graph.id(ofLabel: source),
                    let to = graph.id(ofLabel: oldTarget) {
-                    graph.edges.append(FlowGraph.Edge(from: from, to: to, label: "− " + label, events: [nil],
+                    graph.edges.append(FlowDiagram.Edge(from: from, to: to, label: "− " + label, events: [nil],
                                                       attributes: ["color": removed, "fontcolor": removed, "style": "dashed"]))
                 }
                 if let e = graph.edges.firstIndex(where: { $0.from == graph.id(ofLabel: source) && $0.label.hasPrefix(label) && $0.attributes["color"] == nil }) {
@@ -207,7 +207,7 @@ public struct FlowDiff: Sendable {
             case .transitionRemoved(let source, let label, let target):
                 guard let from = graph.id(ofLabel: source) else { continue }
                 let to = target.flatMap { graph.id(ofLabel: Self.firstName($0)) } ?? from
-                graph.edges.append(FlowGraph.Edge(from: from, to: to, label: "− " + label, events: [nil],
+                graph.edges.append(FlowDiagram.Edge(from: from, to: to, label: "− " + label, events: [nil],
                                                   attributes: ["color": removed, "fontcolor": removed, "style": "dashed"]))
             default: break
             }

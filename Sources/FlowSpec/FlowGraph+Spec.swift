@@ -1,7 +1,7 @@
 import FlowGraph
 import Flowstate
 
-extension FlowGraph {
+extension FlowDiagram {
     /// The graph of a flow file: the graph of its definition, with what only the file says drawn too
     /// (the child flows its states run, SCXML's nested final states, parallel states as dashed clusters,
     /// history states as `H` and `H*` circles, internal transitions dotted).

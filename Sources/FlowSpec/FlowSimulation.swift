@@ -175,7 +175,7 @@ public final class FlowSimulation {
     private var started = false
     /// Everything that happened so far, in order.
     public private(set) var records: [Record] = []
-    /// The root machine's steps as a trace for `FlowGraph.overlay(_:lastPathLength:)` (event labels
+    /// The root machine's steps as a trace for `FlowDiagram.overlay(_:lastPathLength:)` (event labels
     /// as the file writes them, the file's transitions the engine took, and each step's effects).
     public private(set) var trace = FlowTrace(steps: [])
     /// The root flow's transitions taken so far, by their index in document order (for tests).

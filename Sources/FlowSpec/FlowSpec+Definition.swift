@@ -8,7 +8,7 @@ extension FlowFile {
     /// A guard is true when the step's event says so (`SpecEvent.guards`), else `guards[name]`, else
     /// true. SCXML's `true`, `false` and `In('state')` are evaluated. Declarations carry the file's
     /// locations, so validation issues point into the file. Child flows are recorded by name only:
-    /// ``FlowSimulation`` runs them, `FlowGraph.init(_:mergeParallelEdges:)` draws them.
+    /// ``FlowSimulation`` runs them, `FlowDiagram.init(_:mergeParallelEdges:)` draws them.
     ///
     /// Transitions match their event text exactly (what drawing needs). ``FlowSimulation`` runs a
     /// definition compiled for SCXML's descriptor matching instead (a descriptor matches every event

@@ -274,7 +274,7 @@ extension FlowFile {
         items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n\(indent)]"
     }
 
-    /// A JSON string literal (FlowGraph's `jsonStringLiteral`, the one string-literal writer).
+    /// A JSON string literal (FlowDiagram's `jsonStringLiteral`, the one string-literal writer).
     static func quote(_ text: String) -> String { jsonStringLiteral(text) }
 }
 

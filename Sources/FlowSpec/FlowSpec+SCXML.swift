@@ -460,7 +460,7 @@ struct SCXMLReader {
     }
 }
 
-extension FlowGraph {
+extension FlowDiagram {
     /// Draws the SCXML a flow file keeps as text where it belongs: each state's (``FlowFile/State/data``:
     /// its data, the invocations it does not run) under the state's name, the document's own
     /// (``FlowFile/data``) as the graph's label, one line each (``FlowFile/dataLines(_:)``). `flowviz

@@ -218,7 +218,7 @@ public struct FlowFile: Sendable {
     }
 
     /// Every transition with the name of the state that declares it, in document order (a state's
-    /// transitions, then its children's): the numbering the graph of a file (`FlowGraph(spec)`),
+    /// transitions, then its children's): the numbering the graph of a file (`FlowDiagram(spec)`),
     /// traces (`FlowTrace.Step.transitions`) and ``FlowFilePathfinder`` use for the file's transitions.
     public var transitionsInDocumentOrder: [(state: String, transition: Transition)] {
         SpecIndex(self).transitions.map { ($0.source, $0.transition) }
@@ -245,7 +245,7 @@ public struct FlowFile: Sendable {
     /// written by its case, its label up to the payload (`loggedIn(email)` is written `loggedIn`): a
     /// parent receives it as the event of that name. A `Guard.in(.s)` is written as the files'
     /// In-condition, `In('s')`, which reads back as one. Reading the spec back draws the same graph as
-    /// the definition (`FlowGraph(spec)` equals `FlowGraph(definition)`), and so does each child's
+    /// the definition (`FlowDiagram(spec)` equals `FlowDiagram(definition)`), and so does each child's
     /// document, except for the label of an In guard: the definition's reads `[In(s)]`, the file's
     /// `[In('s')]`.
     public init<F: Flow>(_ definition: FlowDefinition<F>) {

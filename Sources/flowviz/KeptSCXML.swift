@@ -20,8 +20,8 @@ extension DiskFile {
 
     /// The graph `render` and `view` draw: the file's, with the SCXML it keeps as text under the
     /// states that hold it.
-    var graph: FlowGraph {
-        var graph = FlowGraph(spec)
+    var graph: FlowDiagram {
+        var graph = FlowDiagram(spec)
         graph.showKeptSCXML(of: spec)
         return graph
     }

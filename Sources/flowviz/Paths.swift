@@ -92,6 +92,6 @@ struct Paths: AsyncParsableCommand {
         "[" + events.map { quote($0.description) }.joined(separator: ", ") + "]"
     }
 
-    /// A JSON string literal: FlowGraph's `jsonStringLiteral`, the one string-literal writer.
+    /// A JSON string literal: FlowDiagram's `jsonStringLiteral`, the one string-literal writer.
     static func quote(_ text: String) -> String { jsonStringLiteral(text) }
 }

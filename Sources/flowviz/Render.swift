@@ -112,16 +112,16 @@ struct Render: AsyncParsableCommand {
         }
         let policy = LayoutPolicy.Collapse(collapse) ?? .automatic
         let depth = LayoutPolicy.collapseDepth(for: whole, under: root, policy)
-        var drawn: [FlowGraph.Page]
+        var drawn: [FlowDiagram.Page]
         if let root {
-            drawn = [FlowGraph.Page(state: root, graph: whole.cluster(root, depth: depth) ?? whole)]
+            drawn = [FlowDiagram.Page(state: root, graph: whole.cluster(root, depth: depth) ?? whole)]
         } else if pages {
             drawn = whole.pages(depth: depth)
         } else {
-            drawn = [FlowGraph.Page(state: nil, graph: depth.map { whole.collapsed(toDepth: $0) } ?? whole)]
+            drawn = [FlowDiagram.Page(state: nil, graph: depth.map { whole.collapsed(toDepth: $0) } ?? whole)]
         }
         if policy == .automatic, let depth, let first = drawn.first {
-            let collapsed = first.graph.nodes.filter { $0.attributes[FlowGraph.collapsedStatesAttribute] != nil }.count
+            let collapsed = first.graph.nodes.filter { $0.attributes[FlowDiagram.collapsedStatesAttribute] != nil }.count
             let total = root.map { whole.collapsedSizes(under: $0).last?.nodes ?? 0 } ?? whole.nodes.count
             if collapsed > 0 {
                 report("note: \(total) states are too many for one picture: compound states at depth \(depth) "
@@ -160,9 +160,9 @@ struct Render: AsyncParsableCommand {
 
     /// The label of the node of a page that draws a state: the state itself, or the collapsed state
     /// (or the page's cluster) that holds it; `nil` when the page draws neither (stubs do not count).
-    static func drawnNode(of id: String, in page: FlowGraph, parents: [String: String]) -> String? {
+    static func drawnNode(of id: String, in page: FlowDiagram, parents: [String: String]) -> String? {
         var own: [String: String] = [:]
-        for node in page.nodes where node.attributes[FlowGraph.stubAttribute] == nil { own[node.id] = node.label }
+        for node in page.nodes where node.attributes[FlowDiagram.stubAttribute] == nil { own[node.id] = node.label }
         var current: String? = id
         var steps = 0
         while let next = current, steps <= parents.count {  // bounded: a cycle of parents ends the walk
@@ -175,7 +175,7 @@ struct Render: AsyncParsableCommand {
 
     /// Writes a graph in a format (`dot`, `mermaid`, or one Graphviz renders), or reports the one
     /// line that says why not (`source` names the flow for rendering errors) and exits 2.
-    static func write(_ graph: FlowGraph, to output: String, format: String, engine: String?, source: String) throws {
+    static func write(_ graph: FlowDiagram, to output: String, format: String, engine: String?, source: String) throws {
         var graph = graph
         let bytes: [UInt8]
         switch format {

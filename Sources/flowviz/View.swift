@@ -118,11 +118,11 @@ struct View: AsyncParsableCommand {
 }
 
 extension FlowViewer {
-    /// A page for a flow file: its graph (`FlowGraph(spec)` of the spec), each
+    /// A page for a flow file: its graph (`FlowDiagram(spec)` of the spec), each
     /// transition described under the number the file's graph and traces give it (document order: a
     /// state's transitions, then its children's), and each state's entry and exit effects.
     init(_ spec: FlowFile, trace: FlowTrace?, title: String?) {
-        var graph = FlowGraph(spec)
+        var graph = FlowDiagram(spec)
         graph.showKeptSCXML(of: spec)  // the SCXML the file keeps as text, under its states
         self.init(graph: graph, trace: trace, title: title)
         for state in spec.statesInDocumentOrder {

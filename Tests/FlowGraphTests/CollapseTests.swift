@@ -7,7 +7,7 @@ import Testing
 /// Flows nested deeper than the call stack allows: level `i` is a compound state holding a leaf and
 /// level `i + 1`; each leaf has a transition to the next leaf and a seeded random jump.
 enum DeepFlows {
-    static func chain(_ depth: Int, seed: UInt64 = 0xC0FFEE) -> FlowGraph {
+    static func chain(_ depth: Int, seed: UInt64 = 0xC0FFEE) -> FlowDiagram {
         var random = seed
         func next() -> Int {  // xorshift64*
             random ^= random >> 12
@@ -15,26 +15,26 @@ enum DeepFlows {
             random ^= random >> 27
             return Int((random &* 2_685_821_657_736_338_717) >> 33)
         }
-        var nodes: [FlowGraph.Node] = []
+        var nodes: [FlowDiagram.Node] = []
         nodes.reserveCapacity(2 * depth)
         for i in 0..<depth {
-            nodes.append(FlowGraph.Node(id: "c\(i)", label: "level \(i)", kind: .compound, parent: i == 0 ? nil : "c\(i - 1)"))
-            nodes.append(FlowGraph.Node(id: "l\(i)", label: "leaf \(i)", kind: i == depth - 1 ? .final : .state, parent: "c\(i)"))
+            nodes.append(FlowDiagram.Node(id: "c\(i)", label: "level \(i)", kind: .compound, parent: i == 0 ? nil : "c\(i - 1)"))
+            nodes.append(FlowDiagram.Node(id: "l\(i)", label: "leaf \(i)", kind: i == depth - 1 ? .final : .state, parent: "c\(i)"))
         }
-        var edges: [FlowGraph.Edge] = []
+        var edges: [FlowDiagram.Edge] = []
         for i in 0..<(depth - 1) {
-            edges.append(FlowGraph.Edge(from: "l\(i)", to: "l\(i + 1)", label: "next\(i)", events: ["next\(i)"], transitions: [edges.count]))
-            edges.append(FlowGraph.Edge(from: "l\(i)", to: "l\(next() % depth)", label: "jump\(i)", events: ["jump\(i)"],
+            edges.append(FlowDiagram.Edge(from: "l\(i)", to: "l\(i + 1)", label: "next\(i)", events: ["next\(i)"], transitions: [edges.count]))
+            edges.append(FlowDiagram.Edge(from: "l\(i)", to: "l\(next() % depth)", label: "jump\(i)", events: ["jump\(i)"],
                                         transitions: [edges.count]))
         }
-        return FlowGraph(name: "deep-\(depth)", initial: "l0", nodes: nodes, edges: edges)
+        return FlowDiagram(name: "deep-\(depth)", initial: "l0", nodes: nodes, edges: edges)
     }
 }
 
 /// Checks what every set of pages must hold: each state drawn as itself in exactly one page, each
 /// collapsed state given a page, each page but the overview drawn collapsed in exactly one other,
 /// and each transition drawn exactly once between two nodes of a page (stubs aside).
-func checkPages(_ graph: FlowGraph, _ pages: [FlowGraph.Page], sourceLocation: SourceLocation = #_sourceLocation) {
+func checkPages(_ graph: FlowDiagram, _ pages: [FlowDiagram.Page], sourceLocation: SourceLocation = #_sourceLocation) {
     var drawnAsItself: [String: Int] = [:]
     var collapsedIn: [String: Int] = [:]
     var drawnTransitions: [Int: Int] = [:]
@@ -42,9 +42,9 @@ func checkPages(_ graph: FlowGraph, _ pages: [FlowGraph.Page], sourceLocation: S
     for page in pages {
         var stubs: Set<String> = []
         for node in page.graph.nodes {
-            if node.attributes[FlowGraph.stubAttribute] != nil {
+            if node.attributes[FlowDiagram.stubAttribute] != nil {
                 stubs.insert(node.id)
-            } else if node.attributes[FlowGraph.collapsedStatesAttribute] != nil {
+            } else if node.attributes[FlowDiagram.collapsedStatesAttribute] != nil {
                 collapsedIn[node.id, default: 0] += 1
             } else {
                 drawnAsItself[node.id, default: 0] += 1
@@ -74,7 +74,7 @@ func checkPages(_ graph: FlowGraph, _ pages: [FlowGraph.Page], sourceLocation: S
 }
 
 /// The sum of a numeric attribute over a graph's nodes.
-func attributeSum(_ graph: FlowGraph, _ attribute: String) -> Int {
+func attributeSum(_ graph: FlowDiagram, _ attribute: String) -> Int {
     var sum = 0
     for node in graph.nodes { if let value = node.attributes[attribute].flatMap({ Int($0) }) { sum += value } }
     return sum
@@ -83,9 +83,9 @@ func attributeSum(_ graph: FlowGraph, _ attribute: String) -> Int {
 /// Checks that a collapsed picture accounts for everything: its nodes plus the states collapsed
 /// ones hold are the flow's states, its edges' transitions plus those collapsed states hide are the
 /// flow's transitions.
-func checkCounts(_ graph: FlowGraph, collapsed: FlowGraph, sourceLocation: SourceLocation = #_sourceLocation) {
-    let held: Int = attributeSum(collapsed, FlowGraph.collapsedStatesAttribute)
-    let hidden: Int = attributeSum(collapsed, FlowGraph.collapsedTransitionsAttribute)
+func checkCounts(_ graph: FlowDiagram, collapsed: FlowDiagram, sourceLocation: SourceLocation = #_sourceLocation) {
+    let held: Int = attributeSum(collapsed, FlowDiagram.collapsedStatesAttribute)
+    let hidden: Int = attributeSum(collapsed, FlowDiagram.collapsedTransitionsAttribute)
     let drawnCount: Int = collapsed.edges.map(\.transitionCount).reduce(0, +)
     let total: Int = graph.edges.map(\.transitionCount).reduce(0, +)
     #expect(collapsed.nodes.count + held == graph.nodes.count, "states add up", sourceLocation: sourceLocation)
@@ -94,24 +94,24 @@ func checkCounts(_ graph: FlowGraph, collapsed: FlowGraph, sourceLocation: Sourc
     #expect(Set(drawn).count == drawn.count, "no transition drawn twice", sourceLocation: sourceLocation)
 }
 
-@Suite("FlowGraph: collapsed states, clusters and pages")
+@Suite("FlowDiagram: collapsed states, clusters and pages")
 struct CollapseTests {
     /// `a`, a cluster `G` holding `g1`, `g2` and a cluster `H` holding `h1`, `h2`, and a final `z`.
-    static let small: FlowGraph = {
+    static let small: FlowDiagram = {
         let nodes = [
-            FlowGraph.Node(id: "a", label: "a", kind: .state),
-            FlowGraph.Node(id: "G", label: "G", kind: .compound),
-            FlowGraph.Node(id: "g1", label: "g1", kind: .state, parent: "G"),
-            FlowGraph.Node(id: "g2", label: "g2", kind: .state, parent: "G"),
-            FlowGraph.Node(id: "H", label: "H", kind: .compound, parent: "G"),
-            FlowGraph.Node(id: "h1", label: "h1", kind: .state, parent: "H"),
-            FlowGraph.Node(id: "h2", label: "h2", kind: .state, parent: "H"),
-            FlowGraph.Node(id: "z", label: "z", kind: .final),
+            FlowDiagram.Node(id: "a", label: "a", kind: .state),
+            FlowDiagram.Node(id: "G", label: "G", kind: .compound),
+            FlowDiagram.Node(id: "g1", label: "g1", kind: .state, parent: "G"),
+            FlowDiagram.Node(id: "g2", label: "g2", kind: .state, parent: "G"),
+            FlowDiagram.Node(id: "H", label: "H", kind: .compound, parent: "G"),
+            FlowDiagram.Node(id: "h1", label: "h1", kind: .state, parent: "H"),
+            FlowDiagram.Node(id: "h2", label: "h2", kind: .state, parent: "H"),
+            FlowDiagram.Node(id: "z", label: "z", kind: .final),
         ]
         let ends = [("a", "g1", "go"), ("a", "h1", "deep"), ("a", "G", "enter"), ("g1", "g2", "in"), ("h1", "h2", "inner"),
                     ("g2", "z", "done"), ("h2", "z", "out"), ("G", "z", "cancel")]
-        let edges = ends.enumerated().map { i, e in FlowGraph.Edge(from: e.0, to: e.1, label: e.2, events: [e.2], transitions: [i]) }
-        return FlowGraph(name: "small", initial: "a", nodes: nodes, edges: edges)
+        let edges = ends.enumerated().map { i, e in FlowDiagram.Edge(from: e.0, to: e.1, label: e.2, events: [e.2], transitions: [i]) }
+        return FlowDiagram(name: "small", initial: "a", nodes: nodes, edges: edges)
     }()
 
     @Test("Collapsing the top level: a cluster becomes one node counting what it holds, its edges redirected and merged")
@@ -121,7 +121,7 @@ struct CollapseTests {
         #expect(collapsed.nodes.map(\.id) == ["a", "G", "z"])
         let g = try #require(collapsed.node("G"))
         #expect(g.kind == .state && g.label == "G\n5 states, 2 transitions inside")
-        #expect(g.attributes[FlowGraph.collapsedStatesAttribute] == "5" && g.attributes[FlowGraph.collapsedTransitionsAttribute] == "2")
+        #expect(g.attributes[FlowDiagram.collapsedStatesAttribute] == "5" && g.attributes[FlowDiagram.collapsedTransitionsAttribute] == "2")
         #expect(collapsed.edges.map { "\($0.from)->\($0.to)" } == ["a->G", "G->z"])
         #expect(collapsed.edges[0].label == "3 transitions\ngo, deep, enter" && collapsed.edges[0].transitions == [0, 1, 2])
         #expect(collapsed.edges[1].events == ["done", "out", "cancel"] && collapsed.edges[1].transitionCount == 3)
@@ -129,7 +129,7 @@ struct CollapseTests {
         let result = graph.collapsing(["G", "a", "nowhere"])
         #expect(result.graph == collapsed, "by set: the same picture; a leaf and an unknown name are ignored")
         #expect(result.representative == ["a": "a", "G": "G", "g1": "G", "g2": "G", "H": "G", "h1": "G", "h2": "G", "z": "z"])
-        #expect(DOTWriter.dot(collapsed).contains("\(FlowGraph.collapsedStatesAttribute)=\"5\""))
+        #expect(DOTWriter.dot(collapsed).contains("\(FlowDiagram.collapsedStatesAttribute)=\"5\""))
     }
 
     @Test("Collapsing one level down keeps the outer cluster and redirects single transitions with their labels")
@@ -138,7 +138,7 @@ struct CollapseTests {
         let collapsed = graph.collapsed(toDepth: 1)
         #expect(collapsed.nodes.map(\.id) == ["a", "G", "g1", "g2", "H", "z"])
         #expect(collapsed.node("G")?.kind == .compound && collapsed.node("H")?.kind == .state)
-        #expect(collapsed.node("H")?.attributes[FlowGraph.collapsedTransitionsAttribute] == "1")
+        #expect(collapsed.node("H")?.attributes[FlowDiagram.collapsedTransitionsAttribute] == "1")
         #expect(collapsed.edges.map { "\($0.from)->\($0.to):\($0.label)" }
             == ["a->g1:go", "a->H:deep", "a->G:enter", "g1->g2:in", "g2->z:done", "H->z:out", "G->z:cancel"])
         checkCounts(graph, collapsed: collapsed)
@@ -157,12 +157,12 @@ struct CollapseTests {
         #expect(page.nodes.map(\.id) == ["H", "h1", "h2", "a", "z"])
         #expect(page.node("H")?.parent == nil && page.node("h1")?.parent == "H")
         let stub = try #require(page.node("a"))
-        #expect(stub.label == "↗ a" && stub.attributes[FlowGraph.stubAttribute] == "")
-        #expect(page.node("z")?.attributes[FlowGraph.stubAttribute] == "")
+        #expect(stub.label == "↗ a" && stub.attributes[FlowDiagram.stubAttribute] == "")
+        #expect(page.node("z")?.attributes[FlowDiagram.stubAttribute] == "")
         #expect(page.edges.map(\.label) == ["deep", "inner", "out"])
         #expect(page.initial == nil, "the flow does not start here")
         let outer = try #require(graph.cluster("G", depth: 0))
-        #expect(outer.node("H")?.attributes[FlowGraph.collapsedStatesAttribute] == "2")
+        #expect(outer.node("H")?.attributes[FlowDiagram.collapsedStatesAttribute] == "2")
         #expect(outer.edges.map { "\($0.from)->\($0.to):\($0.label)" }
             == ["a->g1:go", "a->H:deep", "a->G:enter", "g1->g2:in", "g2->z:done", "H->z:out", "G->z:cancel"],
                 "drawn alone, a cluster shows its collapsed states' transitions with states outside too")
@@ -194,7 +194,7 @@ struct CollapseTests {
         }
         // A group drawn alone, its parts collapsed: their transitions with states outside end at stubs.
         let group = try #require(graph.cluster("c7", depth: 0))
-        let stubs = group.nodes.filter { $0.attributes[FlowGraph.stubAttribute] != nil }
+        let stubs = group.nodes.filter { $0.attributes[FlowDiagram.stubAttribute] != nil }
         #expect(stubs.count > 10 && stubs.allSatisfy { $0.label.hasPrefix("↗ ") })
         #expect(try GraphvizRenderer.shared.legibility(of: group) == [], "group c7 drawn alone")
         var traced = pages[0].graph
@@ -219,33 +219,33 @@ struct CollapseTests {
         #expect(pages.count == 1 + roots && roots > 300, "\(pages.count) pages: a level every \(depth + 1) has its own")
         #expect(try GraphvizRenderer.shared.legibility(of: pages[0].graph) == [])
         let middle = try #require(graph.cluster("c50000", depth: 10))
-        #expect(middle.nodes.filter { $0.attributes[FlowGraph.stubAttribute] == nil }.count == 1 + 22)
+        #expect(middle.nodes.filter { $0.attributes[FlowDiagram.stubAttribute] == nil }.count == 1 + 22)
         checkCounts(graph, collapsed: graph.collapsed(toDepth: 7))
     }
 
     @Test("Bad input never crashes: cycles of parents, unknown parents and ends, repeated identifiers")
     func badInput() {
         let nodes = [
-            FlowGraph.Node(id: "x", label: "x", kind: .compound, parent: "y"),
-            FlowGraph.Node(id: "y", label: "y", kind: .compound, parent: "x"),
-            FlowGraph.Node(id: "s", label: "s", kind: .state, parent: "x"),
-            FlowGraph.Node(id: "s", label: "again", kind: .state, parent: "nowhere"),
-            FlowGraph.Node(id: "t", label: "t", kind: .state, parent: "t"),
-            FlowGraph.Node(id: "u", label: "u", kind: .state, parent: "t"),
+            FlowDiagram.Node(id: "x", label: "x", kind: .compound, parent: "y"),
+            FlowDiagram.Node(id: "y", label: "y", kind: .compound, parent: "x"),
+            FlowDiagram.Node(id: "s", label: "s", kind: .state, parent: "x"),
+            FlowDiagram.Node(id: "s", label: "again", kind: .state, parent: "nowhere"),
+            FlowDiagram.Node(id: "t", label: "t", kind: .state, parent: "t"),
+            FlowDiagram.Node(id: "u", label: "u", kind: .state, parent: "t"),
         ]
-        let edges = [FlowGraph.Edge(from: "s", to: "ghost", label: "lost", events: []),
-                     FlowGraph.Edge(from: "ghost", to: "u", label: "found", events: [nil, nil]),
-                     FlowGraph.Edge(from: "s", to: "s", label: "stay", events: ["stay"])]
-        let graph = FlowGraph(name: "bad", initial: "ghost", nodes: nodes, edges: edges)
+        let edges = [FlowDiagram.Edge(from: "s", to: "ghost", label: "lost", events: []),
+                     FlowDiagram.Edge(from: "ghost", to: "u", label: "found", events: [nil, nil]),
+                     FlowDiagram.Edge(from: "s", to: "s", label: "stay", events: ["stay"])]
+        let graph = FlowDiagram(name: "bad", initial: "ghost", nodes: nodes, edges: edges)
         for depth in [0, 1, 2, 5] {
             let collapsed = graph.collapsed(toDepth: depth)
             let drawn: Int = collapsed.edges.map(\.transitionCount).reduce(0, +)
-            #expect(drawn + attributeSum(collapsed, FlowGraph.collapsedTransitionsAttribute) == 4)
+            #expect(drawn + attributeSum(collapsed, FlowDiagram.collapsedTransitionsAttribute) == 4)
             #expect(!graph.pages(depth: depth).isEmpty)
         }
         #expect(graph.cluster("x") != nil && graph.cluster("t", depth: 0) != nil, "a state with children is a cluster")
         #expect(!graph.collapsedSizes().isEmpty && graph.collapsedSizes(under: "ghost").isEmpty)
-        let empty = FlowGraph(name: "empty", initial: nil, nodes: [], edges: [])
+        let empty = FlowDiagram(name: "empty", initial: nil, nodes: [], edges: [])
         #expect(empty.collapsed(toDepth: 0) == empty && empty.pages(depth: 0).count == 1 && empty.collapsedSizes().isEmpty)
         #expect(LayoutPolicy.collapseDepth(for: empty) == nil)
     }

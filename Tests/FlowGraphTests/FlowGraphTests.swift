@@ -11,19 +11,19 @@ import Testing
 import FoundationXML
 #endif
 
-@Suite("FlowGraph: DOT and Mermaid")
+@Suite("FlowDiagram: DOT and Mermaid")
 struct FlowGraphTests {
     @Test("The example flows' DOT and Mermaid match their golden files, byte for byte")
     func golden() throws {
-        try expectGolden(DOTWriter.dot(FlowGraph(SignUp.definition)), "sign-up.dot")
-        try expectGolden(MermaidWriter.mermaid(FlowGraph(SignUp.definition)), "sign-up.mmd")
-        try expectGolden(DOTWriter.dot(FlowGraph(FirstLaunch.definition)), "first-launch.dot")
-        try expectGolden(MermaidWriter.mermaid(FlowGraph(FirstLaunch.definition)), "first-launch.mmd")
+        try expectGolden(DOTWriter.dot(FlowDiagram(SignUp.definition)), "sign-up.dot")
+        try expectGolden(MermaidWriter.mermaid(FlowDiagram(SignUp.definition)), "sign-up.mmd")
+        try expectGolden(DOTWriter.dot(FlowDiagram(FirstLaunch.definition)), "first-launch.dot")
+        try expectGolden(MermaidWriter.mermaid(FlowDiagram(FirstLaunch.definition)), "first-launch.mmd")
     }
 
     @Test("The graph has the flow's states and transitions; compound states are clusters")
     func structure() {
-        let graph = FlowGraph(SignUp.definition)
+        let graph = FlowDiagram(SignUp.definition)
         #expect(graph.nodes.map(\.label) == ["signingUp", "email", "password", "twoFactor", "done", "cancelled"])
         #expect(graph.nodes.first?.kind == .compound)
         #expect(graph.nodes.filter { $0.kind == .final }.map(\.label) == ["done", "cancelled"])
@@ -33,11 +33,11 @@ struct FlowGraphTests {
 
     @Test("Parallel edges merge into one edge whose label lists them")
     func merging() {
-        let graph = FlowGraph(SignUp.definition, mergeParallelEdges: true)
+        let graph = FlowDiagram(SignUp.definition, mergeParallelEdges: true)
         let selfLoops = graph.edges.filter { $0.from == "s2" && $0.to == "s2" }
         #expect(selfLoops.count == 1)
         #expect(graph.edges.count == SignUp.definition.transitions.count)  // no parallel pairs except self loops
-        var two = FlowGraph(name: "x", initial: "a", nodes: [
+        var two = FlowDiagram(name: "x", initial: "a", nodes: [
             .init(id: "a", label: "a", kind: .state), .init(id: "b", label: "b", kind: .state),
         ], edges: [
             .init(from: "a", to: "b", label: "go", events: ["go"]),
@@ -49,13 +49,13 @@ struct FlowGraphTests {
 
     @Test("Writing is deterministic: the same definition gives the same bytes")
     func deterministic() {
-        #expect(DOTWriter.dot(FlowGraph(SignUp.definition)) == DOTWriter.dot(FlowGraph(SignUp.definition)))
-        #expect(MermaidWriter.mermaid(FlowGraph(Feed.definition)) == MermaidWriter.mermaid(FlowGraph(Feed.definition)))
+        #expect(DOTWriter.dot(FlowDiagram(SignUp.definition)) == DOTWriter.dot(FlowDiagram(SignUp.definition)))
+        #expect(MermaidWriter.mermaid(FlowDiagram(Feed.definition)) == MermaidWriter.mermaid(FlowDiagram(Feed.definition)))
     }
 
     @Test("Attributes override the defaults")
     func overrides() {
-        var graph = FlowGraph(SignUp.definition)
+        var graph = FlowDiagram(SignUp.definition)
         graph.graphAttributes["rankdir"] = "TB"
         graph.nodes[1].attributes["color"] = "red"
         let dot = DOTWriter.dot(graph)
@@ -71,7 +71,7 @@ struct FlowGraphTests {
         let definition = Named.hostileFlow(["&;", "a--b"])
         let renamed = FlowDefinition<Named>("x -- y --> z", initial: "only &; --",
                                             elements: [Final<Named>("only &; --", output: "&amp;").element])
-        for graph in [FlowGraph(definition), FlowGraph(renamed)] {
+        for graph in [FlowDiagram(definition), FlowDiagram(renamed)] {
             let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
             #expect(SVGNodeCounter.count(svg) == graph.nodes.count + 1)
         }
@@ -90,7 +90,7 @@ struct FlowGraphTests {
     func hostileNamesParse() async {
         await propertyCheck(count: 150, input: Named.hostile.array(of: 1...8)) { names in
             let definition = Named.hostileFlow(names)
-            let graph = FlowGraph(definition)
+            let graph = FlowDiagram(definition)
             let parsed = try GraphvizRenderer.shared.parse(dot: DOTWriter.dot(graph))
             #expect(parsed.nodes == definition.states.count + 1, "the states and the start point")
             #expect(parsed.edges == definition.transitions.count + 1, "the transitions and the start edge")
@@ -106,13 +106,13 @@ struct FlowGraphTests {
     func renderedNodeCount() async {
         await propertyCheck(count: 40, input: Named.hostile.array(of: 1...6)) { names in
             let definition = Named.hostileFlow(names)
-            let svg = try GraphvizRenderer.shared.render(FlowGraph(definition), format: .svg)
+            let svg = try GraphvizRenderer.shared.render(FlowDiagram(definition), format: .svg)
             #expect(SVGNodeCounter.count(svg) == definition.states.count + 1)
         }
     }
 }
 
-@Suite("FlowGraph: live trees and traces")
+@Suite("FlowDiagram: live trees and traces")
 struct TreeGraphTests {
     @Test("A live tree draws each child machine inside the state that runs it, current states highlighted")
     func liveTree() throws {
@@ -121,7 +121,7 @@ struct TreeGraphTests {
         try supervisor.send(.createAccount, to: launch)
         let signUp = supervisor.handle(of: supervisor.machines[1].id, as: SignUp.self)!
         try supervisor.send(.submitEmail("ada@example.com"), to: signUp)
-        let graph = FlowGraph(supervisor: supervisor)
+        let graph = FlowDiagram(supervisor: supervisor)
         let slot = try #require(graph.nodes.first { $0.label == "creatingAccount" })
         let childCluster = try #require(graph.nodes.first { $0.label.hasPrefix("sign-up #") })
         #expect(childCluster.parent == slot.id, "the child machine sits inside the state that runs it")
@@ -156,7 +156,7 @@ struct TreeGraphTests {
         try supervisor.send("createAccount", to: launch)
         let screen = FlowLifetime()
         try supervisor.spawn(accountFlow, under: launch, owner: screen, handler: { _, _ in }, output: { _ in "accountCreated" })
-        let graph = FlowGraph(supervisor: supervisor)
+        let graph = FlowDiagram(supervisor: supervisor)
         let state = try #require(graph.nodes.first { $0.label == "creatingAccount" })
         let child = try #require(graph.nodes.first { $0.label.hasPrefix("account #") })
         #expect(child.parent == state.id, "the child machine sits inside the state its parent rests in")
@@ -178,14 +178,14 @@ struct TreeGraphTests {
         }
         let trace = FlowTrace(events, machine: signUp.id)
         #expect(trace.steps.map(\.event) == [nil, "submitEmail", "submitEmail", "back", "cancel"])
-        var fromEvents = FlowGraph(SignUp.definition)
+        var fromEvents = FlowDiagram(SignUp.definition)
         fromEvents.overlay(trace)
         var machine = try FlowMachine(SignUp.definition)
         var steps = [try machine.start()]
         for event: SignUp.Event in [.submitEmail("x"), .submitEmail("ada@example.com"), .back, .cancel] {
             steps.append(try machine.send(event))
         }
-        var fromSteps = FlowGraph(SignUp.definition)
+        var fromSteps = FlowDiagram(SignUp.definition)
         fromSteps.overlay(FlowTrace(steps))
         #expect(fromEvents == fromSteps)
     }
@@ -197,7 +197,7 @@ struct TreeGraphTests {
         for event: SignUp.Event in [.submitEmail("x"), .submitEmail("ada@example.com"), .back, .cancel] {
             steps.append(try machine.send(event))
         }
-        var graph = FlowGraph(SignUp.definition)
+        var graph = FlowDiagram(SignUp.definition)
         graph.overlay(FlowTrace(steps), lastPathLength: 1)
         let email = try #require(graph.nodes.first { $0.label == "email" })
         #expect(email.attributes["xlabel"] == "×3", "start, the invalid email (a self loop), back")
@@ -242,7 +242,7 @@ struct OverlayTransitionTests {
         let steps = [try machine.start(), try machine.send(.push), try machine.send(.pull), try machine.send(.pull)]
         #expect(steps[1].transitions.map(\.position) == [0, 3], "shove it, then the unguarded Always")
         #expect(steps[3].transitions.map(\.position) == [1, 3], "tug, then the same Always")
-        var graph = FlowGraph(Self.definition)
+        var graph = FlowDiagram(Self.definition)
         graph.overlay(FlowTrace(steps))
         let widths = graph.edges.map { $0.attributes["penwidth"] }
         #expect(widths == ["2", "2", nil, "3", "2", nil], "each taken edge counted once per use; the Always twice")
@@ -266,7 +266,7 @@ struct OverlayTransitionTests {
 @Suite struct MermaidParallelTests {
     @Test("Mermaid draws a parallel state's regions as concurrent compartments (--), with no initial region")
     func regionsAreConcurrent() throws {
-        let graph = FlowGraph(Media.definition)
+        let graph = FlowDiagram(Media.definition)
         let busy = try #require(graph.nodes.first { $0.label == "busy" })
         let download = try #require(graph.nodes.first { $0.label == "download" })
         let player = try #require(graph.nodes.first { $0.label == "player" })
@@ -296,7 +296,7 @@ struct OverlayTransitionTests {
         var machine = try FlowMachine(Media.definition)
         var steps = [try machine.start()]
         for event: Media.Event in [.start, .fetched, .play, .pause, .play] { steps.append(try machine.send(event)) }
-        var graph = FlowGraph(Media.definition)
+        var graph = FlowDiagram(Media.definition)
         graph.overlay(FlowTrace(steps))
         func visits(_ label: String) -> String? { graph.nodes.first { $0.label == label }?.attributes["xlabel"] }
         #expect(visits("idle") == "×1")

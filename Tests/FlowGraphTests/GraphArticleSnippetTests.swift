@@ -4,34 +4,34 @@ import FlowstateExamples
 import Foundation
 import Testing
 
-/// The Swift snippets of the DocC articles of `FlowGraph` ("Drawing flows", "Flows too big for one
+/// The Swift snippets of the DocC articles of `FlowDiagram` ("Drawing flows", "Flows too big for one
 /// picture"), verbatim, compiled and run (`DocSnippetCheckTests` in FlowstateTests fails when one is
 /// missing here; `RenderingArticleSnippetTests` in FlowGraphvizTests and `SpecArticleSnippetTests` in
 /// FlowSpecTests hold the FlowGraphviz and flow spec ones). Names a snippet takes from its article's
 /// prose (`graph`, `steps`) are defined before it.
-@Suite("Docs: the FlowGraph snippets run as written")
+@Suite("Docs: the FlowDiagram snippets run as written")
 struct GraphArticleSnippetTests {
     // MARK: Sources/FlowGraph/FlowGraph.docc/DrawingFlows.md
 
     @Test("Drawing flows: a definition as a graph")
     func drawing() {
-        let graph = FlowGraph(SignUp.definition)            // states, clusters, labelled edges
+        let graph = FlowDiagram(SignUp.definition)            // states, clusters, labelled edges
         let dot = DOTWriter.dot(graph)                     // Graphviz DOT, same bytes every time
         let mermaid = MermaidWriter.mermaid(graph)         // stateDiagram-v2, for GitHub Markdown
 
-        #expect(dot.hasPrefix("digraph") && dot == DOTWriter.dot(FlowGraph(SignUp.definition)))
+        #expect(dot.hasPrefix("digraph") && dot == DOTWriter.dot(FlowDiagram(SignUp.definition)))
         #expect(mermaid.hasPrefix("stateDiagram-v2"))
     }
 
     @Test("Drawing flows: attributes and the current state")
     func attributes() {
-        var graph = FlowGraph(SignUp.definition)
+        var graph = FlowDiagram(SignUp.definition)
         graph.graphAttributes["rankdir"] = "TB"
         graph.highlight(state: "password")                 // the current state, and the states containing it
 
         let dot = DOTWriter.dot(graph)
         #expect(dot.contains("rankdir=\"TB\"") || dot.contains("rankdir=TB"))
-        #expect(dot != DOTWriter.dot(FlowGraph(SignUp.definition)))
+        #expect(dot != DOTWriter.dot(FlowDiagram(SignUp.definition)))
     }
 
     @Test("Drawing flows: a run on the picture")
@@ -42,18 +42,18 @@ struct GraphArticleSnippetTests {
             steps.append(try machine.send(event))
         }
 
-        var graph = FlowGraph(SignUp.definition)
+        var graph = FlowDiagram(SignUp.definition)
         graph.overlay(FlowTrace(steps), lastPathLength: 5)
 
-        #expect(graph != FlowGraph(SignUp.definition))
+        #expect(graph != FlowDiagram(SignUp.definition))
         #expect(DOTWriter.dot(graph).contains("label=\"cancel (×1)\""), "the taken transitions carry their counts")
     }
 
     // MARK: Sources/FlowGraph/FlowGraph.docc/CollapsingFlows.md
 
     /// A nested graph whose states `s4` (holding `s12`) and `s9` are compound, for the article's names.
-    static let nested: FlowGraph = {
-        let nodes: [FlowGraph.Node] = [
+    static let nested: FlowDiagram = {
+        let nodes: [FlowDiagram.Node] = [
             .init(id: "s0", label: "start", kind: .state),
             .init(id: "s4", label: "outer", kind: .compound),
             .init(id: "s5", label: "first", kind: .state, parent: "s4"),
@@ -64,7 +64,7 @@ struct GraphArticleSnippetTests {
             .init(id: "s11", label: "b", kind: .state, parent: "s9"),
             .init(id: "s13", label: "done", kind: .final),
         ]
-        let edges: [FlowGraph.Edge] = [
+        let edges: [FlowDiagram.Edge] = [
             .init(from: "s0", to: "s5", label: "go", events: ["go"], transitions: [0]),
             .init(from: "s5", to: "s12", label: "in", events: ["in"], transitions: [1]),
             .init(from: "s12", to: "s10", label: "next", events: ["next"], transitions: [2]),
@@ -72,7 +72,7 @@ struct GraphArticleSnippetTests {
             .init(from: "s11", to: "s13", label: "done", events: ["done"], transitions: [4]),
             .init(from: "s9", to: "s13", label: "cancel", events: ["cancel"], transitions: [5]),
         ]
-        return FlowGraph(name: "nested", initial: "s0", nodes: nodes, edges: edges)
+        return FlowDiagram(name: "nested", initial: "s0", nodes: nodes, edges: edges)
     }()
 
     @Test("Flows too big for one picture: collapse")

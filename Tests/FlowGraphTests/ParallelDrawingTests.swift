@@ -9,7 +9,7 @@ import Testing
 struct ParallelDrawingTests {
     @Test("A parallel state is a dashed cluster marked ∥ with its regions inside; several targets are several edges")
     func drawsRegions() throws {
-        let graph = FlowGraph(Media.definition)
+        let graph = FlowDiagram(Media.definition)
         let busy = try #require(graph.nodes.first { $0.label == "busy" })
         #expect(busy.kind == .compound && busy.attributes["style"] == "dashed,rounded" && busy.attributes["label"] == "busy ∥")
         for region in ["download", "player"] {
@@ -32,13 +32,13 @@ struct ParallelDrawingTests {
         let step = try machine.send(.start)
         trace.append(step)
         #expect(trace.steps.last?.leaves == ["fetching", "paused"])
-        var graph = FlowGraph(Media.definition)
+        var graph = FlowDiagram(Media.definition)
         graph.highlight(states: step.leaves.map(\.rawValue))
         for label in ["fetching", "paused"] {
             #expect(graph.nodes.first { $0.label == label }?.attributes["fillcolor"] == "#ffe08a", "\(label)")
         }
         #expect(graph.nodes.first { $0.label == "idle" }?.attributes["fillcolor"] == nil)
-        var overlaid = FlowGraph(Media.definition)
+        var overlaid = FlowDiagram(Media.definition)
         overlaid.overlay(trace)
         for label in ["fetching", "paused", "idle"] {
             #expect(overlaid.nodes.first { $0.label == label }?.attributes["xlabel"] == "×1", "\(label)")
@@ -54,7 +54,7 @@ struct ParallelDrawingTests {
         let media = try supervisor.start(Media.definition) { _, _ in }
         try supervisor.send(.start, to: media)
         #expect(supervisor.machines.first?.leaves == ["fetching", "paused"])
-        let graph = FlowGraph(supervisor: supervisor)
+        let graph = FlowDiagram(supervisor: supervisor)
         for label in ["fetching", "paused"] {
             #expect(graph.nodes.first { $0.label == label }?.attributes["fillcolor"] == "#ffe08a", "\(label)")
         }
@@ -80,7 +80,7 @@ struct ParallelDrawingTests {
                 }
             }
         }
-        let graph = FlowGraph(flow)
+        let graph = FlowDiagram(flow)
         let mermaid = MermaidWriter.mermaid(graph)
         // The block of each composite state: the lines between `state id {` and its closing brace.
         var blocks: [String: [String]] = [:]

@@ -40,7 +40,7 @@ struct StateDetailsDrawingTests {
 
     @Test("A state's node carries its entry and exit labels, emits after effects; one builder makes the lines")
     func nodeLines() throws {
-        let graph = FlowGraph(SignUp.definition)
+        let graph = FlowDiagram(SignUp.definition)
         let signingUp = try #require(graph.nodes.first { $0.label == "signingUp" })
         #expect(signingUp.entry == ["present(email)"])
         #expect(signingUp.exit == ["dismiss"])
@@ -51,48 +51,48 @@ struct StateDetailsDrawingTests {
         #expect(twoFactor.detailLines == ["entry / sendCode"])
         #expect(graph.nodes.first { $0.label == "email" }?.detailLines == [])
 
-        let shop = FlowGraph(Shop.definition)
+        let shop = FlowDiagram(Shop.definition)
         let browsing = try #require(shop.nodes.first { $0.label == "browsing" })
         #expect(browsing.detailLines == ["entry / load(catalog)", "entry / show(count)", "exit / hide(count)"])
 
-        let launch = FlowGraph(FirstLaunch.definition)
+        let launch = FlowDiagram(FirstLaunch.definition)
         let creating = try #require(launch.nodes.first { $0.label == "creatingAccount" })
         #expect(creating.detailLines == ["runs ▸ sign-up"])
     }
 
     @Test("Drawing flows: what a state shows (the article's snippet, as written)")
     func article() {
-        let twoFactor = FlowGraph(SignUp.definition).nodes[3]
+        let twoFactor = FlowDiagram(SignUp.definition).nodes[3]
         let lines = twoFactor.lines()                      // ["twoFactor", "entry / sendCode"]
 
         #expect(lines == ["twoFactor", "entry / sendCode"])
-        #expect(DOTWriter.dot(FlowGraph(SignUp.definition)).contains("s3 [label=\"twoFactor\\nentry / sendCode\"];"))
-        #expect(MermaidWriter.mermaid(FlowGraph(SignUp.definition)).contains("state \"twoFactor\" as s3\n    s3 : entry / sendCode\n"))
+        #expect(DOTWriter.dot(FlowDiagram(SignUp.definition)).contains("s3 [label=\"twoFactor\\nentry / sendCode\"];"))
+        #expect(MermaidWriter.mermaid(FlowDiagram(SignUp.definition)).contains("state \"twoFactor\" as s3\n    s3 : entry / sendCode\n"))
     }
 
     @Test("DOT draws the lines in the state's box, and a compound state's in its cluster label")
     func dot() {
-        let dot = DOTWriter.dot(FlowGraph(SignUp.definition))
+        let dot = DOTWriter.dot(FlowDiagram(SignUp.definition))
         #expect(dot.contains("    label=\"signingUp\\nentry / present(email)\\nexit / dismiss\";\n"))
         #expect(dot.contains("    s3 [label=\"twoFactor\\nentry / sendCode\"];\n"))
         #expect(dot.contains("    s1 [label=\"email\"];\n"), "a state without effects keeps its one-line label")
 
-        let shop = DOTWriter.dot(FlowGraph(Shop.definition))
+        let shop = DOTWriter.dot(FlowDiagram(Shop.definition))
         #expect(shop.contains("s1 [label=\"browsing\\nentry / load(catalog)\\nentry / show(count)\\nexit / hide(count)\"];"))
         #expect(shop.contains("label=\"shopping\\nentry / openCart\\nexit / closeCart\";"))
 
-        let launch = DOTWriter.dot(FlowGraph(FirstLaunch.definition))
+        let launch = DOTWriter.dot(FlowDiagram(FirstLaunch.definition))
         #expect(launch.contains("s1 [label=\"creatingAccount\\nruns ▸ sign-up\", style=\"rounded,dashed\"];"))
     }
 
     @Test("Mermaid writes the lines as the state's description lines, a composite state's in its title")
     func mermaid() {
-        let text = MermaidWriter.mermaid(FlowGraph(SignUp.definition))
+        let text = MermaidWriter.mermaid(FlowDiagram(SignUp.definition))
         #expect(text.contains("  state \"signingUp<br/>entry / present(email)<br/>exit / dismiss\" as s0\n"))
         #expect(text.contains("    state \"twoFactor\" as s3\n    s3 : entry / sendCode\n"))
         #expect(!text.contains("    s1 :"), "a state without effects has no description line")
 
-        let shop = MermaidWriter.mermaid(FlowGraph(Shop.definition))
+        let shop = MermaidWriter.mermaid(FlowDiagram(Shop.definition))
         #expect(shop.contains("""
                 state "browsing" as s1
                 s1 : entry / load(catalog)
@@ -101,7 +101,7 @@ struct StateDetailsDrawingTests {
 
             """))
 
-        let launch = MermaidWriter.mermaid(FlowGraph(FirstLaunch.definition))
+        let launch = MermaidWriter.mermaid(FlowDiagram(FirstLaunch.definition))
         #expect(launch.contains("  state \"creatingAccount\" as s1\n  s1 : runs ▸ sign-up\n"))
     }
 
@@ -113,7 +113,7 @@ struct StateDetailsDrawingTests {
             }
             Final<Named>("b", output: "b")
         }
-        let graph = FlowGraph(definition)
+        let graph = FlowDiagram(definition)
         let dot = DOTWriter.dot(graph)
         #expect(dot.contains("s0 [label=\"a\\nentry / say \\\"hi\\\": #1 {x}\\nexit / two\\nlines \\\\ ;\"];"))
         let mermaid = MermaidWriter.mermaid(graph)
@@ -124,7 +124,7 @@ struct StateDetailsDrawingTests {
 
     @Test("A node's label attribute replaces its name; the effect and child lines stay")
     func labelOverride() throws {
-        var graph = FlowGraph(SignUp.definition)
+        var graph = FlowDiagram(SignUp.definition)
         graph.nodes[0].attributes["label"] = "signingUp ∥"
         graph.nodes[3].attributes["label"] = "2FA"
         let dot = DOTWriter.dot(graph)
@@ -134,13 +134,13 @@ struct StateDetailsDrawingTests {
 
     @Test("The SVG libgvc renders draws each line: entry, exit and the child the state runs")
     func svg() throws {
-        let signUp = try #require(svgLines(try GraphvizRenderer.shared.render(FlowGraph(SignUp.definition), format: .svg)))
+        let signUp = try #require(svgLines(try GraphvizRenderer.shared.render(FlowDiagram(SignUp.definition), format: .svg)))
         for line in ["signingUp", "entry / present(email)", "exit / dismiss", "twoFactor", "entry / sendCode"] {
             #expect(signUp.contains(line), "\(line) is drawn")
         }
-        let launch = try #require(svgLines(try GraphvizRenderer.shared.render(FlowGraph(FirstLaunch.definition), format: .svg)))
+        let launch = try #require(svgLines(try GraphvizRenderer.shared.render(FlowDiagram(FirstLaunch.definition), format: .svg)))
         #expect(launch.contains("runs ▸ sign-up"))
-        let shop = try #require(svgLines(try GraphvizRenderer.shared.render(FlowGraph(Shop.definition), format: .svg)))
+        let shop = try #require(svgLines(try GraphvizRenderer.shared.render(FlowDiagram(Shop.definition), format: .svg)))
         for line in ["entry / openCart", "exit / closeCart", "entry / show(count)", "exit / hide(count)"] {
             #expect(shop.contains(line), "\(line) is drawn")
         }
@@ -148,11 +148,11 @@ struct StateDetailsDrawingTests {
 
     @Test("The pictures with effect lines are legible, and the check reads the lines as part of their labels")
     func legible() throws {
-        for graph in [FlowGraph(SignUp.definition), FlowGraph(FirstLaunch.definition), FlowGraph(Shop.definition)] {
+        for graph in [FlowDiagram(SignUp.definition), FlowDiagram(FirstLaunch.definition), FlowDiagram(Shop.definition)] {
             let problems = try GraphvizRenderer.shared.legibility(of: graph)
             #expect(problems.isEmpty, "\(graph.name): \(problems)")
         }
-        var graph = FlowGraph(SignUp.definition)
+        var graph = FlowDiagram(SignUp.definition)
         LayoutPolicy.bound(&graph)
         let layout = try GraphvizRenderer.shared.laidOut(dot: LayoutPolicy.dot(graph))
         #expect(layout.items.contains { $0.kind == .clusterLabel && $0.text == "signingUp entry / present(email) exit / dismiss" })
@@ -169,7 +169,7 @@ struct StateDetailsDrawingTests {
             }
             Final<Named>("done", output: "done")
         }
-        let problems = try GraphvizRenderer.shared.legibility(of: FlowGraph(definition))
+        let problems = try GraphvizRenderer.shared.legibility(of: FlowDiagram(definition))
         let glyphs = problems.compactMap { problem -> (LegibilityItem, [Unicode.Scalar])? in
             if case .missingGlyphs(let scalars) = problem.kind { (problem.item, scalars) } else { nil }
         }
@@ -184,7 +184,7 @@ struct StateDetailsDrawingTests {
         let supervisor = Supervisor()
         let launch = try supervisor.start(FirstLaunch.definition) { _, _ in }
         try supervisor.send(.createAccount, to: launch)
-        let graph = FlowGraph(supervisor: supervisor)
+        let graph = FlowDiagram(supervisor: supervisor)
         let slot = try #require(graph.nodes.first { $0.label == "creatingAccount" })
         let child = try #require(graph.nodes.first { $0.kind == .compound && $0.parent == slot.id })
         #expect(child.label.hasPrefix("sign-up"))

@@ -9,11 +9,11 @@ struct LayoutPolicyTests {
     @Test("The automatic choice switches at the documented limit, and never collapses a flat flow")
     func automaticThreshold() {
         let limit = LayoutPolicy.pictureLimit
-        func holder(_ leaves: Int, edges: Int = 0) -> FlowGraph {
-            var nodes = [FlowGraph.Node(id: "g", label: "g", kind: .compound)]
-            nodes += (0..<leaves).map { FlowGraph.Node(id: "l\($0)", label: "l\($0)", kind: .state, parent: "g") }
-            let loops = (0..<edges).map { FlowGraph.Edge(from: "l\($0 % leaves)", to: "l\(($0 + 1) % leaves)", label: "e\($0)", events: ["e\($0)"]) }
-            return FlowGraph(name: "h", initial: "l0", nodes: nodes, edges: loops)
+        func holder(_ leaves: Int, edges: Int = 0) -> FlowDiagram {
+            var nodes = [FlowDiagram.Node(id: "g", label: "g", kind: .compound)]
+            nodes += (0..<leaves).map { FlowDiagram.Node(id: "l\($0)", label: "l\($0)", kind: .state, parent: "g") }
+            let loops = (0..<edges).map { FlowDiagram.Edge(from: "l\($0 % leaves)", to: "l\(($0 + 1) % leaves)", label: "e\($0)", events: ["e\($0)"]) }
+            return FlowDiagram(name: "h", initial: "l0", nodes: nodes, edges: loops)
         }
         #expect(LayoutPolicy.collapseDepth(for: holder(limit.states - 1)) == nil, "exactly the limit: drawn whole")
         #expect(LayoutPolicy.collapseDepth(for: holder(limit.states)) == 0, "one state more: collapsed")

@@ -95,10 +95,10 @@ struct LegibilityTests {
             .submitCode("12"), .submitCode("123456"),
         ]
         for event in session { steps.append(try machine.send(event)) }
-        var traced = FlowGraph(SignUp.definition)
+        var traced = FlowDiagram(SignUp.definition)
         traced.overlay(FlowTrace(steps))
-        let graphs = [traced, FlowGraph(SignUp.definition), FlowGraph(FirstLaunch.definition),
-                      FlowGraph(PhotoCreation.definition), FlowGraph(Feed.definition)]
+        let graphs = [traced, FlowDiagram(SignUp.definition), FlowDiagram(FirstLaunch.definition),
+                      FlowDiagram(PhotoCreation.definition), FlowDiagram(Feed.definition)]
         for graph in graphs {
             let problems = try GraphvizRenderer.shared.legibility(of: graph)
             #expect(problems.isEmpty, "\(graph.name): \(problems.map(\.description).joined(separator: "; "))")
@@ -153,18 +153,18 @@ struct LegibilityTests {
 
     @Test("Layers: a depth-first search turns cycles around, then longest paths")
     func layers() {
-        let nodes = ["a", "b", "c", "d"].map { FlowGraph.Node(id: $0, label: $0, kind: .state) }
+        let nodes = ["a", "b", "c", "d"].map { FlowDiagram.Node(id: $0, label: $0, kind: .state) }
         let edges = [("a", "b"), ("b", "c"), ("c", "a"), ("a", "c"), ("d", "b"), ("c", "c")].map {
-            FlowGraph.Edge(from: $0.0, to: $0.1, label: "", events: [nil])
+            FlowDiagram.Edge(from: $0.0, to: $0.1, label: "", events: [nil])
         }
-        let graph = FlowGraph(name: "g", initial: "a", nodes: nodes, edges: edges)
+        let graph = FlowDiagram(name: "g", initial: "a", nodes: nodes, edges: edges)
         #expect(DOTWriter.layers(of: graph) == ["a": 0, "b": 1, "c": 2, "d": 0])
     }
 
     @Test("Clustered flows draw labels as label nodes: no Graphviz edge label, which Graphviz 2.43's double free needs")
     func clusteredLabelsAreNodes() throws {
         let spec = try readSpec("door.scxml")
-        var graph = FlowGraph(spec)
+        var graph = FlowDiagram(spec)
         LayoutPolicy.bound(&graph)
         #expect(EdgeLabelPlacement(for: graph) == .labelNodes)
         let dot = DOTWriter.dot(graph)

@@ -13,7 +13,7 @@ struct RenderingArticleSnippetTests {
 
     @Test("Rendering flows: render a graph and DOT text")
     func render() throws {
-        let svg = try GraphvizRenderer.shared.render(FlowGraph(SignUp.definition), format: .svg)
+        let svg = try GraphvizRenderer.shared.render(FlowDiagram(SignUp.definition), format: .svg)
         let pdf = try GraphvizRenderer.shared.render(dot: "digraph { a -> b }", format: .pdf, engine: "dot")
 
         #expect(String(decoding: svg, as: UTF8.self).contains("<svg"))
@@ -22,14 +22,14 @@ struct RenderingArticleSnippetTests {
 
     @Test("Rendering flows: legibility")
     func legibility() throws {
-        for problem in try GraphvizRenderer.shared.legibility(of: FlowGraph(SignUp.definition)) {
+        for problem in try GraphvizRenderer.shared.legibility(of: FlowDiagram(SignUp.definition)) {
             print(problem)   // edge label 'cancel' (s1 -> s4) overlaps node 'editing' (s2)
         }
     }
 
     @Test("Rendering flows: too big for one picture")
     func bigFlows() throws {
-        let graph = FlowGraph(SignUp.definition)
+        let graph = FlowDiagram(SignUp.definition)
         let depth = LayoutPolicy.collapseDepth(for: graph)           // nil: draw it whole
         var pictures: [[UInt8]] = []                                 // SVG bytes, the overview first
         for page in graph.pages(depth: depth) {

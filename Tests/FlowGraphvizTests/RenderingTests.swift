@@ -10,7 +10,7 @@ import Testing
 struct RenderingTests {
     @Test("SVG, PNG and PDF render in-process", arguments: [RenderFormat.svg, .png, .pdf])
     func formats(_ format: RenderFormat) throws {
-        let bytes = try GraphvizRenderer.shared.render(FlowGraph(SignUp.definition), format: format)
+        let bytes = try GraphvizRenderer.shared.render(FlowDiagram(SignUp.definition), format: format)
         let magic: [UInt8] = switch format.name {
         case "png": [0x89, 0x50, 0x4E, 0x47]
         case "pdf": Array("%PDF".utf8)
@@ -87,7 +87,7 @@ struct RenderingTests {
 
     @Test("A 200-state, 400-transition flow renders (bounded layout) with every node")
     func largeFlow() throws {
-        let graph = FlowGraph(Self.bigFlow(200))
+        let graph = FlowDiagram(Self.bigFlow(200))
         #expect(LayoutPolicy.isLarge(nodes: graph.nodes.count, edges: graph.edges.count))
         let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
         #expect(SVGNodeCounter.count(svg) == 201)
@@ -101,7 +101,7 @@ struct RenderingTests {
 
     @Test("Many concurrent renders are safe and agree")
     func concurrent() async throws {
-        let dot = DOTWriter.dot(FlowGraph(SignUp.definition))
+        let dot = DOTWriter.dot(FlowDiagram(SignUp.definition))
         let expected = try GraphvizRenderer.shared.render(dot: dot, format: .svg)
         let results = await withTaskGroup(of: [UInt8]?.self) { group in
             for _ in 0..<64 {

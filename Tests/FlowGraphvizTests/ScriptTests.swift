@@ -23,12 +23,12 @@ let scriptSamples: [(script: String, text: String)] = [
 let missingCharacter: Unicode.Scalar = "\u{10FFFD}"
 
 /// A flow whose states are named in every sample script, with transitions between them.
-func scriptGraph(_ labels: [String]) -> FlowGraph {
-    let nodes = labels.enumerated().map { FlowGraph.Node(id: "s\($0)", label: $1, kind: .state) }
+func scriptGraph(_ labels: [String]) -> FlowDiagram {
+    let nodes = labels.enumerated().map { FlowDiagram.Node(id: "s\($0)", label: $1, kind: .state) }
     let edges = labels.indices.dropLast().map {
-        FlowGraph.Edge(from: "s\($0)", to: "s\($0 + 1)", label: "→ \(labels[$0 + 1])", events: ["e\($0)"])
+        FlowDiagram.Edge(from: "s\($0)", to: "s\($0 + 1)", label: "→ \(labels[$0 + 1])", events: ["e\($0)"])
     }
-    return FlowGraph(name: "scripts", initial: "s0", nodes: nodes, edges: edges)
+    return FlowDiagram(name: "scripts", initial: "s0", nodes: nodes, edges: edges)
 }
 
 /// zlib's `uncompress`, loaded at run time from the library cairo itself links (no headers or link

@@ -26,7 +26,7 @@ struct CorpusDrawingTests {
             let errors = spec.validate().filter { $0.severity == .error }
             #expect(errors.isEmpty, "\(errors.map(\.description))")
         }
-        var graph = FlowGraph(spec)
+        var graph = FlowDiagram(spec)
         graph.showKeptSCXML(of: spec)
         let svg = try GraphvizRenderer.shared.render(graph, format: .svg)
         let text = String(decoding: svg, as: UTF8.self)
@@ -67,7 +67,7 @@ struct SCIONDrawingTests {
             read += 1
             let errors = spec.validate().filter { $0.severity == .error }
             #expect(errors.isEmpty, "\(name): \(errors.map(\.description))")
-            let dot = DOTWriter.dot(FlowGraph(spec))
+            let dot = DOTWriter.dot(FlowDiagram(spec))
             let parsed = try GraphvizRenderer.shared.parse(dot: dot)
             #expect(parsed.nodes >= spec.statesInDocumentOrder.filter(\.states.isEmpty).count, "\(name)")
             try expectRoundTrip(bytes, file: path)
@@ -86,10 +86,10 @@ struct RegressionTests {
     func clusteredCycleRenders() throws {
         let spec = try readSpec("door.scxml")
         for format in [RenderFormatName.svg, .png] {
-            let bytes = try GraphvizRenderer.shared.render(FlowGraph(spec), format: format.format)
+            let bytes = try GraphvizRenderer.shared.render(FlowDiagram(spec), format: format.format)
             #expect(!bytes.isEmpty)
         }
-        var graph = FlowGraph(spec)
+        var graph = FlowDiagram(spec)
         LayoutPolicy.bound(&graph)
         #expect(graph.externalEdgeLabels, "clusters get external edge labels")
     }

@@ -90,7 +90,7 @@ struct Compound {
 
 /// Checks that `dot` (of `graph`) marks the initial child of every compound state and region once,
 /// inside its cluster, and marks nothing in a parallel state; returns the problems found.
-func initialMarkProblems(_ dot: String, graph: FlowGraph, compounds: [Compound]) -> [String] {
+func initialMarkProblems(_ dot: String, graph: FlowDiagram, compounds: [Compound]) -> [String] {
     let structure = DOTStructure(dot)
     var problems: [String] = []
     var expectedMarkers = graph.initial == nil ? 0 : 1
@@ -184,13 +184,13 @@ struct StatechartMarksTests {
 
     @Test("Every compound state and region marks its initial child once, inside its cluster; a parallel state marks none")
     func initialChildren() throws {
-        var cases: [(FlowGraph, [Compound])] = [
-            (FlowGraph(Tabs.definition), Compound.of(Tabs.definition)),
-            (FlowGraph(Tabs.nested), Compound.of(Tabs.nested)),
-            (FlowGraph(Media.definition), Compound.of(Media.definition)),
-            (FlowGraph(SignUp.definition), Compound.of(SignUp.definition)),
+        var cases: [(FlowDiagram, [Compound])] = [
+            (FlowDiagram(Tabs.definition), Compound.of(Tabs.definition)),
+            (FlowDiagram(Tabs.nested), Compound.of(Tabs.nested)),
+            (FlowDiagram(Media.definition), Compound.of(Media.definition)),
+            (FlowDiagram(SignUp.definition), Compound.of(SignUp.definition)),
         ]
-        for spec in try Self.specs() { cases.append((FlowGraph(spec), Compound.of(spec))) }
+        for spec in try Self.specs() { cases.append((FlowDiagram(spec), Compound.of(spec))) }
         for (graph, compounds) in cases {
             #expect(compounds.contains { !$0.isParallel }, "\(graph.name) has a compound state to check")
             var bounded = graph
@@ -211,7 +211,7 @@ struct StatechartMarksTests {
     @Test("The initial arrow into a compound or parallel state at the top level reaches the cluster's near border, not a blob on it")
     func initialArrowIntoACluster() throws {
         for definition in [Tabs.definition, Tabs.nested] {
-            var graph = FlowGraph(definition)
+            var graph = FlowDiagram(definition)
             let target = try #require(graph.initial)
             #expect(graph.node(target)?.kind == .compound)
             LayoutPolicy.bound(&graph)
@@ -243,7 +243,7 @@ struct StatechartMarksTests {
                 }
             }
         }
-        let graph = FlowGraph(flow)
+        let graph = FlowDiagram(flow)
         var bounded = graph
         LayoutPolicy.bound(&bounded)
         let cases = [("selectBrowse", "selection", "onBrowse"), ("selectFeed", "selection", "onFeed"), ("reset", "detail", "stack")]
@@ -280,7 +280,7 @@ struct StatechartMarksTests {
 }
 
 /// Whether `id` is `ancestor` or lies inside it in `graph`.
-func inside(_ id: String, _ ancestor: String, _ graph: FlowGraph) -> Bool {
+func inside(_ id: String, _ ancestor: String, _ graph: FlowDiagram) -> Bool {
     var current: String? = id
     while let x = current {
         if x == ancestor { return true }

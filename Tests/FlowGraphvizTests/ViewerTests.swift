@@ -24,12 +24,12 @@ import Testing
     }
 
     /// The edges (as the page's classes) that draw the transitions a step took.
-    static func edgeClasses(_ step: FlowTrace.Step, in graph: FlowGraph) -> [String] {
+    static func edgeClasses(_ step: FlowTrace.Step, in graph: FlowDiagram) -> [String] {
         Set(step.transitions.compactMap { t in graph.edges.firstIndex { $0.transitions.contains(t) } })
             .map(FlowViewer.edgeElementClass).sorted()
     }
 
-    static func element(_ label: String, in graph: FlowGraph) -> String {
+    static func element(_ label: String, in graph: FlowDiagram) -> String {
         FlowViewer.stateElementID(graph.id(ofLabel: label) ?? "missing:\(label)")
     }
 

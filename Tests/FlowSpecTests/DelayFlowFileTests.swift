@@ -236,13 +236,13 @@ struct DelayFlowFileTests {
     @Test("Drawing: the edge label 'after 30s' comes from the definition's graph, as a typed flow's does")
     func drawing() throws {
         for spec in [try Self.json(), try Self.scxml()] {
-            let graph = FlowGraph(spec)
+            let graph = FlowDiagram(spec)
             let labels = Set(graph.edges.map(\.label))
             #expect(labels.isSuperset(of: ["after 30s / showResend", "after 5min"]), "\(labels)")
             #expect(DOTWriter.dot(graph).contains("after 30s"))
         }
         // The typed example draws its delay the same way.
-        let typed = FlowGraph(TwoFactorCode.definition)
+        let typed = FlowDiagram(TwoFactorCode.definition)
         #expect(typed.edges.contains { $0.label == "after 30s / showResend" })
     }
 
@@ -356,6 +356,6 @@ struct DelayFlowFileTests {
         let typed = FlowFile(TwoFactorCode.definition)
         #expect(Self.transitions(file) == Self.transitions(typed))
         #expect(file.json() == typed.json())
-        #expect(DOTWriter.dot(FlowGraph(file)) == DOTWriter.dot(FlowGraph(typed)))
+        #expect(DOTWriter.dot(FlowDiagram(file)) == DOTWriter.dot(FlowDiagram(typed)))
     }
 }

@@ -37,9 +37,9 @@ struct FlowSpecTests {
     @Test("Definition to spec to definition gives the same graph (the example flows)")
     func roundTripExamples() throws {
         let signUp = try parse(FlowFile(SignUp.definition).json()).definition()
-        #expect(FlowGraph(signUp) == FlowGraph(SignUp.definition))
+        #expect(FlowDiagram(signUp) == FlowDiagram(SignUp.definition))
         let photo = try parse(FlowFile(PhotoCreation.definition).json()).definition()
-        #expect(FlowGraph(photo) == FlowGraph(PhotoCreation.definition))
+        #expect(FlowDiagram(photo) == FlowDiagram(PhotoCreation.definition))
         #expect(signUp.validate().isEmpty)
     }
 
@@ -49,7 +49,7 @@ struct FlowSpecTests {
             let definition = Named.hostileFlow(names)
             let text = FlowFile(definition).json()
             let back = try FlowFile.parse(text, file: "generated.json")
-            #expect(FlowGraph(back.definition()) == FlowGraph(definition), "\(text)")
+            #expect(FlowDiagram(back.definition()) == FlowDiagram(definition), "\(text)")
             #expect(back.json() == text, "writing is stable")
         }
     }

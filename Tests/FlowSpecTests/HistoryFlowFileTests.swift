@@ -53,8 +53,8 @@ struct HistoryFlowFileTests {
 
     @Test("A history is drawn H or H* with an edge to its default, the same for a file and a typed definition")
     func drawing() throws {
-        let file = FlowGraph(try Self.spec())
-        let typed = FlowGraph(FlowDefinition<StringFlow>("history", initial: "app") {
+        let file = FlowDiagram(try Self.spec())
+        let typed = FlowDiagram(FlowDefinition<StringFlow>("history", initial: "app") {
             StateNode("app", initial: "home") {
                 History("last", .deep, default: "home")
                 StateNode("home")

@@ -74,7 +74,7 @@ struct HistoryWithoutDefaultTests {
     @Test("Both draw: the history is a circle with an edge to the state it enters by default")
     func draws() throws {
         for (name, history, initial) in [(Self.statemachine, "HistoryState", "State1"), (Self.compiled, "History_1", "Beta")] {
-            let graph = FlowGraph(try Self.read(name))
+            let graph = FlowDiagram(try Self.read(name))
             let node = try #require(graph.nodes.first { $0.attributes["tooltip"] == "shallow history '\(history)'" }, "\(name)")
             #expect(node.attributes["label"] == "H")
             let target = try #require(graph.id(ofLabel: initial))

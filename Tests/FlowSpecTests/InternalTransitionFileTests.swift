@@ -6,7 +6,7 @@ import Testing
 
 /// Internal transitions in flow files (`"internal": true`, `<transition type="internal">`): read and
 /// written, simulated and explored on the engine, generated as Swift, drawn as typed definitions'
-/// internal transitions are (one place: `FlowGraph`'s edge style).
+/// internal transitions are (one place: `FlowDiagram`'s edge style).
 @Suite("Internal transitions in flow files")
 struct InternalTransitionFileTests {
     /// A sheet presented on entry and dismissed on exit; `startOver`, declared on the sheet, is internal.
@@ -75,7 +75,7 @@ struct InternalTransitionFileTests {
 
     @Test("Drawn the same for a file and a typed definition: dotted, marked (internal), in DOT and Mermaid")
     func drawing() throws {
-        let typed = FlowGraph(FlowDefinition<StringFlow>("sheet", initial: "home") {
+        let typed = FlowDiagram(FlowDefinition<StringFlow>("sheet", initial: "home") {
             StateNode("home") { On("open", to: "sheet") }
             StateNode("sheet", initial: "name") {
                 StateNode("name") { On("next", to: "email") }
@@ -84,7 +84,7 @@ struct InternalTransitionFileTests {
                 On("close", to: "home")
             }
         })
-        for graph in [FlowGraph(try Self.spec()), typed] {
+        for graph in [FlowDiagram(try Self.spec()), typed] {
             let name = try #require(graph.id(ofLabel: "name"))
             let sheet = try #require(graph.id(ofLabel: "sheet"))
             let edge = try #require(graph.edges.first { $0.from == sheet && $0.to == name })

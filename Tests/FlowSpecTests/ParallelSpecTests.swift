@@ -125,7 +125,7 @@ struct ParallelSpecTests {
     @Test("A transition with several targets is drawn as an edge to each; a diff names every target")
     func drawnAndDiffed() throws {
         let spec = try FlowFile.parseSCXML(Array(Self.regions.utf8), file: "regions.scxml")
-        let graph = FlowGraph(spec)
+        let graph = FlowDiagram(spec)
         let idle = try #require(graph.id(ofLabel: "idle"))
         let targets = graph.edges.filter { $0.from == idle && $0.label == "go" }.map(\.to)
         #expect(Set(targets) == Set([graph.id(ofLabel: "a2"), graph.id(ofLabel: "b2")].compactMap { $0 }), "\(graph.edges)")
@@ -241,6 +241,6 @@ extension ParallelSpecTests {
         let simulation = try FlowSimulation(read)
         try simulation.send("deep")
         #expect(simulation.configuration == ["c2", "c", "b1", "b", "p"])
-        #expect(FlowGraph(read).edges.filter { $0.label == "deep" }.count == 2)
+        #expect(FlowDiagram(read).edges.filter { $0.label == "deep" }.count == 2)
     }
 }

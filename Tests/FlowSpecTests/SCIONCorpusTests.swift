@@ -58,7 +58,7 @@ struct SCIONCorpusTests {
         #expect(app.initial == "home", "the default initial child is the first that is not a history")
         #expect(app.states[0].history == .deep && app.states[0].transitions[0].target == "home")
         #expect(app.transitions[0].isInternal)
-        let graph = FlowGraph(spec)
+        let graph = FlowDiagram(spec)
         let last = try #require(graph.nodes.first { $0.label == "last" })
         #expect(last.attributes["label"] == "H*" && last.attributes["shape"] == "circle")
         #expect(graph.edges.contains { $0.label == "refresh (internal)" && $0.attributes["style"] == "dotted" })

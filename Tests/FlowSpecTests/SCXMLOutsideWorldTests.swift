@@ -326,7 +326,7 @@ struct SCXMLOutsideWorldTests {
         #expect(spec.states[0].data == [#"<invoke src="second.scxml" id="two" autoforward="true"/>"#])
         #expect(spec.warnings.map(\.message) == ["state 'a' has a second <invoke>: a state runs one child flow, so it is kept as text, not run"])
         #expect(try #require(written.range(of: "first.scxml")).lowerBound < (try #require(written.range(of: "second.scxml"))).lowerBound)
-        var graph = FlowGraph(spec)
+        var graph = FlowDiagram(spec)
         graph.showKeptSCXML(of: spec)
         #expect(graph.nodes[0].attributes["label"] == "a\ninvoke(src=second.scxml, id=two, autoforward=true)")
     }
@@ -343,7 +343,7 @@ struct SCXMLOutsideWorldTests {
         #expect(t.event == nil && t.target == nil && t.effects == ["again"])
         #expect(spec.warnings.map(\.location?.line) == [2])
         #expect(spec.validate().filter { $0.severity == .error }.isEmpty)
-        let graph = FlowGraph(spec)
+        let graph = FlowDiagram(spec)
         #expect(graph.edges.contains { $0.from == $0.to && $0.label.contains("[In('a')]") }, "\(graph.edges)")
         let problem = #expect(throws: FlowSimulation.Problem.self) { try FlowSimulation(spec) }
         #expect(problem?.description.hasPrefix("loop.scxml:2:3: error:") == true, "\(String(describing: problem))")

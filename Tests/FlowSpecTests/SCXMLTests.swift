@@ -70,7 +70,7 @@ struct SCXMLTests {
             expected.semantics = .scxml
             #expect(back.json() == expected.json(), "\(text)")
             #expect(back.scxml() == text, "writing is stable")
-            #expect(FlowGraph(back) == FlowGraph(expected))
+            #expect(FlowDiagram(back) == FlowDiagram(expected))
         }
     }
 
@@ -79,7 +79,7 @@ struct SCXMLTests {
         for definition in [SignUp.definition] {
             let spec = FlowFile(definition)
             let back = try FlowFile.parseSCXML(spec.scxml(), file: "sign-up.scxml")
-            #expect(FlowGraph(back.definition()) == FlowGraph(definition))
+            #expect(FlowDiagram(back.definition()) == FlowDiagram(definition))
         }
     }
 
@@ -154,7 +154,7 @@ struct SCXMLTests {
         let spec = try FlowFile.parseSCXML("""
         <scxml initial="p"><parallel id="p"><state id="x"/><state id="y"/></parallel></scxml>
         """, file: "p.scxml")
-        #expect(DOTWriter.dot(FlowGraph(spec)).contains("style=\"dashed,rounded\""))
+        #expect(DOTWriter.dot(FlowDiagram(spec)).contains("style=\"dashed,rounded\""))
         let simulation = try FlowSimulation(spec)
         try simulation.start()
         #expect(simulation.configuration == ["y", "x", "p"])

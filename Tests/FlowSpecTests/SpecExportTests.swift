@@ -96,9 +96,9 @@ struct SpecExportTests {
             let text = FlowFile(definition).json()
             let back = try FlowFile.parse(text, file: "generated.json")
             #expect(back.json() == text, "writing is stable")
-            #expect(Self.sameDrawing(FlowGraph(back), FlowGraph(definition)), "\(text)")
-            #expect(DOTWriter.dot(FlowGraph(back)) == DOTWriter.dot(FlowGraph(definition)),
-                    "flowviz render draws what FlowGraph draws from Swift")
+            #expect(Self.sameDrawing(FlowDiagram(back), FlowDiagram(definition)), "\(text)")
+            #expect(DOTWriter.dot(FlowDiagram(back)) == DOTWriter.dot(FlowDiagram(definition)),
+                    "flowviz render draws what FlowDiagram draws from Swift")
             // Every child the flow runs is a document drawn as its own definition, with its output events.
             var expected: [(spec: FlowFile, definition: FlowDefinition<Counted>)] = [(back, definition)]
             let known = [child.name: (child, childEvents), grandchild.name: (grandchild, grandEvents)]
@@ -110,7 +110,7 @@ struct SpecExportTests {
                     }
                     let (childDefinition, events) = try #require(known[name])
                     let document = try #require(spec.documents[name], "\(flow.name) holds \(name)")
-                    #expect(Self.sameDrawing(FlowGraph(document), FlowGraph(childDefinition)))
+                    #expect(Self.sameDrawing(FlowDiagram(document), FlowDiagram(childDefinition)))
                     let constant = childDefinition.states.filter { $0.kind == .final && $0.outputLabel != "total(n)" }
                     #expect(state.childOutputs == constant.compactMap(\.outputLabel).map { label in
                         FlowFile.ChildOutput(output: label, event: events[label] ?? "done")
@@ -123,7 +123,7 @@ struct SpecExportTests {
 
     /// Whether two graphs draw the same: equal but for the numbering of transitions (a file's graph
     /// numbers them in document order, a definition's in declaration order).
-    static func sameDrawing(_ a: FlowGraph, _ b: FlowGraph) -> Bool {
+    static func sameDrawing(_ a: FlowDiagram, _ b: FlowDiagram) -> Bool {
         var a = a, b = b
         for e in a.edges.indices { a.edges[e].transitions = [] }
         for e in b.edges.indices { b.edges[e].transitions = [] }
@@ -214,7 +214,7 @@ struct SpecExportTests {
         #expect(spec.states[0].childOutputs == [.init(output: "fine", event: "next"), .init(output: "gone", event: nil)])
         #expect(spec.states[0].transitions[0].update == "remember")
         #expect(spec.documents["k"]?.states.first?.output == "fine")
-        #expect(FlowGraph(spec).edges.first?.label == "next {remember}")
+        #expect(FlowDiagram(spec).edges.first?.label == "next {remember}")
         let reread = try FlowFile.parse(spec.json(), file: "again.json")
         #expect(reread.json() == spec.json())
         let wrong = text.replacingOccurrences(of: "\"gone\": null", with: "\"gone\": 3")

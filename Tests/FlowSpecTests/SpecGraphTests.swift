@@ -26,7 +26,7 @@ struct SpecGraphTests {
               ]
             }
             """, file: "login.json")
-        let graph = FlowGraph(spec)
+        let graph = FlowDiagram(spec)
         let form = try #require(graph.nodes.first { $0.label == "form" })
         #expect(form.detailLines == ["entry / show(login)", "exit / hide(login)"])
         let dot = DOTWriter.dot(graph)
@@ -37,7 +37,7 @@ struct SpecGraphTests {
         #expect(mermaid.contains("  s0 : entry / show(login)\n  s0 : exit / hide(login)\n"))
         #expect(mermaid.contains("  s1 : runs ▸ twoFactor\n"))
         // The file and the Swift definition it was exported from draw the same lines.
-        #expect(FlowGraph(try FlowFile.parse(FlowFile(SignUp.definition).json(), file: "sign-up.json")).nodes.map(\.detailLines)
-                == FlowGraph(SignUp.definition).nodes.map(\.detailLines))
+        #expect(FlowDiagram(try FlowFile.parse(FlowFile(SignUp.definition).json(), file: "sign-up.json")).nodes.map(\.detailLines)
+                == FlowDiagram(SignUp.definition).nodes.map(\.detailLines))
     }
 }

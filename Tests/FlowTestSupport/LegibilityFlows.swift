@@ -5,7 +5,7 @@ import Flowstate
 /// labelled jump per state, flat or nested three levels deep (groups of 16, 8 and 4 states).
 public enum LegibilityFlows {
     /// `count` states in a chain with seeded random jumps, flat or in groups of 16, 8 and 4.
-    public static func generated(_ count: Int, nested: Bool, seed: UInt64 = 0x5EED) -> FlowGraph {
+    public static func generated(_ count: Int, nested: Bool, seed: UInt64 = 0x5EED) -> FlowDiagram {
         var random = seed
         func next() -> Int {  // xorshift64*
             random ^= random >> 12
@@ -13,13 +13,13 @@ public enum LegibilityFlows {
             random ^= random >> 27
             return Int((random &* 2_685_821_657_736_338_717) >> 33)
         }
-        var nodes: [FlowGraph.Node] = []
+        var nodes: [FlowDiagram.Node] = []
         var parentOf: [String?] = Array(repeating: nil, count: count)
         if nested {
             var clusters = 0
             func cluster(_ label: String, parent: String?) -> String {
                 defer { clusters += 1 }
-                nodes.append(FlowGraph.Node(id: "c\(clusters)", label: "\(label) \(clusters)", kind: .compound, parent: parent))
+                nodes.append(FlowDiagram.Node(id: "c\(clusters)", label: "\(label) \(clusters)", kind: .compound, parent: parent))
                 return "c\(clusters)"
             }
             for first in stride(from: 0, to: count, by: 16) {
@@ -34,29 +34,29 @@ public enum LegibilityFlows {
             }
         }
         for i in 0..<count {
-            nodes.append(FlowGraph.Node(id: "s\(i)", label: "state \(i)", kind: i == count - 1 ? .final : .state, parent: parentOf[i]))
+            nodes.append(FlowDiagram.Node(id: "s\(i)", label: "state \(i)", kind: i == count - 1 ? .final : .state, parent: parentOf[i]))
         }
-        var edges: [FlowGraph.Edge] = []
+        var edges: [FlowDiagram.Edge] = []
         for i in 0..<(count - 1) {
-            edges.append(FlowGraph.Edge(from: "s\(i)", to: "s\(i + 1)", label: "next\(i) [ok] / push(screen\(i))",
+            edges.append(FlowDiagram.Edge(from: "s\(i)", to: "s\(i + 1)", label: "next\(i) [ok] / push(screen\(i))",
                                         events: ["next\(i)"], transitions: [edges.count]))
             let jump = next() % count
             if jump != count - 1 {
-                edges.append(FlowGraph.Edge(from: "s\(i)", to: "s\(jump)", label: "jump\(i) / effect\(jump)",
+                edges.append(FlowDiagram.Edge(from: "s\(i)", to: "s\(jump)", label: "jump\(i) / effect\(jump)",
                                             events: ["jump\(i)"], transitions: [edges.count]))
             }
         }
         if nested {  // a transition out of every outer group, drawn from its border
             for node in nodes where node.kind == .compound && node.parent == nil {
-                edges.append(FlowGraph.Edge(from: node.id, to: "s\(count - 1)", label: "cancel \(node.id)",
+                edges.append(FlowDiagram.Edge(from: node.id, to: "s\(count - 1)", label: "cancel \(node.id)",
                                             events: ["cancel"], transitions: [edges.count]))
             }
         }
-        return FlowGraph(name: "generated-\(count)\(nested ? "-nested" : "")", initial: "s0", nodes: nodes, edges: edges)
+        return FlowDiagram(name: "generated-\(count)\(nested ? "-nested" : "")", initial: "s0", nodes: nodes, edges: edges)
     }
 
     /// A run along the chain with the jumps it meets, as the engine would report it.
-    public static func trace(of graph: FlowGraph) -> FlowTrace {
+    public static func trace(of graph: FlowDiagram) -> FlowTrace {
         var steps = [FlowTrace.Step(from: nil, to: "state 0", event: nil)]
         for (position, edge) in graph.edges.enumerated() where edge.from.hasPrefix("s") && edge.to.hasPrefix("s") {
             guard let from = graph.node(edge.from)?.label, let to = graph.node(edge.to)?.label else { continue }

@@ -137,13 +137,13 @@ struct AppTutorialTests {
         #expect(try await running.value == "ada@example.com")
         #expect(host.navigator.stacks == [[.email, .password]] && host.navigator.problems.isEmpty)
 
-        let dot = DOTWriter.dot(FlowGraph(Login.definition))
+        let dot = DOTWriter.dot(FlowDiagram(Login.definition))
         #expect(dot.contains("verifying") && dot.contains("two-factor"))
 
         let file = FlowFile(Login.definition).json()
         let spec = try FlowFile.parse(file, file: "login.json")
         #expect(spec.documents["two-factor"] != nil)
-        #expect(DOTWriter.dot(FlowGraph(spec)) == dot)
+        #expect(DOTWriter.dot(FlowDiagram(spec)) == dot)
 
         let tester = try FlowStepTester(Login.definition)
         try tester.start {

@@ -9,13 +9,13 @@ import Testing
 
 /// A nested flow as a JSON flow spec, for `flowviz`: compound states hold their children, each
 /// transition is declared on its source with its event as the label's first word.
-func nestedSpec(_ graph: FlowGraph) -> String {
-    var children: [String?: [FlowGraph.Node]] = [:]
+func nestedSpec(_ graph: FlowDiagram) -> String {
+    var children: [String?: [FlowDiagram.Node]] = [:]
     for node in graph.nodes { children[node.parent, default: []].append(node) }
-    var outgoing: [String: [FlowGraph.Edge]] = [:]
+    var outgoing: [String: [FlowDiagram.Edge]] = [:]
     for edge in graph.edges { outgoing[edge.from, default: []].append(edge) }
     func label(_ id: String) -> String { graph.node(id)?.label ?? id }
-    func state(_ node: FlowGraph.Node) -> String {  // three levels deep at most: recursion is fine here
+    func state(_ node: FlowDiagram.Node) -> String {  // three levels deep at most: recursion is fine here
         var fields = ["\"name\": \"\(node.label)\""]
         if node.kind == .final { fields.append("\"final\": true") }
         let transitions = (outgoing[node.id] ?? []).map { edge in
@@ -95,11 +95,11 @@ struct FlowvizCommandTests {
         #expect(auto.status == 0, "\(auto.stderr)")
         #expect(auto.stderr.contains("note: \(generated.nodes.count) states are too many for one picture"), "\(auto.stderr)")
         let autoDOT = try String(contentsOfFile: scratch.path("auto.dot"), encoding: .utf8)
-        #expect(autoDOT.contains(FlowGraph.collapsedStatesAttribute))
+        #expect(autoDOT.contains(FlowDiagram.collapsedStatesAttribute))
 
         let whole = try Flowviz.run(["render", spec, "-o", scratch.path("whole.dot"), "--collapse", "none"])
         #expect(whole.status == 0 && whole.stderr.isEmpty)
-        #expect(try !String(contentsOfFile: scratch.path("whole.dot"), encoding: .utf8).contains(FlowGraph.collapsedStatesAttribute))
+        #expect(try !String(contentsOfFile: scratch.path("whole.dot"), encoding: .utf8).contains(FlowDiagram.collapsedStatesAttribute))
 
         let top = try Flowviz.run(["render", spec, "-o", scratch.path("top.mmd"), "--collapse", "0"])
         #expect(top.status == 0 && top.stderr.isEmpty, "a depth asked for is no surprise")

@@ -265,7 +265,7 @@ struct FlowvizTests {
         let nowhere = try Flowviz.run(["paths", door, "--to", "nowhere"])
         #expect(nowhere.status == 1)
         #expect(nowhere.stderr == "\(door): error: no state 'nowhere'\n")
-        // Names that JSON must escape come back as they were written (one string writer: FlowGraph's).
+        // Names that JSON must escape come back as they were written (one string writer: FlowDiagram's).
         let odd = try scratch.file("odd.json", #"""
         { "flowspec": 1, "name": "say \"hi\" \\ é/\u0001", "initial": "a", "states": [
           { "name": "a", "transitions": [ { "event": "go\ttab", "target": "b \"quoted\"" } ] },

@@ -52,7 +52,7 @@ func nestedFlow(_ count: Int) -> FlowDefinition<Named> {
 }
 
 /// The DOT text the renderer lays out for a graph (the layout policy applied).
-func laidOutDOT(_ graph: FlowGraph) -> String {
+func laidOutDOT(_ graph: FlowDiagram) -> String {
     var bounded = graph
     LayoutPolicy.bound(&bounded)
     return LayoutPolicy.dot(bounded)
@@ -81,7 +81,7 @@ func runDot(_ dot: String, limit: Double? = nil) -> Int {
     return data.count
 }
 
-let thirty = DOTWriter.dot(FlowGraph(generatedFlow(30, perState: 1)))
+let thirty = DOTWriter.dot(FlowDiagram(generatedFlow(30, perState: 1)))
 
 // `bigSpecText` and `bigSpec`, the spec check's file: BigSpec.swift (shared with Support/SpecDriver).
 
@@ -107,8 +107,8 @@ func breadthFirst(_ spec: FlowFile) -> [Int] {
 }
 
 let big = generatedFlow(10_000, perState: 5)
-let bigGraph = FlowGraph(big)
-let twoHundred = FlowGraph(generatedFlow(200))
+let bigGraph = FlowDiagram(big)
+let twoHundred = FlowDiagram(generatedFlow(200))
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -170,7 +170,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(MermaidWriter.mermaid(bigGraph)) }
     }
     Benchmark("Write: graph model of 10,000 states and 50,000 transitions") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(FlowGraph(big)) }
+        for _ in benchmark.scaledIterations { blackHole(FlowDiagram(big)) }
     }
 
     Benchmark("Render: 200 states, 400 transitions (in-process, layout policy)",
@@ -187,7 +187,7 @@ let benchmarks: @Sendable () -> Void = {
     // `make bench` checks the in-process times (Benchmarks/check-ratios.py, group "render").
     for size in [200, 400] {
         for (shape, definition) in [("flat", generatedFlow(size)), ("nested", nestedFlow(size))] {
-            let graph = FlowGraph(definition)
+            let graph = FlowDiagram(definition)
             let dot = laidOutDOT(graph)
             Benchmark("Big: \(size) states, \(shape) (in-process)",
                       configuration: .init(metrics: [.wallClock], warmupIterations: 1, maxDuration: .seconds(30),
@@ -208,7 +208,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Render: \(renders) renders of a sign-up-sized flow (memory)",
                   configuration: .init(metrics: [.wallClock, .mallocFreeDelta, .peakMemoryResidentDelta],
                                        warmupIterations: 1, maxIterations: 1)) { _ in
-            let dot = DOTWriter.dot(FlowGraph(generatedFlow(6, perState: 1)))
+            let dot = DOTWriter.dot(FlowDiagram(generatedFlow(6, perState: 1)))
             for _ in 0..<renders { blackHole(try GraphvizRenderer.shared.render(dot: dot, format: .svg)) }
         }
     }

@@ -21,7 +21,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let fromJSON = try? FlowFile.parse(json, file: "fuzz.json") else { fatalError("the spec's JSON does not read back:\n\(json)") }
     if !fromJSON.json().utf8.elementsEqual(json.utf8) { fatalError("the JSON round trip changed the spec:\n\(json)") }
     _ = spec.definition().validate()
-    _ = FlowGraph(spec)
+    _ = FlowDiagram(spec)
     return 0
 }
 

@@ -12,7 +12,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var root = FuzzFlow.make("root", &bytes, invoking: child.name)
     root.documents[child.name] = child
     _ = root.validate()
-    _ = FlowGraph(root)
+    _ = FlowDiagram(root)
     guard let simulation = try? FlowSimulation(root) else { return 0 }
     simulation.stepLimit = 5_000
     do {

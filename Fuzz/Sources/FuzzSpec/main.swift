@@ -13,7 +13,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // precondition: an optimized build prints its message.
     if !back.json().utf8.elementsEqual(text.utf8) { fatalError("the round trip changed the spec:\n\(text)\n---- read back:\n\(back.json())") }
     _ = spec.definition().validate()
-    _ = FlowGraph(spec)
+    _ = FlowDiagram(spec)
     return 0
 }
 

@@ -7,7 +7,7 @@ import Flowstate
 /// Built from a definition without running it. Node identifiers are generated (`s0`, `s1`, ...)
 /// from declaration order, so every name a user writes appears only in labels, which the writers
 /// escape. The same definition always gives the same graph.
-public struct FlowGraph: Hashable, Sendable {
+public struct FlowDiagram: Hashable, Sendable {
     /// How a state is drawn.
     public enum NodeKind: Hashable, Sendable {
         /// A state without children.

@@ -5,7 +5,7 @@
 /// Every transform here walks the nesting with explicit loops (a flow can be nested far deeper than
 /// the call stack allows) and costs O((states + transitions) · log states): ancestors are found with
 /// jump pointers, never by walking a parent chain once per transition.
-extension FlowGraph {
+extension FlowDiagram {
     /// The attribute that marks a collapsed state (a compound state drawn as one node): its value is
     /// how many states it holds, at every depth below it. Graphviz ignores it; a reader of the DOT
     /// or SVG can tell a collapsed state by it.
@@ -24,13 +24,13 @@ extension FlowGraph {
     /// A graph with some compound states collapsed, and where each state of the original went.
     public struct Collapse: Hashable, Sendable {
         /// The collapsed graph.
-        public var graph: FlowGraph
+        public var graph: FlowDiagram
         /// For every state of the original graph, the node of ``graph`` that draws it: itself, or
         /// the collapsed state that holds it.
         public var representative: [String: String]
 
         /// Creates a result.
-        public init(graph: FlowGraph, representative: [String: String]) {
+        public init(graph: FlowDiagram, representative: [String: String]) {
             self.graph = graph
             self.representative = representative
         }
@@ -42,10 +42,10 @@ extension FlowGraph {
         public var state: String?
         /// The page's graph: the cluster's states down to the page's depth, deeper compound states
         /// collapsed, and stubs for the states outside that its own states have transitions with.
-        public var graph: FlowGraph
+        public var graph: FlowDiagram
 
         /// Creates a page.
-        public init(state: String?, graph: FlowGraph) {
+        public init(state: String?, graph: FlowDiagram) {
             self.state = state
             self.graph = graph
         }
@@ -111,7 +111,7 @@ extension FlowGraph {
     /// states are at depth 0, so `collapsed(toDepth: 0)` draws only the top level, and
     /// `collapsed(toDepth: 1)` the top level and what its compound states hold directly. A negative
     /// depth counts as 0. The overview of ``pages(depth:)``.
-    public func collapsed(toDepth depth: Int) -> FlowGraph {
+    public func collapsed(toDepth depth: Int) -> FlowDiagram {
         let paging = Paging(self, depth: clamped(depth), top: nil)
         return paging.page(paging.nesting.root, graph: self)
     }
@@ -121,7 +121,7 @@ extension FlowGraph {
     /// transition between a state it holds and a state outside drawn to a stub (``stubAttribute``)
     /// of the outside state: from the state itself, or from the collapsed state holding it (those
     /// merged by pair of ends). `nil` when `id` names no state with children.
-    public func cluster(_ id: String, depth: Int? = nil) -> FlowGraph? {
+    public func cluster(_ id: String, depth: Int? = nil) -> FlowDiagram? {
         let nesting = Nesting(self)
         guard let top = nesting.index[id], nesting.isCollapsible(top) else { return nil }
         let paging = Paging(self, nesting: nesting, depth: depth.map(clamped), top: top)
@@ -218,7 +218,7 @@ extension FlowGraph {
     /// not), the transitions between them (those redirected to a collapsed state merged by pair of
     /// ends), and stubs.
     func assemble(name: String, initial: String?, root: Int?, shown: [Int], nesting: Nesting, collapsed: (Int) -> Bool,
-                  insideStates: [Int], insideTransitions: [Int], entries: [PageEntry]) -> FlowGraph {
+                  insideStates: [Int], insideTransitions: [Int], entries: [PageEntry]) -> FlowDiagram {
         var pageNodes: [Node] = []
         pageNodes.reserveCapacity(shown.count + 1)
         var collapsedIDs: Set<String> = []
@@ -300,14 +300,14 @@ extension FlowGraph {
             edge.attributes["xlabel"] = nil
             pageEdges[edgeIndex[g]] = edge
         }
-        var graph = FlowGraph(name: name, initial: initial, nodes: pageNodes + stubNodes, edges: pageEdges)
+        var graph = FlowDiagram(name: name, initial: initial, nodes: pageNodes + stubNodes, edges: pageEdges)
         graph.graphAttributes = graphAttributes
         graph.externalEdgeLabels = externalEdgeLabels
         return graph
     }
 }
 
-extension FlowGraph.Edge {
+extension FlowDiagram.Edge {
     /// How many declared transitions the edge draws: one per event label (merged edges have several),
     /// and at least one.
     public var transitionCount: Int { Swift.max(1, events.count) }
@@ -332,7 +332,7 @@ struct Nesting {
 
     var root: Int { count }
 
-    init(_ graph: FlowGraph) {
+    init(_ graph: FlowDiagram) {
         count = graph.nodes.count
         let n = count
         for (i, node) in graph.nodes.enumerated() where index[node.id] == nil { index[node.id] = i }
@@ -405,7 +405,7 @@ struct Nesting {
 /// A flow cut into pages by depth. The overview (the virtual root's page) draws the states down to
 /// `depth`; a page root is a compound state with children that a page above draws collapsed, and
 /// its page draws what it holds down to `depth` levels below it. With `top`, only `top`'s page and
-/// those below it are laid out (``FlowGraph/cluster(_:depth:)``).
+/// those below it are laid out (``FlowDiagram/cluster(_:depth:)``).
 struct Paging {
     let nesting: Nesting
     let depth: Int?
@@ -414,16 +414,16 @@ struct Paging {
     /// The page (a page root, or the virtual root for the overview) that draws each node as itself.
     var owner: [Int]
     /// The drawn edges and stubs of each page, by page root.
-    var entries: [[FlowGraph.PageEntry]]
+    var entries: [[FlowDiagram.PageEntry]]
     /// The states and transitions below each node (for collapsed states' labels).
     var insideStates: [Int]
     var insideTransitions: [Int]
 
-    init(_ graph: FlowGraph, depth: Int?, top: Int?) {
+    init(_ graph: FlowDiagram, depth: Int?, top: Int?) {
         self.init(graph, nesting: Nesting(graph), depth: depth, top: top)
     }
 
-    init(_ graph: FlowGraph, nesting: Nesting, depth: Int?, top: Int?) {
+    init(_ graph: FlowDiagram, nesting: Nesting, depth: Int?, top: Int?) {
         self.nesting = nesting
         self.depth = depth
         let n = nesting.count, root = nesting.root
@@ -502,7 +502,7 @@ struct Paging {
     }
 
     /// The graph of a page.
-    func page(_ page: Int, graph: FlowGraph) -> FlowGraph {
+    func page(_ page: Int, graph: FlowDiagram) -> FlowDiagram {
         var shown: [Int] = []
         var collapsed: Set<Int> = []
         // The page's own states, and the page roots right below it, drawn collapsed.

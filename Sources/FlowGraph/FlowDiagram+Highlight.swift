@@ -1,6 +1,6 @@
 import Flowstate
 
-extension FlowGraph {
+extension FlowDiagram {
     /// Marks the current state (and the compound states containing it).
     public mutating func highlight(state label: String) {
         highlight(states: [label])
@@ -79,7 +79,7 @@ extension FlowGraph {
     }
 }
 
-/// A recorded run, as state and event labels: what ``FlowGraph/overlay(_:lastPathLength:)`` draws and
+/// A recorded run, as state and event labels: what ``FlowDiagram/overlay(_:lastPathLength:)`` draws and
 /// what `FlowViewer` (in `FlowGraphviz`) steps through.
 ///
 /// Record one from a machine's steps (`FlowTrace(steps)`, ``append(_:)``), from a supervisor's tree

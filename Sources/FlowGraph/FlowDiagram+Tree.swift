@@ -1,6 +1,6 @@
 import Flowstate
 
-extension FlowGraph {
+extension FlowDiagram {
     /// The graph of a live supervisor tree: each machine's flow, each child machine drawn as a cluster
     /// inside the state of its parent that started it, and every machine's active states highlighted
     /// (every active leaf, with parallel states).
@@ -18,7 +18,7 @@ extension FlowGraph {
         for machine in machines {
             guard let outline = supervisor.outline(of: machine.id) else { continue }
             let prefix = "m\(machine.id.rawValue)_"
-            var graph = FlowGraph(outline, prefix: prefix)
+            var graph = FlowDiagram(outline, prefix: prefix)
             // Children sit inside the state that started them, drawn around them: a declared child's
             // parent state; a spawned child's, the one leaf the machine rests in.
             for child in machine.children {
