@@ -1,8 +1,11 @@
 import Flowstate
 
 /// A definition's public declarations as flat arrays: what the path finder, the generators and the
-/// structural reachability need, computed once, without recursion. The states' hierarchy is the
-/// definition's own (``FlowHierarchy``, numbered as `definition.states`).
+/// structural reachability need, computed once, without recursion. The structural walks are
+/// Flowstate's (`StructuralWalk`, which the compiler's reachability checks walk too); which leaf a
+/// step's transitions were taken from is the engine's report
+/// (`FlowMachine.sendReportingMicrosteps(_:completions:)`). The states' hierarchy is the definition's
+/// own (``FlowHierarchy``, numbered as `definition.states`).
 struct FlowIndex<F: Flow>: Sendable {
     let definition: FlowDefinition<F>
     /// The position of each state in `definition.states` (the compiler's number for it):
@@ -61,20 +64,19 @@ struct FlowIndex<F: Flow>: Sendable {
     /// Whether `state` is `ancestor` or lies inside it.
     func isInside(_ state: Int, _ ancestor: Int) -> Bool { hierarchy.isDescendantOrSelf(state, of: ancestor) }
 
-    /// The leaf the machine is in after taking transition `t` from `leaf` (before eventless transitions).
-    func leaf(after t: Int, from leaf: Int) -> Int {
-        targets[t] >= 0 ? hierarchy.defaultEntryLeaf(of: targets[t]) : leaf
-    }
-
-    /// The leaves the machine was in, in order, while taking `transitions` from `leaf`: each entry is
-    /// the leaf a transition was taken from. The leaf after the last one is the step's state.
-    func leaves(taking transitions: FlowTransitions, from leaf: Int) -> [Int] {
+    /// The leaves a flow without parallel or history states was in, in order, while it took a step's
+    /// transitions from `leaf`, as the engine reports the step (`FlowMachine.sendReportingMicrosteps(_:completions:)`,
+    /// `FlowMachine.startReportingMicrosteps(completions:)`): each transition a microstep takes was
+    /// taken from the leaf the microsteps before it settled in (the last state one entered). The leaf
+    /// after the last one is the step's state.
+    func leaves(taking microsteps: [FlowMicrostep], from leaf: Int) -> [Int] {
         var current = leaf
         var result: [Int] = []
-        result.reserveCapacity(transitions.count)
-        for id in transitions {
-            result.append(current)
-            current = self.leaf(after: id.position, from: current)
+        for microstep in microsteps {
+            for action in microstep.actions {
+                if case .take = action { result.append(current) }
+            }
+            if let settled = microstep.entered.last { current = settled }
         }
         return result
     }
@@ -122,102 +124,52 @@ struct FlowIndex<F: Flow>: Sendable {
         }
     }
 
-    /// The states structurally entered from the states `start` has active, over every declared
-    /// transition (`entries`: ``entrySets()``), ignoring guards, shadowing, samples and which regions
-    /// are active together: a transition is followed once its source is entered.
-    func structurallyEntered(from start: [Int], entries: [[Int]]) -> [Bool] {
-        var own = [[Int]](repeating: [], count: count)
-        for (t, source) in sources.enumerated() where source >= 0 { own[source].append(t) }
-        var reached = [Bool](repeating: false, count: count)
-        var work: [Int] = []
-        for s in start where !reached[s] {
-            reached[s] = true
-            work.append(s)
-        }
-        while let s = work.popLast() {
-            for t in own[s] {
-                for entered in entries[t] where !reached[entered] {
-                    reached[entered] = true
-                    work.append(entered)
-                }
+    /// The structural walk over the states (`StructuralWalk`, following the hierarchy) whose moves are
+    /// the declared transitions' entry sets (`entries`: ``entrySets()``): what a flow with parallel
+    /// states' structural reachability follows.
+    func enteringWalk(_ entries: [[Int]]) -> StructuralWalk {
+        var walk = StructuralWalk(count: count, hierarchy: hierarchy)
+        for (t, entered) in entries.enumerated() where sources[t] >= 0 { walk.addMove(from: sources[t], entering: entered) }
+        return walk
+    }
+
+    /// The structural walk over the leaves (`StructuralWalk`): from each leaf that is not final, a
+    /// move to the leaf each transition of its chain with a target settles in.
+    func leafWalk() -> StructuralWalk {
+        var walk = StructuralWalk(count: count)
+        for leaf in 0..<count where !isFinal[leaf] {
+            for t in chains[leaf] where targets[t] >= 0 {
+                walk.addMove(from: leaf, entering: CollectionOfOne(hierarchy.defaultEntryLeaf(of: targets[t])))
             }
         }
-        return reached
+        return walk
+    }
+
+    /// The states structurally entered from the states `start` has active, over every declared
+    /// transition (`entries`: ``entrySets()``), ignoring guards, shadowing, samples and which regions
+    /// are active together: a transition is followed once its source is entered (its source's
+    /// ancestors are active with it).
+    func structurallyEntered(from start: [Int], entries: [[Int]]) -> [Bool] {
+        enteringWalk(entries).reached(from: start)
     }
 
     /// The states whose being active lets some declared transition (`entries`: ``entrySets()``),
     /// followed structurally, enter a state inside `goal`: the states inside `goal`, and every state
     /// inside the source of a transition that enters one of them.
     func structurallyEntering(_ goal: Int, entries: [[Int]]) -> [Bool] {
-        var entering = [[Int]](repeating: [], count: count)  // the transitions entering each state
-        for (t, entered) in entries.enumerated() {
-            for s in entered { entering[s].append(t) }
-        }
-        var reaching = [Bool](repeating: false, count: count)
-        var work: [Int] = []
-        for s in 0..<count where isInside(s, goal) {
-            reaching[s] = true
-            work.append(s)
-        }
-        var marked = [Bool](repeating: false, count: count)  // sources whose states are all marked
-        while let s = work.popLast() {
-            for t in entering[s] {
-                let source = sources[t]
-                guard source >= 0, !marked[source] else { continue }
-                marked[source] = true
-                for d in 0..<count where !reaching[d] && isInside(d, source) {
-                    reaching[d] = true
-                    work.append(d)
-                }
-            }
-        }
-        return reaching
+        enteringWalk(entries).reaching(CollectionOfOne(goal))
     }
 
     /// The leaves structurally reachable from `start` over every declared transition, ignoring guards,
     /// shadowing and samples (each leaf is reachable from itself).
     func structurallyReachable(from start: [Int]) -> [Bool] {
-        var reached = [Bool](repeating: false, count: count)
-        var work: [Int] = []
-        for s in start where !reached[s] {
-            reached[s] = true
-            work.append(s)
-        }
-        while let leaf = work.popLast() {
-            guard !isFinal[leaf] else { continue }
-            for t in chains[leaf] where targets[t] >= 0 {
-                let next = hierarchy.defaultEntryLeaf(of: targets[t])
-                if !reached[next] {
-                    reached[next] = true
-                    work.append(next)
-                }
-            }
-        }
-        return reached
+        leafWalk().reached(from: start)
     }
 
-    /// The leaves from which some leaf inside `goal` is structurally reachable (the leaves inside
+    /// The leaves from which some leaf inside `goal` is structurally reachable (the states inside
     /// `goal` included).
     func structurallyReaching(_ goal: Int) -> [Bool] {
-        var predecessors = [[Int]](repeating: [], count: count)
-        for leaf in 0..<count where !isFinal[leaf] {
-            for t in chains[leaf] where targets[t] >= 0 {
-                predecessors[hierarchy.defaultEntryLeaf(of: targets[t])].append(leaf)
-            }
-        }
-        var reaching = [Bool](repeating: false, count: count)
-        var work: [Int] = []
-        for s in 0..<count where isInside(s, goal) {
-            reaching[s] = true
-            work.append(s)
-        }
-        while let s = work.popLast() {
-            for p in predecessors[s] where !reaching[p] {
-                reaching[p] = true
-                work.append(p)
-            }
-        }
-        return reaching
+        leafWalk().reaching((0..<count).lazy.filter { isInside($0, goal) })
     }
 
     /// The states' positions, looked up in the definition's own table.

@@ -263,7 +263,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
                 let edge = Edge(step: step, leaves: scxml
                                     ? index.leaves(taking: step.transitions, from: leafSets[leaf],
                                                    then: leafSets[reached.configuration.leaf])
-                                    : index.leaves(taking: step.transitions, from: leaf))
+                                    : index.leaves(taking: taken.microsteps, from: leaf))
                 let finished = reached.configuration.finished
                 guard let found = explorer.reach(reached, by: edge, exploring: finished ? nil : copy) else { return }
                 enteredByEdge.append(Self.entered(by: taken.microsteps))
@@ -325,7 +325,7 @@ public struct FlowPathfinder<F: Flow>: Sendable {
         self.initialLeaf = initialLeaf
         self.startLeaves = scxml
             ? index.leaves(taking: start.transitions, from: [], then: leafSets[tree.keys[0].leaf])
-            : index.leaves(taking: start.transitions, from: initialLeaf)
+            : index.leaves(taking: startMicrosteps, from: initialLeaf)
         self.leafSets = leafSets
         self.firstSettled = firstSettled
         self.firstEntered = firstEntered

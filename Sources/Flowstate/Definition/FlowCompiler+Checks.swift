@@ -163,31 +163,27 @@ extension FlowCompiler {
         }
     }
 
+    /// Reports the states no walk from the initial state reaches (``StructuralWalk``, over the leaves and
+    /// the table's moves: each move settles in a leaf), and the reached leaves that are not final and
+    /// have no move (dead ends). A flow with parallel or history states, or delayed transitions, is
+    /// checked over SCXML's entry sets instead (``checkParallelReachability(initial:)``). Linear in the
+    /// table.
     mutating func checkReachability(table: FlowTable<F>) {
         guard table.initialTarget >= 0 else { return }
         if hierarchy.hasParallel || hierarchy.hasHistory || hasDelays {
             return checkParallelReachability(initial: index[initial] ?? -1)
         }
         let n = nodes.count
-        var reachedLeaf = [Bool](repeating: false, count: n)
-        reachedLeaf[table.initialTarget] = true
-        var work = [table.initialTarget]
-        while let leaf = work.popLast() {
+        var walk = StructuralWalk(count: n)
+        for leaf in 0..<n {
             for i in table.eventRanges[leaf]..<table.eventRanges[leaf + 1] {
-                let target = Int(table.eventMoves[i].target)
-                if target >= 0 && !reachedLeaf[target] {
-                    reachedLeaf[target] = true
-                    work.append(target)
-                }
+                walk.addMove(from: leaf, entering: CollectionOfOne(Int(table.eventMoves[i].target)))
             }
             for i in table.eventlessRanges[leaf]..<table.eventlessRanges[leaf + 1] {
-                let target = Int(table.eventlessMoves[i].target)
-                if target >= 0 && !reachedLeaf[target] {
-                    reachedLeaf[target] = true
-                    work.append(target)
-                }
+                walk.addMove(from: leaf, entering: CollectionOfOne(Int(table.eventlessMoves[i].target)))
             }
         }
+        let reachedLeaf = walk.reached(from: CollectionOfOne(table.initialTarget))
         // A state is reached when a reached leaf is inside it: mark each such leaf's ancestors, up to
         // the first one already marked (whose own ancestors are marked already).
         var reached = [Bool](repeating: false, count: n)
@@ -215,29 +211,15 @@ extension FlowCompiler {
     /// Reachability for a flow with parallel states (or history states, whose targets enter their
     /// defaults here: what a history remembers was entered before): a state is reached when the initial entry enters
     /// it, or when a transition declared on a reached state (or a completion transition waiting for one)
-    /// enters it, SCXML's entry set from the transition's domain. An over-approximation (guards and
+    /// enters it, SCXML's entry set from the transition's domain (``StructuralWalk/entering(_:in:)``). An over-approximation (guards and
     /// the regions' combinations are not considered), so what it calls unreachable is. Dead ends are
     /// not reported inside parallel states, where a region resting in a state without transitions is
     /// common.
     mutating func checkParallelReachability(initial initialIndex: Int) {
         guard initialIndex >= 0 else { return }
-        let n = nodes.count
-        var reached = [Bool](repeating: false, count: n)
-        var work: [Int] = []
-        func enter(_ states: [Int]) {
-            for s in states where !reached[s] {
-                reached[s] = true
-                work.append(s)
-            }
-        }
-        enter(hierarchy.computeEntrySet([FlowHierarchy.Transition(source: FlowHierarchy.root,
-                                                                  targets: [initialIndex] + moreInitialIndices)]))
-        while let s = work.popLast() {
-            for r in shortcuts.bySource[shortcuts.sourceRanges[s]..<shortcuts.sourceRanges[s + 1]]
-            where rawTarget[r] >= 0 {
-                enter(hierarchy.computeEntrySet([hierarchyTransition(r)]))
-            }
-        }
+        let transitions = raws.indices.filter { rawTarget[$0] >= 0 }.map { hierarchyTransition($0) }
+        let reached = StructuralWalk.entering(transitions, in: hierarchy).reached(from: hierarchy.computeEntrySet(
+            [FlowHierarchy.Transition(source: FlowHierarchy.root, targets: [initialIndex] + moreInitialIndices)]))
         for i in nodes.indices where !reached[i] && nodes[i].history == nil {
             report(.unreachableState, .warning,
                    "state '\(label(nodes[i].state))' is unreachable from the initial state '\(label(initial))'",
