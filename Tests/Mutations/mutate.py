@@ -386,9 +386,9 @@ MUTATIONS = [
         name="parallel-entered-from-leaf",
         suite="FlowstateTests",
         what="the states a parallel flow's step entered are found from its first leaf, not the engine's configuration before the step",
-        file="Sources/Flowstate/Supervisor/MachineBox.swift",
-        search="if let kept = extras?.configurationBefore {",
-        replace="if let kept = extras?.configurationBefore, kept.isEmpty {",
+        file="Sources/Flowstate/Supervisor/Supervisor+Send.swift",
+        search="let configurationBefore = before.isEmpty ? box.configuration(atLeaf: summary.from) : before",
+        replace="let configurationBefore = box.configuration(atLeaf: summary.from)",
         tests=["ParallelSupervisorTests/regionsRunChildren", "ParallelSupervisorTests/oneRegionLeaves", "ParallelSupervisorTests/observation"],
     ),
     Mutation(
