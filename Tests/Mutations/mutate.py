@@ -389,7 +389,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/Supervisor+Send.swift",
         search="let configurationBefore = before.isEmpty ? box.configuration(atLeaf: summary.from) : before",
         replace="let configurationBefore = box.configuration(atLeaf: summary.from)",
-        tests=["ParallelSupervisorTests/regionsRunChildren", "ParallelSupervisorTests/oneRegionLeaves", "ParallelSupervisorTests/observation"],
+        tests=["ParallelSupervisorTests/oneRegionLeaves", "ParallelSupervisorTests/selfTransitionKeepsChild", "ParallelSupervisorTests/outputsFinishRegions"],
     ),
     Mutation(
         name="restart-intensity",
