@@ -8,10 +8,10 @@ final class MachineExtras {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     /// For a root: receives its output, typed by the closure, when it completes.
     var rootOutput: ((any Sendable) -> Void)?
-    /// For a flow with parallel states that declares children: the engine's configuration before the
-    /// step being processed (set when the step is reported, taken by the follow-up that spawns the
-    /// children of the states it entered).
-    var configurationBefore: [Int32]?
+    /// For a flow that declares children: the states whose declared children the step being
+    /// processed starts, from the core's entry plan (set when the step is reported, before its
+    /// effects; taken by the follow-up that spawns them, after its effects).
+    var declaredStarts: [Int32]?
 
     init() {}
 }
@@ -112,23 +112,10 @@ class AnyMachineBox {
         !isFinished && shape.exitsOnStop(leaf: leaf)
     }
 
-    /// The states a step entered, in document order (outermost first, earlier regions first), as the
-    /// engine's configurations say: those active after the step that were not active before it (every
-    /// active state, for a start). The configuration before is the leaf the step left, for a flow
-    /// without parallel states, else the one the step's report kept
-    /// (``MachineExtras/configurationBefore``). A state exited and entered again by the step (a
-    /// self-transition) was active before: its child keeps running.
-    final func enteredStates(_ summary: StepSummary, starting: Bool) -> [Int] {
-        let now = activePositions()
-        if starting { return now.map { Int($0) } }
-        let before: [Int32]
-        if let kept = extras?.configurationBefore {
-            before = kept
-            extras?.configurationBefore = nil
-        } else {
-            before = shape.hierarchy.ancestorsOrSelf(of: Int(summary.from)).reversed().map { Int32($0) }
-        }
-        return now.lazy.filter { !before.contains($0) }.map { Int($0) }
+    /// The machine's configuration (its active states, ascending) when it rested in `leaf`, for a
+    /// flow without parallel states: the leaf and its ancestors.
+    final func configuration(atLeaf leaf: Int32) -> [Int32] {
+        stateHierarchy.ancestorsOrSelf(of: Int(leaf)).reversed().map { Int32($0) }
     }
 
     // MARK: Stepping (overridden by MachineBox<F>)
@@ -154,6 +141,8 @@ class AnyMachineBox {
     func remake() throws(SupervisorError) -> AnyMachineBox { fatalError("abstract") }
     /// The child flow the state at `index` declares.
     func childFlow(at index: Int) -> AnyChildFlow? { fatalError("abstract") }
+    /// Whether the state at `index` declares a child flow (``childFlow(at:)`` without making it).
+    func declaresChild(at index: Int) -> Bool { fatalError("abstract") }
     /// Whether the state at `index` is in the machine's configuration (the engine's answer).
     func isActive(_ index: Int) -> Bool { fatalError("abstract") }
     /// The machine's active states in document order (the engine's configuration).
@@ -270,13 +259,11 @@ final class MachineBox<F: Flow>: AnyMachineBox {
 
     /// Tells the supervisor of a step before its effects (``Supervisor/stepTaken(_:_:describe:)``),
     /// with a description made only if it asks. `before` is the engine's configuration before the
-    /// step, for a flow with parallel states (empty otherwise): a flow that declares children keeps
-    /// it for the follow-up (``enteredStates(_:starting:)``). Out of line: the step that needs no
-    /// report carries no closure.
+    /// step, for a flow with parallel states (empty otherwise): the supervisor plans the step's
+    /// declared children from it. Out of line: the step that needs no report carries no closure.
     @usableFromInline @inline(never)
     func report(_ step: FlowStep<F>, _ summary: StepSummary, before: [Int32], to supervisor: Supervisor) {
-        if !before.isEmpty && declaresChildren { ensuredExtras.configurationBefore = before }
-        supervisor.stepTaken(self, summary) {
+        supervisor.stepTaken(self, summary, before: before) {
             let table = machine.table
             let from: String? = if !before.isEmpty {
                 Self.label(ofLeaves: before.lazy.map { Int($0) }.filter(table.hierarchy.isAtomic).map { table.states[$0] })
@@ -361,6 +348,8 @@ final class MachineBox<F: Flow>: AnyMachineBox {
                             mapOutput: { spec.mapOutput($0) },
                             mapFailure: spec.mapFailure.map { map in { map($0) } })
     }
+
+    override func declaresChild(at index: Int) -> Bool { machine.table.childFlows[index] != nil }
 
     override func output() -> (any Sendable)? { machine.output }
 

@@ -15,6 +15,7 @@ extension Supervisor {
         var next: (slot: Int32, whileStarting: Bool)? = (slot, whileStarting)
         while let (start, starting) = next {
             next = nil
+            learnReleasedOwners()
             let plan = core.failurePlan(from: start, whileStarting: starting, now: now,
                                         policy: { boxes[Int($0)]!.policy },
                                         mapsFailures: { boxes[Int($0)]!.mapFailure != nil })
@@ -43,13 +44,15 @@ extension Supervisor {
 
     /// Tears a failed machine down and puts a fresh one of the same flow in its place (the core's
     /// `placement`: same parent, same state, same position among its siblings), started next. It has
-    /// a new identity, and carries on its line's restart history. Nothing is restarted when the place
-    /// is gone meanwhile, or the machine's owner.
+    /// a new identity, and carries on its line's restart history. Nothing is restarted when the core
+    /// says so (``SupervisorCore/restartPlace(_:ownerGone:)``): the place is gone meanwhile, or the
+    /// machine's owner, which the shell learns from the box's lifetime once the teardown ran.
     private func restart(_ slot: Int32, in placement: SupervisorCore.Placement, history: RestartHistory) {
         let box = boxes[Int(slot)]!
         tearDown(slot, reason: .failed)
-        guard core.canPlace(placement) else { return }
-        if box.ownerBound && box.lifetime == nil { return }  // its owner went away meanwhile
+        guard let placement = core.restartPlace(placement, ownerGone: box.ownerBound && box.lifetime == nil) else {
+            return
+        }
         let fresh: AnyMachineBox
         do throws(SupervisorError) {
             fresh = try box.remake()
@@ -60,6 +63,13 @@ extension Supervisor {
         guard let id = place(fresh, at: placement, lifecycle: .pending, history: history) else { return }
         publish(.restarted(box.id(in: self), replacement: id))
         core.startNext([id])
+    }
+
+    /// Tells the core of every machine whose owner's lifetime reported its end (``ReleaseInbox``) and
+    /// that is not swept yet: its failure plan restarts it no more
+    /// (``SupervisorCore/ownerReleased(_:)``). Nothing when no owner was released.
+    func learnReleasedOwners() {
+        for id in inbox.released { core.ownerReleased(id) }
     }
 
     /// How many restart instants a machine's line keeps (for tests: at most its policy's `maxRestarts`).

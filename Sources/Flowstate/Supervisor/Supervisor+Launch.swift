@@ -135,15 +135,19 @@ extension Supervisor {
     }
 
     /// Gives a box an identity and the place the core finds for it; `nil` when the place is gone
-    /// (``SupervisorCore/canPlace(_:)``).
+    /// (``SupervisorCore/canPlace(_:)``). An owner-bound box whose lifetime is already released tells
+    /// the core so, and the core says to release it now
+    /// (``SupervisorCore/place(_:lifecycle:history:ownerGone:)``).
     func place(_ box: AnyMachineBox, at placement: SupervisorCore.Placement, lifecycle: SupervisorCore.Lifecycle,
                history: RestartHistory? = nil) -> MachineID? {
-        guard let slot = core.place(placement, lifecycle: lifecycle, history: history) else { return nil }
+        guard let placed = core.place(placement, lifecycle: lifecycle, history: history,
+                                      ownerGone: box.ownerBound && box.lifetime == nil) else { return nil }
+        let slot = placed.slot
         if Int(slot) == boxes.count { boxes.append(box) } else { boxes[Int(slot)] = box }
         let id = core.id(of: slot)
         box.place(id)
         box.lifetime?.register(id, in: inbox)
-        if box.ownerBound && box.lifetime == nil { inbox.released.append(id) }  // its owner is already gone
+        if placed.releaseNow { inbox.released.append(id) }
         return id
     }
 
@@ -167,18 +171,28 @@ extension Supervisor {
         followUp(box, outcome, starting: true)
     }
 
-    /// Spawns the declared children of the states a step entered (``AnyMachineBox/enteredStates(_:starting:)``),
-    /// outermost first, each in the place the core finds for it
+    /// Spawns the declared children of the states a step entered, as the core's entry plan says
+    /// (``SupervisorCore/entryPlan(of:before:after:finished:declaresChild:)``: made for a start here,
+    /// every active state entered; for an event's or a timer's step, when the step was reported, before
+    /// its effects), outermost first, each in the place the core finds for it
     /// (``SupervisorCore/declaredPlacement(parent:state:)``), and has them started next, before
     /// anything queued (``SupervisorCore/startNext(_:)``).
     func startDeclaredChildren(of box: AnyMachineBox, _ summary: StepSummary, starting: Bool) {
         let slot = box.slot
+        let states: [Int32]
+        if starting {
+            states = core.entryPlan(of: slot, before: [], after: box.activePositions(), finished: false,
+                                    declaresChild: { box.declaresChild(at: Int($0)) }).start
+        } else {
+            states = box.extras?.declaredStarts ?? []
+            box.extras?.declaredStarts = nil
+        }
         var starts: [MachineID] = []
-        for state in box.enteredStates(summary, starting: starting) {
-            guard let spec = box.childFlow(at: state) else { continue }
+        for state in states {
+            guard let spec = box.childFlow(at: Int(state)) else { continue }
             do throws(SupervisorError) {
                 let child = try spec.make(ChildStart(parentContext: box.anyContext))
-                let placement = core.declaredPlacement(parent: slot, state: Int32(state))
+                let placement = core.declaredPlacement(parent: slot, state: state)
                 if let id = place(child, at: placement, lifecycle: .pending) { starts.append(id) }
             } catch {
                 logger?.debug("declared child cannot be made", metadata: ["flow": "\(spec.name)", "error": "\(error)"])

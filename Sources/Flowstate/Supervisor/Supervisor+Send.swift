@@ -62,14 +62,23 @@ extension Supervisor {
         followUp(box, outcome, starting: false)
     }
 
-    /// What the tree does while a box takes a step, before the step's effects: a started machine is
-    /// reported; a moved one is reported, and the declared children of the states it left are torn
-    /// down (``SupervisorCore/childrenToStop(of:finished:isActive:)``). A box calls this only when
-    /// someone observes or its flow declares children.
+    /// What the tree does while a box takes a step, before the step's effects, as the core classes it
+    /// (``SupervisorCore/stepKind(_:declaresChildren:)``): a started machine is
+    /// reported; a moved one is reported, and, if its flow declares children, the core plans what the
+    /// step does with them (``SupervisorCore/entryPlan(of:before:after:finished:declaresChild:)``) from
+    /// the configuration `before` the step (the engine's, for a flow with parallel states; empty
+    /// otherwise: the leaf the step left and its ancestors) and the one after it: the children of the
+    /// states it left are torn down now, and the states whose children start are kept for the
+    /// follow-up. A box calls this only when someone observes or its flow declares children.
     @usableFromInline
-    func stepTaken(_ box: AnyMachineBox, _ summary: StepSummary, describe: () -> StepDescription) {
+    func stepTaken(_ box: AnyMachineBox, _ summary: StepSummary, before: [Int32],
+                   describe: () -> StepDescription) {
         let slot = box.slot
-        if summary.from < 0 {
+        let plansChildren: Bool
+        switch SupervisorCore.stepKind(summary, declaresChildren: box.declaresChildren) {
+        case .none:
+            return
+        case .spawn:
             if isObserved {
                 let parent = core[slot].parent
                 let description = describe()
@@ -77,18 +86,21 @@ extension Supervisor {
                               state: description.to, transitions: description.transitions))
             }
             return
+        case .move(let plans):
+            plansChildren = plans
         }
-        guard summary.moved else { return }
         if isObserved {
             let description = describe()
             publish(.transitioned(box.id(in: self), from: description.from, to: description.to, event: description.event,
                                transitions: description.transitions))
         }
-        guard box.declaresChildren else { return }
-        for child in core.childrenToStop(of: slot, finished: summary.kind == .finished,
-                                         isActive: { box.isActive(Int($0)) }) {
-            tearDown(child, reason: .parentLeftState)
-        }
+        guard plansChildren else { return }
+        let finished = summary.kind == .finished
+        let configurationBefore = before.isEmpty ? box.configuration(atLeaf: summary.from) : before
+        let plan = core.entryPlan(of: slot, before: configurationBefore, after: finished ? [] : box.activePositions(),
+                                  finished: finished, declaresChild: { box.declaresChild(at: Int($0)) })
+        if plan.start.isEmpty { box.extras?.declaredStarts = nil } else { box.ensuredExtras.declaredStarts = plan.start }
+        for child in plan.stop { tearDown(child, reason: .parentLeftState) }
     }
 
     /// Performs what follows a step, as the core decides (``SupervisorCore/followUp(of:_:declaresChildren:)``):

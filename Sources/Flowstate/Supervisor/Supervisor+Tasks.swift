@@ -27,19 +27,19 @@ extension Supervisor {
         supervisor.value?.finishTask(taskID: taskID, origin: origin, target: target, result: result)
     }
 
-    /// An async effect's result or failure enters the queue like any other message.
+    /// An async effect's result or failure enters the queue like any other message, unless the core
+    /// drops it (``SupervisorCore/taskResult(origin:target:)``): a machine it concerns is gone.
     private func finishTask(taskID: UInt64, origin: MachineID, target: MachineID,
                             result: Result<(any Sendable)?, any Error>) {
-        let originSlot = core.slot(of: origin)
-        if let originSlot { boxes[Int(originSlot)]?.extras?.tasks[taskID] = nil }
-        guard originSlot != nil, core.slot(of: target) != nil else {
+        if let originSlot = core.slot(of: origin) { boxes[Int(originSlot)]?.extras?.tasks[taskID] = nil }
+        if case .drop(let gone) = core.taskResult(origin: origin, target: target) {
             let what: String
             switch result {
             case .success(let event?): what = "async result '\(event)'"
             case .success(nil): what = "async completion"
             case .failure(let error): what = "async error '\(error)'"
             }
-            publish(.dropped(originSlot == nil ? origin : target, what: what))
+            publish(.dropped(gone, what: what))
             return
         }
         switch result {

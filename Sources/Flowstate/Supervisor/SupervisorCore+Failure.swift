@@ -81,6 +81,7 @@ extension SupervisorCore {
     /// line of incarnations has restarted fewer than `maxRestarts` times within the window (the
     /// restart is then recorded at `now()`, the only time the clock is read); a failure while
     /// starting again counts whatever the window. When no restart is allowed, the failure escalates.
+    /// An allowed restart of a machine whose owner is gone (``Node/ownerGone``) stops it instead.
     mutating func failure(of slot: Int32, policy: FailurePolicy, whileStarting: Bool,
                           now: () -> Duration) -> FailureAction {
         let node = nodes[Int(slot)]
@@ -92,6 +93,8 @@ extension SupervisorCore {
             let allowed = history.allow(maxRestarts: maxRestarts, within: window, now: now(),
                                         failedWhileStarting: whileStarting)
             restarts[slot] = history
+            // A machine whose owner is gone is not restarted: a replacement would outlive its owner.
+            if allowed && node.ownerGone { return .stop }
             if allowed {
                 // In its place: same parent, same state, right after the same sibling (OTP).
                 return .restart(Placement(parent: node.parent, state: node.parentState, after: node.previous), history)
@@ -100,6 +103,15 @@ extension SupervisorCore {
         case .escalate:
             return .escalate(parent: node.parent)
         }
+    }
+
+    /// Where a planned restart (``FailureStep/restart(_:_:_:)``) puts the replacement, once the failed
+    /// machine is torn down (user code ran meanwhile: its exit effects, its hook, observers): its
+    /// place, unless the place is gone (``canPlace(_:)``) or the failed machine's owner went away
+    /// (`ownerGone`, which the shell learned during the teardown): then nothing is restarted.
+    func restartPlace(_ placement: Placement, ownerGone: Bool) -> Placement? {
+        guard canPlace(placement), !ownerGone else { return nil }
+        return placement
     }
 
     /// Who an escalated failure is told, once the failed machine is torn down: its parent, when it is

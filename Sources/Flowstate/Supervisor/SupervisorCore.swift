@@ -33,7 +33,8 @@ struct SupervisorCore: ~Copyable {
     }
 
     struct Node {
-        /// The serial (low 62 bits) and the lifecycle (high 2 bits), packed: a node is 32 bytes.
+        /// The serial (low 61 bits), whether the owner is gone (bit 61) and the lifecycle (high 2
+        /// bits), packed: a node is 32 bytes.
         private var serialAndLifecycle: UInt64 = 0
         var parent: Int32 = -1
         /// For a declared child, the index of the parent state that runs it; -1 otherwise.
@@ -51,12 +52,23 @@ struct SupervisorCore: ~Copyable {
             self.parentState = parentState
         }
 
+        /// The bit that says the machine's owner is gone.
+        private static let ownerGoneBit: UInt64 = 1 << 61
+
         /// The machine's serial number; 0 for a free slot.
-        var serial: UInt64 { serialAndLifecycle & (1 << 62 - 1) }
+        var serial: UInt64 { serialAndLifecycle & (Self.ownerGoneBit - 1) }
 
         var lifecycle: Lifecycle {
             get { Lifecycle(rawValue: UInt8(serialAndLifecycle >> 62)) ?? .pending }
-            set { serialAndLifecycle = serial | UInt64(newValue.rawValue) << 62 }
+            set { serialAndLifecycle = serialAndLifecycle & (1 << 62 - 1) | UInt64(newValue.rawValue) << 62 }
+        }
+
+        /// Whether the machine is bound to an owner (a ``FlowLifetime``) that is gone: the shell says
+        /// so when it learns it (``SupervisorCore/ownerReleased(_:)``, or when the machine is placed).
+        var ownerGone: Bool {
+            get { serialAndLifecycle & Self.ownerGoneBit != 0 }
+            set { serialAndLifecycle = newValue ? serialAndLifecycle | Self.ownerGoneBit
+                    : serialAndLifecycle & ~Self.ownerGoneBit }
         }
     }
 
@@ -215,14 +227,41 @@ struct SupervisorCore: ~Copyable {
         return true
     }
 
+    /// A machine placed by ``place(_:lifecycle:history:ownerGone:)``.
+    struct Placed: Equatable {
+        /// Where it is.
+        var slot: Int32
+        /// Whether its owner is gone already: the shell releases it now (the turn's next sweep tears
+        /// it down, before anything queued), as if its owner had just been released.
+        var releaseNow: Bool
+    }
+
     /// Places a machine and returns its slot (a new serial, never reused), or `nil` when the place is
     /// gone (``canPlace(_:)``). A restart's replacement takes its line's `history`.
     mutating func place(_ placement: Placement, lifecycle: Lifecycle, history: RestartHistory? = nil) -> Int32? {
+        place(placement, lifecycle: lifecycle, history: history, ownerGone: false)?.slot
+    }
+
+    /// Places a machine bound to an owner, or not, and says what to do with it: a machine whose owner
+    /// is already gone (`ownerGone`: the shell found its lifetime released before it could register)
+    /// is placed, so that its handle names it, recorded as such, and released now. `nil` when the
+    /// place is gone (``canPlace(_:)``).
+    mutating func place(_ placement: Placement, lifecycle: Lifecycle, history: RestartHistory? = nil,
+                        ownerGone: Bool) -> Placed? {
         guard canPlace(placement) else { return nil }
         let slot = insert(parent: placement.parent, parentState: placement.state, lifecycle: lifecycle,
                           after: placement.after)
         if let history { restarts[slot] = history }
-        return slot
+        if ownerGone { nodes[Int(slot)].ownerGone = true }
+        return Placed(slot: slot, releaseNow: ownerGone)
+    }
+
+    /// Records that the owner of the machine `id` is gone (the shell learned it from the lifetime's
+    /// report, ``ReleaseInbox``): its failure policy restarts it no more. Nothing for a machine that
+    /// is gone.
+    mutating func ownerReleased(_ id: MachineID) {
+        guard let slot = slot(of: id) else { return }
+        nodes[Int(slot)].ownerGone = true
     }
 
     /// Adds a machine, last among its siblings or right after `after` (-1: first).
@@ -368,6 +407,75 @@ struct SupervisorCore: ~Copyable {
         return stopped
     }
 
+    /// What the tree does with a step it hears of before the step's effects (``stepKind(_:declaresChildren:)``).
+    enum StepKind: Equatable {
+        /// A start: the machine is reported spawned.
+        case spawn
+        /// A transition or a finish: the machine is reported moved, and, when `plansChildren`, its
+        /// declared children are planned (``entryPlan(of:before:after:finished:declaresChild:)``).
+        case move(plansChildren: Bool)
+        /// Nothing: the event was ignored or rejected.
+        case none
+    }
+
+    /// What a step is to the tree: a start counts as a spawn; a step that moved the machine (a
+    /// transition, a finish) is a move, which plans the declared children when the flow declares any;
+    /// any other step is nothing. Asked only when someone observes or the flow declares children.
+    static func stepKind(_ summary: StepSummary, declaresChildren: Bool) -> StepKind {
+        if summary.from < 0 { return .spawn }
+        return summary.moved ? .move(plansChildren: declaresChildren) : .none
+    }
+
+    /// What a step does with the declared children of the machine that took it
+    /// (``entryPlan(of:before:after:finished:declaresChild:)``).
+    struct EntryPlan: Equatable {
+        /// The declared children to tear down, before the step's effects, in teardown order:
+        /// ``childrenToStop(of:finished:isActive:)``.
+        var stop: [Int32] = []
+        /// The states whose declared children to spawn and start next, once the step's effects are
+        /// performed (unless one failed), in document order (outermost first, earlier regions first):
+        /// the states the step entered that declare a child. Empty when the machine finished.
+        var start: [Int32] = []
+    }
+
+    /// The entry plan of a step of the machine in `slot` that took it from the configuration `before`
+    /// to `after` (the engine's active states, each sorted by state number, which is document order;
+    /// `before` is empty for a start, which enters every active state): the declared children of the
+    /// states it left stop (all of them when it `finished`), and those of the states it entered
+    /// (active after, not before) start, for the states that declare one (`declaresChild`). A state
+    /// exited and entered again by the step (a self-transition) was active before: its child keeps
+    /// running. O(before + after) for the states entered (a merge), O(children × log after) for the
+    /// stops.
+    func entryPlan(of slot: Int32, before: [Int32], after: [Int32], finished: Bool,
+                   declaresChild: (Int32) -> Bool) -> EntryPlan {
+        let stop = childrenToStop(of: slot, finished: finished, isActive: { Self.contains(after, $0) })
+        guard !finished else { return EntryPlan(stop: stop) }
+        return EntryPlan(stop: stop, start: Self.entered(before: before, after: after).filter(declaresChild))
+    }
+
+    /// The states of `after` that are not in `before`, in `after`'s order: both are sorted ascending
+    /// (configurations in document order), so this is one merge, O(before + after).
+    static func entered(before: [Int32], after: [Int32]) -> [Int32] {
+        var entered: [Int32] = []
+        var b = 0
+        for state in after {
+            while b < before.count && before[b] < state { b += 1 }
+            if b == before.count || before[b] != state { entered.append(state) }
+        }
+        return entered
+    }
+
+    /// Whether the ascending `configuration` holds `state`: a binary search.
+    static func contains(_ configuration: [Int32], _ state: Int32) -> Bool {
+        var low = 0
+        var high = configuration.count
+        while low < high {
+            let middle = (low + high) / 2
+            if configuration[middle] < state { low = middle + 1 } else { high = middle }
+        }
+        return low < configuration.count && configuration[low] == state
+    }
+
     /// Where the declared child of the parent state `state` goes among the children of `parent`: last,
     /// unless a declared sibling runs in a state later in document order (another region of a
     /// parallel state, entered before): then right before the first such. So a machine's declared
@@ -403,6 +511,25 @@ struct SupervisorCore: ~Copyable {
             return .none
         }
         return summary.kind == .finished ? .complete : .startDeclaredChildren
+    }
+
+    /// What becomes of an async effect's result or failure when its task finishes
+    /// (``taskResult(origin:target:)``).
+    enum TaskResult: Equatable {
+        /// Queue it: a result event for the target, a failure for the machine that started the work.
+        case enqueue
+        /// Drop it and report the machine that is gone: the one that started the work, else the target.
+        case drop(MachineID)
+    }
+
+    /// What becomes of the result of async work that the machine `origin` started for `target`: it
+    /// enters the queue while both are there; otherwise it is dropped (never delivered to a machine
+    /// that is gone or to its successor), reported against `origin` if that one is gone, else
+    /// `target`. Whether a queued result is then delivered is ``nextWork(released:)``'s question.
+    func taskResult(origin: MachineID, target: MachineID) -> TaskResult {
+        if slot(of: origin) == nil { return .drop(origin) }
+        if slot(of: target) == nil { return .drop(target) }
+        return .enqueue
     }
 
     /// Where the output of a machine that ran under `parent` goes, once the machine is torn down.

@@ -124,6 +124,64 @@ struct SupervisorCoreTests {
         #expect(!core.childrenToStop(of: parent, finished: true, isActive: { _ in false }).contains(dynamic))
     }
 
+    @Test("Entry plans: a step stops the declared children of the states it left and starts those of the states it entered, in order")
+    func entryPlans() {
+        typealias Plan = Core.EntryPlan
+        var core = Core(scope: 1)
+        let parent = Self.place(&core)
+        // A flat flow: states 0 ⊃ 1 ⊃ 2 and 0 ⊃ 3 ⊃ 4; states 1, 2, 3 and 4 declare children.
+        let declares: (Int32) -> Bool = { $0 != 0 }
+        let in1 = Self.place(&core, under: parent, state: 1)
+        let dynamic = Self.place(&core, under: parent)
+        let in2 = Self.place(&core, under: parent, state: 2)
+        #expect(core.entryPlan(of: parent, before: [0, 1, 2], after: [0, 3, 4], finished: false, declaresChild: declares)
+                == Plan(stop: [in2, in1], start: [3, 4]), "left 1 and 2 (innermost first), entered 3 and 4 (outermost first)")
+        #expect(core.entryPlan(of: parent, before: [0, 1, 2], after: [0, 1, 2], finished: false, declaresChild: declares)
+                == Plan(), "a self-transition keeps its child and starts none")
+        #expect(core.entryPlan(of: parent, before: [0, 1, 2], after: [0, 1], finished: false, declaresChild: declares)
+                == Plan(stop: [in2]), "up to the parent state: its child stays")
+        #expect(core.entryPlan(of: parent, before: [0, 1], after: [0, 1, 2], finished: false, declaresChild: { $0 == 1 })
+                == Plan(), "an entered state that declares no child starts nothing")
+        #expect(core.entryPlan(of: parent, before: [], after: [0, 1, 2], finished: false, declaresChild: declares)
+                == Plan(start: [1, 2]), "a start enters every active state")
+        #expect(core.entryPlan(of: parent, before: [0, 1, 2], after: [], finished: true, declaresChild: declares)
+                == Plan(stop: [in2, in1]), "a machine that finished stops every declared child and starts none")
+        // Parallel: 0 holds regions 1 (leaves 2, 3) and 4 (leaves 5, 6); region 1 moves from 2 to 3.
+        #expect(core.entryPlan(of: parent, before: [0, 1, 2, 4, 5], after: [0, 1, 3, 4, 5], finished: false,
+                               declaresChild: declares) == Plan(stop: [in2], start: [3]), "one region moves")
+        #expect(!core.entryPlan(of: parent, before: [], after: [], finished: true, declaresChild: declares).stop
+            .contains(dynamic), "dynamic children stay")
+    }
+
+    @Test("What a step is to the tree: a start is a spawn; a transition or a finish is a move, which plans declared children if the flow has any; an ignored or rejected event is nothing")
+    func stepKinds() {
+        func kind(_ kind: StepSummary.Kind, from: Int32 = 0, declares: Bool = true) -> Core.StepKind {
+            Core.stepKind(StepSummary(kind: kind, from: from, to: 1), declaresChildren: declares)
+        }
+        #expect(kind(.started, from: -1) == .spawn)
+        #expect(kind(.finished, from: -1) == .spawn, "a machine that finishes as it starts is spawned")
+        #expect(kind(.transitioned) == .move(plansChildren: true))
+        #expect(kind(.finished) == .move(plansChildren: true))
+        #expect(kind(.transitioned, declares: false) == .move(plansChildren: false))
+        #expect(kind(.ignored) == .none)
+        #expect(kind(.rejected) == .none)
+    }
+
+    @Test("The states a step entered are a merge of the two sorted configurations: the states after that were not active before")
+    func enteredStates() async {
+        #expect(Core.entered(before: [0, 2, 4], after: [0, 1, 2, 3, 5]) == [1, 3, 5])
+        #expect(Core.entered(before: [], after: [1, 2]) == [1, 2])
+        #expect(Core.entered(before: [1, 2], after: []) == [])
+        #expect(Core.entered(before: [3, 4, 9], after: [1, 9]) == [1])
+        let configuration = Gen.int(in: 0...40).array(of: 0...12).map { Array(Set($0.map { Int32($0) })).sorted() }
+        await propertyCheck(count: 300, input: configuration, configuration) { before, after in
+            #expect(Core.entered(before: before, after: after) == after.filter { !before.contains($0) })
+            for state in Int32(-1)...41 {
+                #expect(Core.contains(after, state) == after.contains(state))
+            }
+        }
+    }
+
     @Test("A declared child goes before the first declared sibling of a later state, else last: declared children stay in document order")
     func declaredPlacement() {
         var core = Core(scope: 1)
@@ -187,6 +245,24 @@ struct SupervisorCoreTests {
         _ = child
     }
 
+    @Test("An async result enters the queue while the machine that started the work and its target are there; else it is dropped against the one gone")
+    func taskResult() {
+        var core = Core(scope: 1)
+        let root = Self.place(&core)
+        let child = Self.place(&core, under: root)
+        let (rootID, childID) = (core.id(of: root), core.id(of: child))
+        #expect(core.taskResult(origin: childID, target: rootID) == .enqueue)
+        #expect(core.taskResult(origin: rootID, target: rootID) == .enqueue)
+        _ = core.beginTeardown(of: child, reason: .stopped)
+        #expect(core.taskResult(origin: childID, target: rootID) == .enqueue,
+                "a machine being torn down is still there: the queue resolves it")
+        core.remove(child)
+        #expect(core.taskResult(origin: childID, target: rootID) == .drop(childID), "the origin is gone")
+        #expect(core.taskResult(origin: rootID, target: childID) == .drop(childID), "the target is gone")
+        let foreign = MachineID(rawValue: rootID.rawValue)
+        #expect(core.taskResult(origin: foreign, target: childID) == .drop(foreign), "the origin first")
+    }
+
     // MARK: Failures
 
     @Test("Policies: stop stops, escalate names the parent, restart keeps the place and the line's history")
@@ -218,6 +294,55 @@ struct SupervisorCoreTests {
                              now: clock) == .escalate(parent: root), "the line's second restart within the window")
         let fresh = Self.place(&core, under: root, state: 5)
         #expect(core.restartHistory(of: fresh) == nil, "a machine placed anew starts a new line")
+    }
+
+    @Test("An owner gone: a machine placed without it is released now, recorded, and its allowed restart stops it instead")
+    func ownerGone() {
+        let clock: () -> Duration = { .zero }
+        var core = Core(scope: 1)
+        let root = Self.place(&core)
+        let bound = core.place(Placement(parent: root), lifecycle: .running, ownerGone: false)
+        #expect(bound?.releaseNow == false)
+        let orphan = core.place(Placement(parent: root), lifecycle: .pending, ownerGone: true)
+        #expect(orphan?.releaseNow == true, "placed, so that its handle names it, and released now")
+        guard let bound, let orphan else { return }
+        #expect(core[orphan.slot].ownerGone && !core[bound.slot].ownerGone)
+        #expect(core[orphan.slot].lifecycle == .pending && core[orphan.slot].serial == core.id(of: orphan.slot).rawValue)
+        core.markRunning(orphan.slot)
+        #expect(core[orphan.slot].ownerGone, "the lifecycle changes, the record stays")
+        let restart: FailurePolicy = .restart(maxRestarts: 1, within: .seconds(10))
+        #expect(core.failure(of: orphan.slot, policy: restart, whileStarting: true, now: clock) == .stop,
+                "its owner is gone: no restart")
+        #expect(core.failure(of: orphan.slot, policy: .escalate, whileStarting: false, now: clock) == .escalate(parent: root))
+        let boundRestart = core.failure(of: bound.slot, policy: restart, whileStarting: false, now: clock)
+        #expect(boundRestart != .stop)
+        // The shell learns that an owner is gone from the lifetime's report.
+        let child = Self.place(&core, under: bound.slot)
+        core.ownerReleased(core.id(of: child))
+        #expect(core[child].ownerGone)
+        #expect(core.failurePlan(from: child, whileStarting: false, now: clock, policy: { _ in restart },
+                                 mapsFailures: { _ in false }) == Core.FailurePlan(steps: [.tearDown(child)]))
+        // A line whose restarts are used up escalates, owner or not.
+        #expect(core.failure(of: bound.slot, policy: restart, whileStarting: false, now: clock)
+                == .escalate(parent: root))
+        let goneID = core.id(of: child)
+        Self.tearDown(&core, child)
+        core.ownerReleased(goneID)  // a machine that is gone: nothing
+        #expect(core.liveCount == 3)
+    }
+
+    @Test("A planned restart puts its replacement in its place, unless the place or the owner went away during the teardown")
+    func restartPlace() {
+        var core = Core(scope: 1)
+        let root = Self.place(&core)
+        let first = Self.place(&core, under: root)
+        let placement = Placement(parent: root, after: first)
+        #expect(core.restartPlace(placement, ownerGone: false) == placement)
+        #expect(core.restartPlace(placement, ownerGone: true) == nil, "its owner went away")
+        Self.tearDown(&core, first)
+        #expect(core.restartPlace(placement, ownerGone: false) == nil, "the sibling it goes after is gone")
+        _ = core.beginTeardown(of: root, reason: .stopped)
+        #expect(core.restartPlace(Placement(parent: root), ownerGone: false) == nil, "its parent is being torn down")
     }
 
     @Test("Failure plans: stop, restart and escalation walk up the tree in one plan, waiting only for a mapping")
