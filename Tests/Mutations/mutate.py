@@ -653,6 +653,24 @@ MUTATIONS = [
         replace="            if let other = Optional<MachineID>.none {",
         tests=["CoordinatorRegressionTests/sameScreenTwoOwners"],
     ),
+    Mutation(
+        name="entered-states-merge",
+        suite="FlowstateTests",
+        what="the merge of two configurations keeps a state that was active before the step (a self-transition restarts its child)",
+        file="Sources/Flowstate/Supervisor/SupervisorCore.swift",
+        search="if b == before.count || before[b] != state { entered.append(state) }",
+        replace="entered.append(state)",
+        tests=["SupervisorCoreTests/enteredStates", "SupervisorCoreTests/entryPlans", "ParallelSupervisorTests/selfTransitionKeepsChild"],
+    ),
+    Mutation(
+        name="restart-owner-gone",
+        suite="FlowstateTests",
+        what="a machine whose owner is gone is restarted by its failure policy",
+        file="Sources/Flowstate/Supervisor/SupervisorCore+Failure.swift",
+        search="if allowed && node.ownerGone { return .stop }",
+        replace="",
+        tests=["SupervisorCoreTests/ownerGone"],
+    ),
 ]
 
 
