@@ -68,7 +68,7 @@ public final class UIKitNavigator<Screen: Hashable & Sendable>: @MainActor Navig
     private let store = NavigationStore<Screen>()
     private let makeViewController: (Screen) -> UIViewController
     private let delegate = UIKitNavigationDelegate()
-    private let transitions = TransitionQueue()
+    private let presentations = PresentationQueue()
     private let rootNavigation: UINavigationController
     private var tabBar: UITabBarController?
     /// One navigation controller per tab, in the model's tab order.
@@ -137,7 +137,7 @@ public final class UIKitNavigator<Screen: Hashable & Sendable>: @MainActor Navig
             guard modalNavigations.indices.contains(level) else { return }
             let navigation = modalNavigations[level]
             modalNavigations.removeSubrange(level...)
-            transitions.enqueue { [animated] done in
+            presentations.enqueue { [animated] done in
                 guard let presenter = navigation.presentingViewController else { return done() }
                 presenter.dismiss(animated: animated, completion: done)
             }
@@ -169,7 +169,7 @@ public final class UIKitNavigator<Screen: Hashable & Sendable>: @MainActor Navig
         case .hideAlert:
             guard let controller = alertController else { return }
             alertController = nil
-            transitions.enqueue { done in
+            presentations.enqueue { done in
                 guard controller.presentingViewController != nil else { return done() }
                 controller.dismiss(animated: false, completion: done)
             }
@@ -189,7 +189,7 @@ public final class UIKitNavigator<Screen: Hashable & Sendable>: @MainActor Navig
 
     /// Presents after the transitions before it.
     private func present(_ viewController: UIViewController, from presenter: UIViewController) {
-        transitions.enqueue { [animated] done in
+        presentations.enqueue { [animated] done in
             presenter.present(viewController, animated: animated, completion: done)
             // UIKit never completes a presentation from a view controller outside a window (it logs
             // why nothing is shown): the next transitions must not wait for it.

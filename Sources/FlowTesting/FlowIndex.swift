@@ -120,7 +120,7 @@ struct FlowIndex<F: Flow>: Sendable {
         definition.transitions.indices.map { t in
             let targets = definition.transitions[t].targets.compactMap { position[$0] }
             guard sources[t] >= 0, !targets.isEmpty else { return [] }
-            return hierarchy.computeEntrySet([FlowHierarchy.Transition(source: sources[t], targets: targets)])
+            return hierarchy.computeEntrySet([FlowHierarchy.TransitionSpan(source: sources[t], targets: targets)])
         }
     }
 

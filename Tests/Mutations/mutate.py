@@ -228,13 +228,13 @@ MUTATIONS = [
         tests=["SupervisorRunTests/rootFailsWhileStarting"],
     ),
     Mutation(
-        name="machine-extras-shared",
+        name="statechart-storage-shared",
         suite="FlowstateTests",
-        what="copies of a machine share its extras (timers, history, step storage) instead of copying them on write",
+        what="copies of a machine share its statechart storage (timers, history, step storage) instead of copying them on write",
         file="Sources/Flowstate/Engine/FlowMachine.swift",
-        search="""        if !isKnownUniquelyReferenced(&extras) {""",
-        replace="""        if extras == nil {""",
-        tests=["MachineExtrasTests"],
+        search="""        if !isKnownUniquelyReferenced(&statechart) {""",
+        replace="""        if statechart == nil {""",
+        tests=["StatechartStorageTests"],
     ),
     Mutation(
         name="table-guard-boxes-kept",

@@ -219,7 +219,7 @@ extension FlowCompiler {
         guard initialIndex >= 0 else { return }
         let transitions = raws.indices.filter { rawTarget[$0] >= 0 }.map { hierarchyTransition($0) }
         let reached = StructuralWalk.entering(transitions, in: hierarchy).reached(from: hierarchy.computeEntrySet(
-            [FlowHierarchy.Transition(source: FlowHierarchy.root, targets: [initialIndex] + moreInitialIndices)]))
+            [FlowHierarchy.TransitionSpan(source: FlowHierarchy.root, targets: [initialIndex] + moreInitialIndices)]))
         for i in nodes.indices where !reached[i] && nodes[i].history == nil {
             report(.unreachableState, .warning,
                    "state '\(label(nodes[i].state))' is unreachable from the initial state '\(label(initial))'",

@@ -63,8 +63,8 @@ extension FlowCompiler {
 
     /// Raw transition `r` as the hierarchy sees it: its source, its resolved targets (none when
     /// targetless or unknown), and whether it is declared internal.
-    func hierarchyTransition(_ r: Int) -> FlowHierarchy.Transition {
-        FlowHierarchy.Transition(source: rawSource[r], targets: rawTarget[r] >= 0 ? [rawTarget[r]] + raws[r].moreTargets : [],
+    func hierarchyTransition(_ r: Int) -> FlowHierarchy.TransitionSpan {
+        FlowHierarchy.TransitionSpan(source: rawSource[r], targets: rawTarget[r] >= 0 ? [rawTarget[r]] + raws[r].moreTargets : [],
                                  isInternal: raws[r].data.type == .internal)
     }
 
@@ -302,7 +302,7 @@ extension FlowCompiler {
         }
         let entryRanges = entries.map(layOut)
         let exitRanges = exits.map(layOut)
-        var transitions: [FlowParallelTable<F>.Transition] = []
+        var transitions: [FlowParallelTable<F>.CompiledTransition] = []
         var kinds: [F.Event.Kind?] = []
         var ranges = [0]
         for state in nodes.indices {

@@ -8,7 +8,7 @@ extension FlowHierarchy {
     /// domain of some transition with targets, each once, in exit order (reverse document order: a
     /// state's descendants before it, later siblings before earlier ones). O(configuration × domains),
     /// then a sort.
-    package func computeExitSet(_ transitions: some Sequence<Transition>, configuration: some Sequence<Int>,
+    package func computeExitSet(_ transitions: some Sequence<TransitionSpan>, configuration: some Sequence<Int>,
                                 history: HistoryValue = [:]) -> [Int] {
         let domains = transitions.compactMap { transitionDomain(of: $0, history: history) }
         guard !domains.isEmpty else { return [] }
@@ -26,7 +26,7 @@ extension FlowHierarchy {
     /// (`addAncestorStatesToEnter`). A history target enters what it remembers in `history`, or its
     /// default targets; the ancestors entered are those of its effective targets
     /// (`getEffectiveTargetStates`).
-    package func computeEntrySet(_ transitions: some Sequence<Transition>, history: HistoryValue = [:]) -> [Int] {
+    package func computeEntrySet(_ transitions: some Sequence<TransitionSpan>, history: HistoryValue = [:]) -> [Int] {
         var entered: [Int] = []
         for transition in transitions {
             guard let domain = transitionDomain(of: transition, history: history) else { continue }

@@ -56,7 +56,7 @@ package struct StructuralWalk: Sendable {
     /// (``FlowHierarchy/computeEntrySet(_:history:)``: each target with its default entry, a history
     /// its default targets, and the targets' ancestors below the domain with their other regions).
     /// A targetless transition, or one from ``FlowHierarchy/root``, adds no move.
-    package static func entering(_ transitions: some Sequence<FlowHierarchy.Transition>, in hierarchy: FlowHierarchy)
+    package static func entering(_ transitions: some Sequence<FlowHierarchy.TransitionSpan>, in hierarchy: FlowHierarchy)
         -> StructuralWalk
     {
         var walk = StructuralWalk(count: hierarchy.count, hierarchy: hierarchy)

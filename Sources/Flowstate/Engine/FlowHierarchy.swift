@@ -31,7 +31,7 @@ package struct FlowHierarchy: Sendable {
     package static let root = -1
 
     /// A transition as far as the hierarchy is concerned: where it is declared and what it targets.
-    package struct Transition: Sendable, Hashable {
+    package struct TransitionSpan: Sendable, Hashable {
         /// The state the transition is declared on; ``FlowHierarchy/root`` for the document's initial
         /// transition (its domain is the root).
         package var source: Int
@@ -381,7 +381,7 @@ package struct FlowHierarchy: Sendable {
     /// ``root`` for a transition that leaves the top level; `nil` for a targetless transition, which
     /// has no domain. An internal transition from a compound state to its own descendants has its
     /// source as its domain; any other has the ``findLCCA(_:)`` of its source and targets.
-    package func transitionDomain(of transition: Transition, history: HistoryValue = [:]) -> Int? {
+    package func transitionDomain(of transition: TransitionSpan, history: HistoryValue = [:]) -> Int? {
         guard hasHistory && transition.targets.contains(where: isHistory) else {
             return transitionDomain(source: transition.source, targets: transition.targets, isInternal: transition.isInternal)
         }

@@ -139,7 +139,7 @@ extension FlowMachine {
 
     /// SCXML's `conditionMatch(t)`: the transition's guard holds (an ``Guard/in(_:)`` guard asks the
     /// configuration).
-    func conditionMatch(_ transition: FlowParallelTable<F>.Transition, _ parallel: FlowParallelTable<F>,
+    func conditionMatch(_ transition: FlowParallelTable<F>.CompiledTransition, _ parallel: FlowParallelTable<F>,
                                 _ atomicState: Int, _ step: Macrostep, event: F.Event?) -> Bool {
         let g = Int(transition.guardIndex)
         guard g >= 0 else { return true }
@@ -183,13 +183,13 @@ extension FlowMachine {
     // MARK: Microsteps
 
     /// The hierarchy's view of transitions of the table.
-    func hierarchyTransitions(_ transitions: [Int], _ parallel: FlowParallelTable<F>) -> [FlowHierarchy.Transition] {
+    func hierarchyTransitions(_ transitions: [Int], _ parallel: FlowParallelTable<F>) -> [FlowHierarchy.TransitionSpan] {
         return transitions.map { t in
             let transition = parallel.transitions[t]
-            guard transition.target >= 0 else { return FlowHierarchy.Transition(source: Int(transition.source), targets: []) }
+            guard transition.target >= 0 else { return FlowHierarchy.TransitionSpan(source: Int(transition.source), targets: []) }
             // SCXML's getTransitionDomain honours `type="internal"`: the hierarchy decides whether the
             // source is the domain.
-            return FlowHierarchy.Transition(source: Int(transition.source),
+            return FlowHierarchy.TransitionSpan(source: Int(transition.source),
                                             targets: [Int(transition.target)] + transition.moreTargets.map { Int($0) },
                                             isInternal: transition.isInternal)
         }
@@ -246,7 +246,7 @@ extension FlowMachine {
     /// configuration and its entry effects performed. Entering a final state finishes the flow when no
     /// parallel state contains it; otherwise it raises `done.state.<parent>`, and, when the parent is a
     /// region whose parallel state is now in a final state, `done.state.<parallel>`.
-    func enterStates(_ transitions: [FlowHierarchy.Transition], _ step: inout Macrostep, event: F.Event?) {
+    func enterStates(_ transitions: [FlowHierarchy.TransitionSpan], _ step: inout Macrostep, event: F.Event?) {
         let parallel = step.parallel
         let hierarchy = table.hierarchy
         for s in hierarchy.computeEntrySet(transitions, history: step.history) {

@@ -61,7 +61,7 @@ extension FlowMachine {
         step.log = log
         step.completions = completions
         step.beginMicrostep()
-        let start = FlowHierarchy.Transition(source: FlowHierarchy.root, targets: parallel.initialStates.map { Int($0) })
+        let start = FlowHierarchy.TransitionSpan(source: FlowHierarchy.root, targets: parallel.initialStates.map { Int($0) })
         enterStates([start], &step, event: nil)
         try runToFixedPoint(&step, event: nil)
         log = step.log

@@ -41,15 +41,15 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// `nil` for any other machine, so that it stays small (docs/PERFORMANCE.md, the heap per
     /// machine). Copied on write, so that a machine stays a value. (The configuration, which the
     /// parallel step reads and writes on every step, stays inline.)
-    @usableFromInline var extras: FlowMachineExtras<F>?
+    @usableFromInline var statechart: FlowStatechartStorage<F>?
 
-    /// ``extras``, made first, or copied when another machine shares it.
+    /// ``statechart``, made first, or copied when another machine shares it.
     @inlinable @inline(__always)
-    mutating func uniqueExtras() -> FlowMachineExtras<F> {
-        if !isKnownUniquelyReferenced(&extras) {
-            extras = extras?.copy() ?? FlowMachineExtras()
+    mutating func uniqueStatechart() -> FlowStatechartStorage<F> {
+        if !isKnownUniquelyReferenced(&statechart) {
+            statechart = statechart?.copy() ?? FlowStatechartStorage()
         }
-        return extras.unsafelyUnwrapped
+        return statechart.unsafelyUnwrapped
     }
 
     /// For a flow with parallel states, the active states, sorted by number (document order); empty
@@ -63,23 +63,23 @@ public struct FlowMachine<F: Flow>: Sendable {
     /// For a flow with parallel states, the storage of the last step, written again by the next step
     /// when no step holds it any more (``FlowParallelStepStorage``); `nil` until then.
     @inlinable var stepStorage: FlowParallelStepStorage<F>? {
-        get { extras?.stepStorage }
-        _modify { let extras = uniqueExtras(); yield &extras.stepStorage }
+        get { statechart?.stepStorage }
+        _modify { let statechart = uniqueStatechart(); yield &statechart.stepStorage }
     }
     /// What each history state remembers, by state number (SCXML's `historyValue`); empty for a flow
     /// without history states, and for one whose histories have recorded nothing yet.
     @inlinable var historyValue: [Int: [Int]] {
         _read {
-            if let extras { yield extras.historyValue } else { yield [:] }
+            if let statechart { yield statechart.historyValue } else { yield [:] }
         }
-        _modify { let extras = uniqueExtras(); yield &extras.historyValue }
+        _modify { let statechart = uniqueStatechart(); yield &statechart.historyValue }
     }
     /// The timers armed for delayed transitions (``After``); empty for a flow without.
     @inlinable var timers: FlowArmedTimers {
         _read {
-            if let extras { yield extras.timers } else { yield FlowArmedTimers() }
+            if let statechart { yield statechart.timers } else { yield FlowArmedTimers() }
         }
-        _modify { let extras = uniqueExtras(); yield &extras.timers }
+        _modify { let statechart = uniqueStatechart(); yield &statechart.timers }
     }
 
     /// Creates a machine that has not started yet, with the definition's
@@ -106,7 +106,7 @@ public struct FlowMachine<F: Flow>: Sendable {
         self.commonConfiguration = -1
         self.active = []
         self.activeLeaves = []
-        self.extras = nil
+        self.statechart = nil
     }
 
     @usableFromInline

@@ -4,7 +4,7 @@
 /// effects.
 struct FlowParallelTable<F: Flow>: Sendable {
     /// A declared transition, as the algorithm reads it.
-    struct Transition: Sendable {
+    struct CompiledTransition: Sendable {
         /// The state it is declared on.
         let source: Int32
         /// The state it targets, or -1 for a targetless transition.
@@ -29,7 +29,7 @@ struct FlowParallelTable<F: Flow>: Sendable {
     }
 
     /// The transitions, grouped by source state, each state's in declaration order.
-    let transitions: [Transition]
+    let transitions: [CompiledTransition]
     /// The event kind of each transition in ``transitions`` (`nil`: eventless or completion).
     let kinds: [F.Event.Kind?]
     /// The transitions declared on state `s` are `transitions[ranges[s]..<ranges[s + 1]]`.

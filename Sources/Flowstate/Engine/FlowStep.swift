@@ -72,7 +72,7 @@ public struct FlowStep<F: Flow>: Sendable {
     /// The event that caused the step, if any (`nil` for a start).
     public let event: F.Event?
     /// The kind in the low three bits; above them, one more than the single transition taken (0 for
-    /// none) when the payload is not `extras`.
+    /// none) when the payload is not `details`.
     @usableFromInline let bits: Int32
 
     @usableFromInline
@@ -83,7 +83,7 @@ public struct FlowStep<F: Flow>: Sendable {
         /// A range of the storage: start in the high 32 bits, count in the low 32 bits.
         case shared(EffectStorage<F.Effect>, UInt64)
         /// Effects, transitions and output, for a step that finished or took several transitions.
-        case extras(FlowStepExtras<F>)
+        case details(FlowStepDetails<F>)
         /// Effects, transitions, output and configuration, for a step of a flow with parallel states.
         case parallel(FlowParallelStepStorage<F>)
         /// A common step of a small flow with parallel states (``FlowMachine/sendParallelCommon(_:)``),
@@ -110,9 +110,9 @@ public struct FlowStep<F: Flow>: Sendable {
     init(kind: FlowStepKind, state: F.State, from: F.State?, event: F.Event?, effects: FlowEffects<F.Effect>,
          declaration: Int32) {
         guard declaration <= Self.inlineDeclarationLimit else {
-            let extras = FlowStepExtras<F>(effects: effects, transitions: FlowTransitions(declaration: declaration),
+            let details = FlowStepDetails<F>(effects: effects, transitions: FlowTransitions(declaration: declaration),
                                            output: nil)
-            self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
+            self.init(payload: .details(details), state: state, from: from, event: event, bits: Int32(kind.rawValue))
             return
         }
         let payload: Payload
@@ -147,8 +147,8 @@ public struct FlowStep<F: Flow>: Sendable {
             self.init(kind: kind, state: state, from: from, event: event, effects: effects,
                       declaration: transitions.single)
         } else {
-            let extras = FlowStepExtras<F>(effects: effects, transitions: transitions, output: output)
-            self.init(payload: .extras(extras), state: state, from: from, event: event, bits: Int32(kind.rawValue))
+            let details = FlowStepDetails<F>(effects: effects, transitions: transitions, output: output)
+            self.init(payload: .details(details), state: state, from: from, event: event, bits: Int32(kind.rawValue))
         }
     }
 
@@ -200,7 +200,7 @@ public struct FlowStep<F: Flow>: Sendable {
         case .one(let first): FlowEffects(.one(first))
         case .two(let first, let second): FlowEffects(.two(first, second))
         case .shared(let storage, let range): FlowEffects(.shared(storage, range))
-        case .extras(let extras): extras.effects
+        case .details(let details): details.effects
         case .parallel(let storage): storage.effects
         case .regions(let table, let packed): table.packedStepEffects(packed)
         }
@@ -213,7 +213,7 @@ public struct FlowStep<F: Flow>: Sendable {
     public var transitions: FlowTransitions {
         switch payload {
         case .none, .one, .two, .shared: break
-        case .extras(let extras): return extras.transitions
+        case .details(let details): return details.transitions
         case .parallel(let storage): return storage.transitions
         case .regions(let table, let packed): return table.packedStepTransitions(packed)
         }
@@ -244,14 +244,14 @@ public struct FlowStep<F: Flow>: Sendable {
     /// `nil`; `nil` for a start and for an event's step.
     public var timer: FlowTimer? {
         if case .parallel(let storage) = payload { return storage.header.pointee.fired }
-        if case .extras(let extras) = payload { return extras.fired }
+        if case .details(let details) = payload { return details.fired }
         return nil
     }
 
     /// The flow's output, for a step that finished it (``FlowStepKind/finished``); `nil` otherwise.
     @inlinable @inline(__always)
     public var output: F.Output? {
-        if case .extras(let extras) = payload { return extras.output }
+        if case .details(let details) = payload { return details.output }
         if case .parallel(let storage) = payload { return storage.output }
         return nil
     }
@@ -260,7 +260,7 @@ public struct FlowStep<F: Flow>: Sendable {
 /// The rarer parts of a step (an output, several transitions), kept in one object so that a step
 /// stays small. Immutable.
 @usableFromInline
-final class FlowStepExtras<F: Flow>: Sendable {
+final class FlowStepDetails<F: Flow>: Sendable {
     @usableFromInline let effects: FlowEffects<F.Effect>
     @usableFromInline let transitions: FlowTransitions
     @usableFromInline let output: F.Output?

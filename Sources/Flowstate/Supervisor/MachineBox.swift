@@ -1,5 +1,5 @@
 /// What few machines need: kept out of every box until one of them is set.
-final class MachineExtras {
+final class MachineSupervision {
     var policy: FailurePolicy = .escalate
     var mapFailure: ((SupervisionFailure) -> (any Sendable)?)?
     var onTeardown: ((TeardownReason) -> Void)?
@@ -40,7 +40,7 @@ class AnyMachineBox {
     @usableFromInline @exclusivity(unchecked) final var leaf: Int32
     final let mapOutput: ((any Sendable) -> (any Sendable)?)?
     /// The failure policy (when not the default), failure mapping, hook, owner, tasks, root output.
-    final var extras: MachineExtras?
+    final var supervision: MachineSupervision?
     /// Whether the machine reached a final state (stopping it then exits nothing).
     @usableFromInline @exclusivity(unchecked) final var isFinished = false
     final let ownerBound: Bool
@@ -60,12 +60,12 @@ class AnyMachineBox {
         self.mapOutput = mapOutput
         self.ownerBound = lifetime != nil
         if policy != .escalate || mapFailure != nil || onTeardown != nil || lifetime != nil {
-            let extras = MachineExtras()
-            extras.policy = policy
-            extras.mapFailure = mapFailure
-            extras.onTeardown = onTeardown
-            extras.lifetime = lifetime
-            self.extras = extras
+            let supervision = MachineSupervision()
+            supervision.policy = policy
+            supervision.mapFailure = mapFailure
+            supervision.onTeardown = onTeardown
+            supervision.lifetime = lifetime
+            self.supervision = supervision
         }
     }
 
@@ -88,20 +88,20 @@ class AnyMachineBox {
     var shape: FlowTableShape { fatalError("abstract") }
 
     final var flowName: String { shape.name }
-    final var policy: FailurePolicy { extras?.policy ?? .escalate }
+    final var policy: FailurePolicy { supervision?.policy ?? .escalate }
     final var stateHierarchy: FlowHierarchy { shape.hierarchy }
-    final var mapFailure: ((SupervisionFailure) -> (any Sendable)?)? { extras?.mapFailure }
-    final var onTeardown: ((TeardownReason) -> Void)? { extras?.onTeardown }
-    final var lifetime: FlowLifetime? { extras?.lifetime }
-    final var taskCount: Int { extras?.tasks.count ?? 0 }
+    final var mapFailure: ((SupervisionFailure) -> (any Sendable)?)? { supervision?.mapFailure }
+    final var onTeardown: ((TeardownReason) -> Void)? { supervision?.onTeardown }
+    final var lifetime: FlowLifetime? { supervision?.lifetime }
+    final var taskCount: Int { supervision?.tasks.count ?? 0 }
     /// Gives a root the closure that receives its output.
     @usableFromInline
-    final func setRootOutput(_ deliver: @escaping (any Sendable) -> Void) { ensuredExtras.rootOutput = deliver }
+    final func setRootOutput(_ deliver: @escaping (any Sendable) -> Void) { ensuredSupervision.rootOutput = deliver }
 
-    final var ensuredExtras: MachineExtras {
-        if let extras { return extras }
-        let made = MachineExtras()
-        extras = made
+    final var ensuredSupervision: MachineSupervision {
+        if let supervision { return supervision }
+        let made = MachineSupervision()
+        supervision = made
         return made
     }
 
@@ -338,7 +338,7 @@ final class MachineBox<F: Flow>: AnyMachineBox {
         }
         let fresh = MachineBox<F>(machine: machine, route: route, policy: policy, mapOutput: mapOutput,
                                   mapFailure: mapFailure, onTeardown: onTeardown, lifetime: lifetime)
-        if let rootOutput = extras?.rootOutput { fresh.setRootOutput(rootOutput) }
+        if let rootOutput = supervision?.rootOutput { fresh.setRootOutput(rootOutput) }
         return fresh
     }
 

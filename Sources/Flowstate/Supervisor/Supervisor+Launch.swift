@@ -184,8 +184,8 @@ extension Supervisor {
             states = core.entryPlan(of: slot, before: [], after: box.activePositions(), finished: false,
                                     declaresChild: { box.declaresChild(at: Int($0)) }).start
         } else {
-            states = box.extras?.declaredStarts ?? []
-            box.extras?.declaredStarts = nil
+            states = box.supervision?.declaredStarts ?? []
+            box.supervision?.declaredStarts = nil
         }
         var starts: [MachineID] = []
         for state in states {

@@ -99,7 +99,7 @@ extension Supervisor {
         let configurationBefore = before.isEmpty ? box.configuration(atLeaf: summary.from) : before
         let plan = core.entryPlan(of: slot, before: configurationBefore, after: finished ? [] : box.activePositions(),
                                   finished: finished, declaresChild: { box.declaresChild(at: Int($0)) })
-        if plan.start.isEmpty { box.extras?.declaredStarts = nil } else { box.ensuredExtras.declaredStarts = plan.start }
+        if plan.start.isEmpty { box.supervision?.declaredStarts = nil } else { box.ensuredSupervision.declaredStarts = plan.start }
         for child in plan.stop { tearDown(child, reason: .parentLeftState) }
     }
 
@@ -140,7 +140,7 @@ extension Supervisor {
         case .parent(let id):
             if let event = box.mapOutput?(output) { core.enqueue(.event(id, event)) }
         case .root:
-            box.extras?.rootOutput?(output)
+            box.supervision?.rootOutput?(output)
         case .nowhere:
             break
         }

@@ -11,7 +11,7 @@ extension Supervisor {
         let taskID = nextTask
         nextTask += 1
         let supervisor = WeakSupervisor(self)
-        box.ensuredExtras.tasks[taskID] = Task {
+        box.ensuredSupervision.tasks[taskID] = Task {
             let result: Result<F.Event?, any Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }
             await Supervisor.finishTask(supervisor, taskID: taskID, origin: origin, target: target.id,
@@ -31,7 +31,7 @@ extension Supervisor {
     /// drops it (``SupervisorCore/taskResult(origin:target:)``): a machine it concerns is gone.
     private func finishTask(taskID: UInt64, origin: MachineID, target: MachineID,
                             result: Result<(any Sendable)?, any Error>) {
-        if let originSlot = core.slot(of: origin) { boxes[Int(originSlot)]?.extras?.tasks[taskID] = nil }
+        if let originSlot = core.slot(of: origin) { boxes[Int(originSlot)]?.supervision?.tasks[taskID] = nil }
         if case .drop(let gone) = core.taskResult(origin: origin, target: target) {
             let what: String
             switch result {

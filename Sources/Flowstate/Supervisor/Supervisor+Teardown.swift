@@ -67,7 +67,7 @@ extension Supervisor {
                 }
             }
             let hook = box.onTeardown
-            if let tasks = box.extras?.tasks { for task in tasks.values { task.cancel() } }
+            if let tasks = box.supervision?.tasks { for task in tasks.values { task.cancel() } }
             boxes[Int(step.slot)] = nil
             core.remove(step.slot)
             record.append(id, flow: shape.name)

@@ -100,7 +100,7 @@ public final class Supervisor {
     deinit {
         timerSleeper?.task.cancel()
         for box in boxes {
-            for task in box?.extras?.tasks.values ?? [:].values { task.cancel() }
+            for task in box?.supervision?.tasks.values ?? [:].values { task.cancel() }
         }
         observers.finishStreams()
     }

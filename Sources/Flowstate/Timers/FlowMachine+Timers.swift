@@ -3,11 +3,11 @@
 // without pays nothing (its table says so once, and its steps never carry timer data).
 
 /// The fields of a ``FlowMachine`` that only a flow with parallel states, history or delayed
-/// transitions uses (``FlowMachine/extras``): one object, made when one of them is first set, copied when a
+/// transitions uses (``FlowMachine/statechart``): one object, made when one of them is first set, copied when a
 /// machine that shares it changes it.
 @usableFromInline
-final class FlowMachineExtras<F: Flow>: @unchecked Sendable {
-    // Mutated only through FlowMachine.uniqueExtras(), when no other machine holds it: no two
+final class FlowStatechartStorage<F: Flow>: @unchecked Sendable {
+    // Mutated only through FlowMachine.uniqueStatechart(), when no other machine holds it: no two
     // accesses overlap, so no run-time exclusivity check either.
     @usableFromInline @exclusivity(unchecked) var stepStorage: FlowParallelStepStorage<F>?
     @usableFromInline @exclusivity(unchecked) var historyValue: [Int: [Int]] = [:]
@@ -16,8 +16,8 @@ final class FlowMachineExtras<F: Flow>: @unchecked Sendable {
     @usableFromInline init() {}
 
     /// A copy, for a machine about to change what it shares.
-    @usableFromInline func copy() -> FlowMachineExtras {
-        let copy = FlowMachineExtras()
+    @usableFromInline func copy() -> FlowStatechartStorage {
+        let copy = FlowStatechartStorage()
         copy.stepStorage = stepStorage
         copy.historyValue = historyValue
         copy.timers = timers
@@ -113,9 +113,9 @@ extension FlowMachine {
     /// reports its state.
     mutating func ignoredTimerStep(_ timer: FlowTimer) -> FlowStep<F> {
         guard phase == .runningParallel else {
-            let extras = FlowStepExtras<F>(effects: FlowEffects(), transitions: FlowTransitions(), output: nil,
+            let details = FlowStepDetails<F>(effects: FlowEffects(), transitions: FlowTransitions(), output: nil,
                                            fired: timer)
-            return FlowStep(payload: .extras(extras), state: table.states[current], from: nil, event: nil,
+            return FlowStep(payload: .details(details), state: table.states[current], from: nil, event: nil,
                             bits: Int32(FlowStepKind.ignored.rawValue))
         }
         return generalStep(kind: .ignored, from: nil, event: nil, effects: FlowEffects(), transitions: FlowTransitions(),

@@ -191,14 +191,14 @@ struct FlowHierarchyTests {
             let source = c.state(3)
             let targets = Array(list.prefix(c.picks[4 % c.picks.count] % 3))
             let isInternal = c.picks[5 % c.picks.count] % 2 == 1
-            let transition = FlowHierarchy.Transition(source: source, targets: targets, isInternal: isInternal)
+            let transition = FlowHierarchy.TransitionSpan(source: source, targets: targets, isInternal: isInternal)
             #expect(h.transitionDomain(of: transition) == r.getTransitionDomain(source: source, targets: targets, isInternal: isInternal),
                     "getTransitionDomain(\(transition))\n\(c)")
             // A configuration as today's engine has one (an atomic state and its ancestors), and any set.
             let leaf = h.defaultEntryLeaf(of: c.state(6))
             let configuration = Set([leaf] + r.properAncestorList(leaf))
             let arbitrary = Set((0..<n).filter { (c.picks[$0 % c.picks.count] >> ($0 % 5)) & 1 == 1 })
-            let second = FlowHierarchy.Transition(source: c.state(7), target: c.state(8))
+            let second = FlowHierarchy.TransitionSpan(source: c.state(7), target: c.state(8))
             let both: [(source: Int, targets: [Int], isInternal: Bool)] =
                 [(source, targets, isInternal), (second.source, second.targets, false)]
             for set in [configuration, arbitrary] {

@@ -63,18 +63,18 @@ struct StructuralWalkTests {
     @Test("Parallel regions: entering a state of one region enters the other's default entry")
     func parallelRegions() {
         let h = Self.parallel
-        let intoR1 = FlowHierarchy.Transition(source: 7, target: 3)
+        let intoR1 = FlowHierarchy.TransitionSpan(source: 7, target: 3)
         let walk = StructuralWalk.entering([intoR1], in: h)
         #expect(Self.states(walk.reached(from: [7])) == [0, 1, 3, 4, 5, 7], "6 is not R2's default entry")
-        let moving = StructuralWalk.entering([intoR1, FlowHierarchy.Transition(source: 5, target: 6)], in: h)
+        let moving = StructuralWalk.entering([intoR1, FlowHierarchy.TransitionSpan(source: 5, target: 6)], in: h)
         #expect(Self.states(moving.reached(from: [7])) == [0, 1, 3, 4, 5, 6, 7])
         // Into 6: from 5 (or inside it), and from A, which enters 5.
         #expect(Self.states(moving.reaching([6])) == [5, 6, 7])
         // Into region R1's 2: nothing enters it.
         #expect(Self.states(moving.reaching([2])) == [2])
         // A targetless transition, or one from the root, adds no move.
-        #expect(StructuralWalk.entering([FlowHierarchy.Transition(source: 7, target: nil),
-                                         FlowHierarchy.Transition(source: FlowHierarchy.root, target: 3)], in: h)
+        #expect(StructuralWalk.entering([FlowHierarchy.TransitionSpan(source: 7, target: nil),
+                                         FlowHierarchy.TransitionSpan(source: FlowHierarchy.root, target: 3)], in: h)
                     .moveCount == 0)
     }
 
@@ -85,7 +85,7 @@ struct StructuralWalkTests {
     @Test("History: a transition into a history enters its default targets, never the history")
     func history() {
         let h = Self.history
-        let walk = StructuralWalk.entering([FlowHierarchy.Transition(source: 4, target: 1)], in: h)
+        let walk = StructuralWalk.entering([FlowHierarchy.TransitionSpan(source: 4, target: 1)], in: h)
         #expect(Self.states(walk.reached(from: [4])) == [0, 3, 4], "S and H's default 3; not S's initial 2, not H")
         #expect(Self.states(walk.reaching([3])) == [3, 4])
         #expect(Self.states(walk.reaching([2])) == [2])

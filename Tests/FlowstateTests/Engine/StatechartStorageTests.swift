@@ -2,9 +2,9 @@
 import Testing
 
 /// What only a flow with parallel states, history or delayed transitions uses is kept out of a
-/// machine (`FlowMachine.extras`) until it is needed, and copied on write: a machine stays a value.
-@Suite struct MachineExtrasTests {
-    @Test("A flat flow without history or delays never makes the machine's extras")
+/// machine (`FlowMachine.statechart`) until it is needed, and copied on write: a machine stays a value.
+@Suite struct StatechartStorageTests {
+    @Test("A flat flow without history or delays never makes the machine's statechart storage")
     func flatMachineStaysSmall() throws {
         var machine = try FlowMachine(KindIndexTests.door)
         _ = try machine.start()
@@ -12,7 +12,7 @@ import Testing
             _ = try machine.send(event)
         }
         _ = machine.stop()
-        #expect(machine.extras == nil)
+        #expect(machine.statechart == nil)
         #expect(MemoryLayout<FlowMachine<KindIndexTests.Door>>.size < 88)  // 88 with the fields inline
     }
 
@@ -21,8 +21,8 @@ import Testing
         var first = try FlowMachine(DelayTests.verify)
         _ = try first.start()
         let armed = first.armedTimers
-        #expect(armed.count == 2 && first.extras != nil)
-        var second = first  // shares the extras until one of them changes them
+        #expect(armed.count == 2 && first.statechart != nil)
+        var second = first  // shares the storage until one of them changes them
         _ = try second.send(.submit)  // leaves codeSent: cancels both timers
         #expect(second.armedTimers.isEmpty)
         #expect(first.armedTimers == armed)

@@ -3,20 +3,20 @@ import Testing
 
 /// The queue the UIKit adapter runs its presentations and dismissals through (UIKit refuses a
 /// presentation while another one animates). Platform-free, so tested here.
-@Suite("Transition queue: one presentation at a time")
-struct TransitionQueueTests {
-    @Test("A transition that finishes at once lets the next run at once, in order")
+@Suite("Presentation queue: one presentation at a time")
+struct PresentationQueueTests {
+    @Test("A change that finishes at once lets the next run at once, in order")
     func immediate() {
-        let queue = TransitionQueue()
+        let queue = PresentationQueue()
         var log: [Int] = []
         for i in 0..<3 { queue.enqueue { done in log.append(i); done() } }
         #expect(log == [0, 1, 2])
         #expect(queue.isIdle)
     }
 
-    @Test("A transition that finishes later holds the next ones until its done")
+    @Test("A change that finishes later holds the next ones until its done")
     func deferred() {
-        let queue = TransitionQueue()
+        let queue = PresentationQueue()
         var log: [String] = []
         var finish: [() -> Void] = []
         queue.enqueue { done in log.append("present"); finish.append(done) }
@@ -32,9 +32,9 @@ struct TransitionQueueTests {
         #expect(queue.isIdle)
     }
 
-    @Test("A transition enqueued from inside a running one runs after it")
+    @Test("A change enqueued from inside a running one runs after it")
     func reentrant() {
-        let queue = TransitionQueue()
+        let queue = PresentationQueue()
         var log: [String] = []
         queue.enqueue { done in
             log.append("outer start")
@@ -46,9 +46,9 @@ struct TransitionQueueTests {
         #expect(queue.isIdle)
     }
 
-    @Test("Transitions released by one done run in a loop, not nested (no recursion)")
+    @Test("Changes released by one done run in a loop, not nested (no recursion)")
     func long() {
-        let queue = TransitionQueue()
+        let queue = PresentationQueue()
         var finish: (() -> Void)?
         var count = 0
         queue.enqueue { done in finish = done }

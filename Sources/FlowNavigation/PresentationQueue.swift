@@ -1,4 +1,5 @@
-/// Runs transitions one after another: each one starts when the one before it called its `done`.
+/// Runs presentation changes (a presentation or a dismissal) one after another: each one starts when
+/// the one before it called its `done`.
 ///
 /// UIKit refuses to present or dismiss while another presentation or dismissal is animating (it logs
 /// "Attempt to present ... while a presentation is in progress" and shows nothing), yet a flow may
@@ -8,28 +9,29 @@
 /// which keeps the reports of the back gesture exact).
 ///
 /// Platform-free, so tested on Linux. Used from one isolation domain (the main actor); not `Sendable`.
-final class TransitionQueue {
-    /// A transition: starts its work, and calls `done` once it is over (at once, if it did nothing).
-    typealias Transition = (_ done: @escaping () -> Void) -> Void
+final class PresentationQueue {
+    /// A presentation change: starts its work, and calls `done` once it is over (at once, if it did
+    /// nothing).
+    typealias Change = (_ done: @escaping () -> Void) -> Void
 
-    /// The transitions waiting are `pending[head...]`.
-    private var pending: [Transition] = []
+    /// The changes waiting are `pending[head...]`.
+    private var pending: [Change] = []
     private var head = 0
     private var running = false
 
-    /// Whether no transition is running or waiting.
+    /// Whether no change is running or waiting.
     var isIdle: Bool { !running && waiting == 0 }
 
-    /// The number of transitions waiting (the running one not counted).
+    /// The number of changes waiting (the running one not counted).
     var waiting: Int { pending.count - head }
 
-    /// Runs `transition` now if the queue is idle, otherwise after the ones before it.
-    func enqueue(_ transition: @escaping Transition) {
-        pending.append(transition)
+    /// Runs `change` now if the queue is idle, otherwise after the ones before it.
+    func enqueue(_ change: @escaping Change) {
+        pending.append(change)
         if !running { runNext() }
     }
 
-    /// Runs the waiting transitions in order; one that finishes at once lets the next start in the same
+    /// Runs the waiting changes in order; one that finishes at once lets the next start in the same
     /// loop (no recursion), one that finishes later resumes the loop from its `done`.
     private func runNext() {
         while !running, waiting > 0 {
@@ -37,13 +39,13 @@ final class TransitionQueue {
             var finishedAtOnce = false
             var inside = true
             var called = false
-            let transition = pending[head]
+            let change = pending[head]
             head += 1
             if head == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 head = 0
             }
-            transition { [weak self] in
+            change { [weak self] in
                 guard !called else { return }  // a second call is ignored
                 called = true
                 if inside {
