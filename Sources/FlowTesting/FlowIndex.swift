@@ -4,8 +4,9 @@ import Flowstate
 /// structural reachability need, computed once, without recursion. The structural walks are
 /// Flowstate's (`StructuralWalk`, which the compiler's reachability checks walk too); which leaf a
 /// step's transitions were taken from is the engine's report
-/// (`FlowMachine.sendReportingMicrosteps(_:completions:)`). The states' hierarchy is the definition's
-/// own (``FlowHierarchy``, numbered as `definition.states`).
+/// (`FlowMachine.sendReportingMicrosteps(_:completions:)`); the order each leaf's transitions are tried
+/// in is the compiled table's (`FlowSelectionOrder`). The states' hierarchy is the definition's own
+/// (``FlowHierarchy``, numbered as `definition.states`).
 struct FlowIndex<F: Flow>: Sendable {
     let definition: FlowDefinition<F>
     /// The position of each state in `definition.states` (the compiler's number for it):
@@ -16,7 +17,8 @@ struct FlowIndex<F: Flow>: Sendable {
     /// Whether each state is final.
     let isFinal: [Bool]
     /// For each state taken as the current leaf: the transitions that apply to it, innermost state
-    /// first, each state's in declaration order (the order the engine tries them).
+    /// first, each state's in declaration order (the order the engine tries them, read from the
+    /// compiled table: `FlowSelectionOrder`; a final leaf's ancestors' transitions included).
     let chains: [[Int]]
     /// The position of each transition's source, or -1 when it is not declared.
     let sources: [Int]
@@ -37,13 +39,11 @@ struct FlowIndex<F: Flow>: Sendable {
         isFinal = states.map { $0.kind == .final }
         sources = definition.transitions.map { position[$0.source] ?? -1 }
         targets = definition.transitions.map { $0.target.flatMap { position[$0] } ?? -1 }
-        var own = [[Int]](repeating: [], count: states.count)
-        for (t, source) in sources.enumerated() where source >= 0 { own[source].append(t) }
+        let selection = definition.selectionOrder
         var chains = [[Int]](repeating: [], count: states.count)
         var handled = [[F.Event.Kind]](repeating: [], count: states.count)
         for leaf in states.indices {
-            var chain: [Int] = []
-            for s in hierarchy.ancestorsOrSelf(of: leaf) { chain.append(contentsOf: own[s]) }
+            let chain = selection.transitions(from: leaf, in: hierarchy)
             var seen = Set<F.Event.Kind>()
             var kinds: [F.Event.Kind] = []
             for t in chain {

@@ -218,7 +218,8 @@ extension FlowCompiler {
             updates: raws.contains { $0.data.update != nil } ? raws.map { $0.data.update?.body } : [],
             initialTarget: initialTarget, initialEffects: initialStart..<effects.count,
             stopEffects: stopEffects, unhandled: unhandled, name: name, parallel: parallelTable, common: common,
-            flatReports: flatReports
+            flatReports: flatReports,
+            selection: FlowSelectionOrder(sourceRanges: shortcuts.sourceRanges, bySource: shortcuts.bySource)
         )
     }
 

@@ -187,6 +187,9 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
     /// transition exits and enters (``FlowMachine/sendReportingMicrosteps(_:completions:)``). Empty
     /// for a flow with them, whose engine reports what it does as it does it.
     let flatReports: [FlatReport]
+    /// The order the selection tries each leaf's transitions in (``FlowSelectionOrder``): cold, for
+    /// tools that explore a flow.
+    let selection: FlowSelectionOrder
 
     /// What a move of a flow without parallel or history states exits and enters, whatever leaf it
     /// is taken from: the active states below ``domain`` (the leaf's ancestors-or-self), then the
@@ -261,10 +264,12 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
         emits: [@Sendable (F.Context, F.Event?) -> F.Effect], updates: [(@Sendable (inout F.Context, F.Event?) -> Void)?],
         initialTarget: Int, initialEffects: Range<Int>, stopEffects: [Range<Int>],
         unhandled: UnhandledEventPolicy, name: String, parallel: FlowParallelTable<F>? = nil,
-        common: CommonParallelSteps? = nil, flatReports: [FlatReport] = []
+        common: CommonParallelSteps? = nil, flatReports: [FlatReport] = [],
+        selection: FlowSelectionOrder
     ) {
         self.parallel = parallel
         self.flatReports = flatReports
+        self.selection = selection
         self.takesCommonParallelSteps = common?.enabled ?? false
         let parallelMoveBuffer = UnsafeMutableBufferPointer<ParallelMove>.make(common?.moves ?? [])
         let slowLeafBuffer = UnsafeMutableBufferPointer<Bool>.make(common?.slowLeaf ?? [])
