@@ -2,7 +2,7 @@
 /// escaped, default styling that the graph's and elements' attributes override.
 public enum DOTWriter {
     /// The default graph attributes.
-    public static let defaultGraphAttributes: [String: String] = [
+    static let defaultGraphAttributes: [String: String] = [
         "rankdir": "LR", "fontname": defaultFontName, "fontsize": "12", "compound": "true",
         "nodesep": "0.4", "ranksep": "0.5",
     ]
@@ -19,7 +19,7 @@ public enum DOTWriter {
     /// The attribute that marks a node written for an edge's label (``EdgeLabelPlacement/labelNodes``);
     /// its value names the edge (`tail -> head`). Graphviz ignores it; the legibility check counts such
     /// a node as the edge's label.
-    public static let labelNodeAttribute = "flowstate_label_of"
+    package static let labelNodeAttribute = "flowstate_label_of"
 
     /// The graph's nodes indexed once, so writing is linear in the graph's size.
     struct Index {
@@ -64,7 +64,9 @@ public enum DOTWriter {
     /// the top level).
     static func initialMarker(of id: String) -> String { "__initial_\(id)" }
 
-    /// The DOT text of a graph, its edge labels placed as ``EdgeLabelPlacement/init(for:)`` decides.
+    /// The DOT text of a graph. Edge labels are drawn with their edges, unless the graph asks for external
+    /// labels (``FlowDiagram/externalEdgeLabels``): then as label nodes in a graph with compound states or
+    /// in a flat graph of at most 150 states, and as external labels (`xlabel`) in a bigger flat graph.
     public static func dot(_ graph: FlowDiagram) -> String { dot(graph, edgeLabels: EdgeLabelPlacement(for: graph)) }
 
     /// The DOT text of a graph, with its edge labels placed as asked.
@@ -77,7 +79,7 @@ public enum DOTWriter {
     ///     the whole flow. Long edges are what makes `dot` slow on big flows (each is a chain of
     ///     virtual nodes that ordering, positioning and routing pay for) and what makes big pictures
     ///     unreadable. `nil` draws every edge.
-    public static func dot(_ graph: FlowDiagram, edgeLabels placement: EdgeLabelPlacement, referenceSpan: Int? = nil) -> String {
+    package static func dot(_ graph: FlowDiagram, edgeLabels placement: EdgeLabelPlacement, referenceSpan: Int? = nil) -> String {
         let index = Index(graph)
         let layer = referenceSpan == nil || placement != .labelNodes ? [:] : layers(of: graph)
         var out = "digraph \(quote(graphID(graph.name))) {\n"
@@ -159,7 +161,7 @@ public enum DOTWriter {
     /// (then from every node not yet reached, in declaration order) turns the edges that close a cycle
     /// around, and a node's layer is the length of the longest path to it in what remains. Iterative,
     /// linear in the graph's size.
-    public static func layers(of graph: FlowDiagram) -> [String: Int] {
+    package static func layers(of graph: FlowDiagram) -> [String: Int] {
         let index = Index(graph)
         let count = graph.nodes.count
         var outgoing = Array(repeating: [Int](), count: count)
@@ -357,7 +359,7 @@ public enum DOTWriter {
     /// A DOT double-quoted string: backslashes and quotes escaped, line breaks as `\n`, and `&` as
     /// `&amp;` (Graphviz reads entities in labels, and copies a malformed one such as `&;` into its
     /// SVG as is).
-    public static func quote(_ text: String) -> String {
+    static func quote(_ text: String) -> String {
         "\"" + escaping(text) { scalar in
             switch scalar {
             case "&": "&amp;"
@@ -372,7 +374,7 @@ public enum DOTWriter {
 }
 
 /// Where a DOT file puts edge labels.
-public enum EdgeLabelPlacement: Hashable, Sendable {
+package enum EdgeLabelPlacement: Hashable, Sendable {
     /// As edge labels (`label`): `dot` lays them out with the edges, as virtual nodes. The tidiest
     /// drawing of small flows; slow for big ones, and Graphviz 2.43 (Debian 12) frees memory twice
     /// after laying out some clustered graphs with labelled cycles. An edge that cannot be clipped at
@@ -395,13 +397,13 @@ public enum EdgeLabelPlacement: Hashable, Sendable {
     /// external labels (the renderer's layout policy draws such graphs with label nodes and its long
     /// edges as references, `dot(_:edgeLabels:referenceSpan:)`). A graph with compound states gets
     /// label nodes at any size: its clusters keep the layout local (200 states nested three deep: 0.2 s).
-    public static let labelNodeLimit = 150
+    static let labelNodeLimit = 150
 
     /// The placement ``DOTWriter/dot(_:)`` uses: inline, unless the graph asks for external labels
     /// (``FlowDiagram/externalEdgeLabels``); those are written as label nodes in a graph with compound
     /// states, where `xlabel` placement cannot find room for them, and in a flat graph of at most
     /// ``labelNodeLimit`` states.
-    public init(for graph: FlowDiagram) {
+    package init(for graph: FlowDiagram) {
         if !graph.externalEdgeLabels {
             self = .inline
         } else if graph.nodes.count <= Self.labelNodeLimit || graph.nodes.contains(where: { $0.kind == .compound }) {

@@ -80,11 +80,11 @@ public struct FlowDiagram: Hashable, Sendable {
         public func lines(title: String? = nil) -> [String] { [title ?? label] + detailLines }
 
         /// What starts the line of an entry effect: `entry / `.
-        public static let entryPrefix = "entry / "
+        static let entryPrefix = "entry / "
         /// What starts the line of an exit effect: `exit / `.
-        public static let exitPrefix = "exit / "
+        static let exitPrefix = "exit / "
         /// What starts the line naming the child flow a state runs: `runs ▸ `.
-        public static let childPrefix = "runs ▸ "
+        static let childPrefix = "runs ▸ "
     }
 
     /// A transition, or several merged.
@@ -211,7 +211,7 @@ public struct FlowDiagram: Hashable, Sendable {
     }
 
     /// Merges edges between the same two nodes into one, keeping the first one's place.
-    public mutating func mergeEdges() {
+    mutating func mergeEdges() {
         var merged: [Edge] = []
         var position: [String: Int] = [:]
         for edge in edges {

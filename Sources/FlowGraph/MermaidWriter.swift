@@ -64,7 +64,7 @@ public enum MermaidWriter {
     }
 
     /// Replaces every character Mermaid's parser could take for syntax by its entity code.
-    public static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         escaping(text) { scalar in
             switch scalar {
             case "\"": "#quot;"

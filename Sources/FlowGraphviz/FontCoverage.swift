@@ -37,7 +37,7 @@ public enum FontCoverage {
     /// installed, else what fontconfig substitutes for it (an alias such as `sans-serif`'s default,
     /// or a metric-compatible clone: Liberation Sans or Nimbus Sans for Helvetica); `nil` when
     /// fontconfig cannot be loaded or knows no font.
-    public static func resolvedFamily(of family: String) -> String? {
+    static func resolvedFamily(of family: String) -> String? {
         Graphviz.locked {
             guard let fonts = fonts(for: family) else { return nil }
             var buffer = [CChar](repeating: 0, count: 256)
@@ -69,7 +69,7 @@ public enum FontCoverage {
 
     /// How many characters of a text Pango, as Graphviz's PNG and PDF renderers use it, draws as a
     /// missing-glyph box with a font name; `nil` when Pango cannot be loaded.
-    public static func unknownGlyphCount(in text: String, fontName: String = DOTWriter.defaultFontName,
+    static func unknownGlyphCount(in text: String, fontName: String = DOTWriter.defaultFontName,
                                          size: Double = 11) -> Int? {
         let count = Graphviz.locked { fs_pango_unknown_glyphs(fontName, size, text) }
         return count < 0 ? nil : Int(count)

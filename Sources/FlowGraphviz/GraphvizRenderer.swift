@@ -78,7 +78,7 @@ public final class GraphvizRenderer: Sendable {
 
     /// Parses DOT with libcgraph and counts what it holds (used by tests to prove the DOT the
     /// project writes is valid).
-    public func parse(dot: String) throws(GraphvizError) -> (nodes: Int, edges: Int) {
+    func parse(dot: String) throws(GraphvizError) -> (nodes: Int, edges: Int) {
         try Graphviz.withContext { (_: OpaquePointer) throws(GraphvizError) -> (nodes: Int, edges: Int) in
             let graph = try Graphviz.parse(dot)
             defer { agclose(graph) }

@@ -5,7 +5,7 @@ import FlowGraph
 /// With default settings, `dot` turns every edge label into a virtual node that ranking, crossing
 /// minimization and spline routing all pay for: on generated flows with two labelled transitions per
 /// state and random back edges, 200 states take 16 s with labels as external labels and more than
-/// 60 s with ordinary labels, even with bounded iteration counts. Past ``threshold``, the policy
+/// 60 s with ordinary labels, even with bounded iteration counts. Past 30 states or 60 transitions, the policy
 /// marks edge labels external (`FlowDiagram.externalEdgeLabels`) and bounds network simplex,
 /// crossing minimization and routing. `DOTWriter` writes external labels as label nodes, which
 /// `dot` places without overlaps (`EdgeLabelPlacement.labelNodes`), in clustered graphs of any size
@@ -14,18 +14,18 @@ import FlowGraph
 /// commands are in `docs/PERFORMANCE.md`.
 public enum LayoutPolicy {
     /// Graphs with more states or transitions than this are laid out with bounded work.
-    public static let threshold = (states: 30, transitions: 60)
+    static let threshold = (states: 30, transitions: 60)
 
     /// The layout engine for a graph: always `dot`, whose layered drawings read best for flows.
-    public static func engine(for graph: FlowDiagram) -> String { "dot" }
+    static func engine(for graph: FlowDiagram) -> String { "dot" }
 
     /// Whether a graph of this size gets the bounded layout.
-    public static func isLarge(nodes: Int, edges: Int) -> Bool {
+    static func isLarge(nodes: Int, edges: Int) -> Bool {
         nodes > threshold.states || edges > threshold.transitions
     }
 
     /// Graph attributes that bound `dot`'s work (empty for small graphs).
-    public static func boundedAttributes(nodes: Int, edges: Int) -> [String: String] {
+    static func boundedAttributes(nodes: Int, edges: Int) -> [String: String] {
         guard isLarge(nodes: nodes, edges: edges) else { return [:] }
         return [
             "nslimit": "2", "nslimit1": "2",    // cap network-simplex iterations (ranking, positioning)
@@ -40,13 +40,13 @@ public enum LayoutPolicy {
     /// How many layers apart (`DOTWriter.layers(of:)`) the ends of an edge may lie before
     /// ``dot(_:)`` draws it as a reference in a big flat flow: an arrow to its label, which names the
     /// target state.
-    public static let referenceSpan = 6
+    static let referenceSpan = 6
 
     /// The DOT text the renderer lays out for a graph the policy has bounded (``bound(_:)``):
     /// `DOTWriter.dot(_:)`, except for a flat graph bigger than `EdgeLabelPlacement.labelNodeLimit`,
     /// whose labels `DOTWriter` writes as external labels. Those are placed after the layout, over
     /// whatever is there (57 problems in a generated flow of 200 states); this draws them as label
-    /// nodes instead, with every edge whose ends lie more than ``referenceSpan`` layers apart drawn
+    /// nodes instead, with every edge whose ends lie more than 6 layers apart drawn
     /// as a reference. Without its long edges, `dot` lays 200 states out in about 0.1 s and 400 in
     /// 0.2 s, with no label over another or over a state (long edges are what it spends its time on:
     /// each is a chain of virtual nodes that ordering, positioning and routing pay for).

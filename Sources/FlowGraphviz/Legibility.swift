@@ -52,7 +52,7 @@ public struct LegibilityItem: Hashable, Sendable, CustomStringConvertible {
         public var height: Double
 
         /// Creates a box from its centre and size.
-        public init(x: Double, y: Double, width: Double, height: Double) {
+        init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x
             self.y = y
             self.width = width
@@ -69,20 +69,20 @@ public struct LegibilityItem: Hashable, Sendable, CustomStringConvertible {
         public var maxY: Double { y + height / 2 }
 
         /// Whether two boxes share more than `tolerance` points in both directions (touching is fine).
-        public func overlaps(_ other: Box, tolerance: Double) -> Bool {
+        func overlaps(_ other: Box, tolerance: Double) -> Bool {
             min(maxX, other.maxX) - max(minX, other.minX) > tolerance
                 && min(maxY, other.maxY) - max(minY, other.minY) > tolerance
         }
 
         /// Whether the box sticks out of `outer` by more than `tolerance` points on any side.
-        public func sticksOut(of outer: Box, tolerance: Double) -> Bool {
+        func sticksOut(of outer: Box, tolerance: Double) -> Bool {
             minX < outer.minX - tolerance || maxX > outer.maxX + tolerance
                 || minY < outer.minY - tolerance || maxY > outer.maxY + tolerance
         }
     }
 
     /// Creates an item.
-    public init(kind: Kind, text: String, owner: String, box: Box, fontName: String = DOTWriter.defaultFontName) {
+    init(kind: Kind, text: String, owner: String, box: Box, fontName: String = DOTWriter.defaultFontName) {
         self.kind = kind
         self.text = text
         self.owner = owner
@@ -122,7 +122,7 @@ public struct LegibilityProblem: Hashable, Sendable, CustomStringConvertible {
     public let other: LegibilityItem?
 
     /// Creates a problem.
-    public init(kind: Kind, item: LegibilityItem, other: LegibilityItem? = nil) {
+    init(kind: Kind, item: LegibilityItem, other: LegibilityItem? = nil) {
         self.kind = kind
         self.item = item
         self.other = other
@@ -175,7 +175,7 @@ extension GraphvizRenderer {
 
     /// What Graphviz laid out: the graph's bounding box, the nodes, the labels, and the labels it
     /// did not place.
-    public struct Layout: Sendable {
+    struct Layout: Sendable {
         /// The whole graph's bounding box.
         public var bounds: LegibilityItem.Box
         /// Every node and placed label.
@@ -200,7 +200,7 @@ extension GraphvizRenderer {
     }
 
     /// Lays out DOT and reads back every node's and label's position and size.
-    public func laidOut(dot: String, engine: String = "dot") throws(GraphvizError) -> Layout {
+    func laidOut(dot: String, engine: String = "dot") throws(GraphvizError) -> Layout {
         try Graphviz.withContext { (context: OpaquePointer) throws(GraphvizError) -> Layout in
             let graph = try Graphviz.parse(dot)
             defer { agclose(graph) }
@@ -279,7 +279,7 @@ extension GraphvizRenderer {
     }
 
     /// The problems in a layout.
-    public static func problems(in layout: Layout, tolerance: Double = 1) -> [LegibilityProblem] {
+    static func problems(in layout: Layout, tolerance: Double = 1) -> [LegibilityProblem] {
         var problems: [LegibilityProblem] = layout.unplaced.map { LegibilityProblem(kind: .notDrawn, item: $0) }
         let items = layout.items
         for item in items where item.kind != .cluster {

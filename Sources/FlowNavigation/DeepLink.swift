@@ -23,7 +23,7 @@ public struct DeepLink<F: Flow>: Sendable {
     /// The events a path to the target may use.
     public let events: [F.Event]
     /// The most configurations a search explores (a flow whose contexts keep changing has no end of them).
-    public let maxConfigurations: Int
+    let maxConfigurations: Int
 
     /// A link to `target` through `events`.
     /// - Parameters:
@@ -42,8 +42,8 @@ public struct DeepLink<F: Flow>: Sendable {
     public func isOpen(in machine: FlowMachine<F>) -> Bool { target.allSatisfy(machine.isActive) }
 
     /// The shortest sequence of ``events`` after which a copy of `machine` has every target state
-    /// active (empty when it has already), or `nil` when none is found among ``maxConfigurations``
-    /// configurations. A configuration is its active states, what its histories remember, its armed
+    /// active (empty when it has already), or `nil` when none is found within the limit it was made with
+    /// (`maxConfigurations`). A configuration is its active states, what its histories remember, its armed
     /// timers and its context; events that are ignored, rejected by a guard, or refused do not count.
     public func path(from machine: FlowMachine<F>) -> [F.Event]? {
         if isOpen(in: machine) { return [] }
@@ -101,7 +101,7 @@ public struct DeepLinkRoutes<F: Flow>: Sendable {
     public init() {}
 
     /// The patterns, in the order they were added.
-    public var patterns: [String] { routes.map { "/" + $0.pattern.joined(separator: "/") } }
+    var patterns: [String] { routes.map { "/" + $0.pattern.joined(separator: "/") } }
 
     /// Adds a route: a path whose segments are `pattern`'s (a segment `:name` matches any segment,
     /// whose value `make` receives under `name`) opens the link `make` returns (`nil`: none).

@@ -194,7 +194,7 @@ public struct NavigationModel<Screen: Hashable & Sendable>: Hashable, Sendable {
 
     /// Every id the model holds: its items' and its tab bar's. A lifetime retained for an id that is
     /// not here any more is released (``NavigationStore``).
-    public var ids: Set<Int> {
+    var ids: Set<Int> {
         var ids = Set((roots + modals).joined().map(\.id))
         if let tabBarID { ids.insert(tabBarID) }
         return ids
@@ -357,7 +357,7 @@ public final class NavigationStore<Screen: Hashable & Sendable> {
     public init() {}
 
     /// The number of lifetime objects retained.
-    public var retainedCount: Int { lifetimes.count }
+    var retainedCount: Int { lifetimes.count }
 
     /// Applies a command to the model, retains its lifetime, releases what left.
     /// - Parameters:

@@ -211,7 +211,7 @@ extension FlowFile {
     /// Every event name the spec's transitions mention: with SCXML semantics, each descriptor of each
     /// transition (`*` left out), plus `done.state.*` of compound states with final children, and the
     /// events raised or sent by effects. Sorted.
-    public var eventNames: [String] {
+    var eventNames: [String] {
         var names: Set<String> = []
         let scxml = semantics == .scxml
         SpecIndex(self).forEach(state: { _, state in

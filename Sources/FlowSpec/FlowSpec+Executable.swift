@@ -180,7 +180,7 @@ extension FlowFile {
         }
 
         /// SCXML's event I/O processor type.
-        public static let scxmlType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+        static let scxmlType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
     }
 
     /// Reads a CSS2 duration as SCXML writes delays (`"2s"`, `"0.5s"`, `"150ms"`) in milliseconds,

@@ -91,7 +91,7 @@ extension FlowFile {
     /// content, `x ← src` for a `src`), a `<script>` is `script: <its text>`, any other element its
     /// name and attributes as effect labels write them (`invoke(src=c.scxml, namelist=a b)`), followed
     /// by its children's. Whitespace is collapsed and each line cut at 80 characters.
-    public static func dataLines(_ entries: [String]) -> [String] {
+    static func dataLines(_ entries: [String]) -> [String] {
         var lines: [String] = []
         for entry in entries {
             guard let node = try? XMLParser.parse(Array(entry.utf8), file: "") else {
@@ -466,7 +466,7 @@ extension FlowDiagram {
     /// (``FlowFile/data``) as the graph's label, one line each (``FlowFile/dataLines(_:)``). `flowviz
     /// render` and `flowviz view` draw files so. Nodes are found by their state's name; a graph of
     /// another flow is left as it is.
-    public mutating func showKeptSCXML(of spec: FlowFile) {
+    package mutating func showKeptSCXML(of spec: FlowFile) {
         var kept: [String: [String]] = [:]
         var pending = spec.states
         while let state = pending.popLast() {

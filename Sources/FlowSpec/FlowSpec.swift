@@ -58,7 +58,7 @@ public struct FlowFile: Sendable {
         /// line, attributes as written): its `<datamodel>` and `<script>` elements, the `<invoke>`s
         /// it does not run as ``child`` (one that needs a data model, of another type, or a second
         /// one) and a `<donedata>` with `<param>`. Drawn as text under the state's name
-        /// (``FlowFile/dataLines(_:)``), written back as it was read, never run.
+        /// (one line each, whitespace collapsed), written back as it was read, never run.
         public var data: [String] = []
         /// The state's transitions.
         public var transitions: [Transition] = []

@@ -1,5 +1,5 @@
 import FlowGraph
-import FlowGraphviz
+@testable import FlowGraphviz
 import FlowSpec
 import FlowSpecTestSupport
 import FlowTestSupport

@@ -1,5 +1,5 @@
-import FlowGraph
-import FlowGraphviz
+@testable import FlowGraph
+@testable import FlowGraphviz
 import FlowTestSupport
 import Foundation
 import Testing

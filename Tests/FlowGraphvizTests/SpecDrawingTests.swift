@@ -1,5 +1,5 @@
 import FlowGraph
-import FlowGraphviz
+@testable import FlowGraphviz
 @testable import FlowSpec
 import FlowSpecTestSupport
 import FlowTestSupport

@@ -1,4 +1,4 @@
-import FlowNavigation
+@testable import FlowNavigation
 import PropertyBased
 import Testing
 

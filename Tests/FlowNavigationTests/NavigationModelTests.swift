@@ -1,4 +1,4 @@
-import FlowNavigation
+@testable import FlowNavigation
 import Testing
 
 /// The platform-free logic behind every navigator: what each command does to the model and which
