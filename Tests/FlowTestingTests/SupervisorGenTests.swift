@@ -1,5 +1,6 @@
 import Flowstate
 import FlowTesting
+import FlowTestSupport
 import PropertyBased
 import Testing
 
