@@ -216,7 +216,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/EffectContext.swift",
         search="""        (error as? ForwardedFailure)?.failure ?? EffectFailure(""",
         replace="""        EffectFailure(""",
-        tests=["MachineBoxLayoutTests/forwardedFailureKeepsItsOrigin"],
+        tests=["MachineBoxTests/forwardedFailureKeepsItsOrigin"],
     ),
     Mutation(
         name="run-misses-start-events",
