@@ -352,7 +352,7 @@ MUTATIONS = [
                 stack.append((c, false))
                 c = nodes[Int(c)].previous
             }""",
-        tests=["SupervisorCoreTests/teardownPlan", "SupervisorTests/stopRoot"],
+        tests=["SupervisorCoreTests/teardownPlan", "SupervisorTests/stopRoot", "SupervisorModelTests/agreesWithModel"],
     ),
     Mutation(
         name="guard-ignored",
