@@ -44,6 +44,28 @@ public enum SupervisorCheck {
         }
     }
 
+    /// Runs `calls` on a new tree of `universe` as ``run(_:commands:each:)`` runs commands: commands
+    /// made at once, and commands armed to be made from inside a step or from an observer
+    /// (``SupervisorCall``), as an app's handlers and observers call the supervisor. `each` is called
+    /// after every call, with the tree events it caused (those of the armed commands it set off
+    /// included).
+    /// - Parameters:
+    ///   - universe: The flows.
+    ///   - calls: The calls, in order.
+    ///   - each: Called after every call with the supervisor (a new one after a snapshot is
+    ///     restored) and the tree events the call caused.
+    /// - Throws: What `each` throws, or a description of a broken law of the kit or of a root that
+    ///   cannot start.
+    public static func run(_ universe: SupervisorUniverse, calls: [SupervisorCall],
+                           each: (Supervisor, [TreeEvent]) throws -> Void = { _, _ in }) throws {
+        let run = try SupervisorRun(universe)
+        _ = run.takeEvents()
+        for call in calls {
+            _ = try run.execute(call)
+            try each(run.supervisor, run.takeEvents())
+        }
+    }
+
     /// Generates up to `count` command sequences, checks the invariant after every command, and
     /// shrinks the first violation to a short counterexample. Nothing is recorded.
     /// - Parameters:

@@ -87,11 +87,45 @@ public enum SupervisorCommand: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A step of a ``SupervisorCheck`` run: a ``SupervisorCommand`` made at once, or armed to be made
+/// later from inside a step or from an observer, as an app's effect handlers and observers call the
+/// supervisor. ``SupervisorCheck/run(_:calls:each:)`` runs them.
+///
+/// An armed command is made when its moment comes, with the numbers it has (a machine is a position
+/// among the live machines then, the tree as it is mid-step). The supervisor queues, refuses or
+/// allows it as it does any call made there (docs/SUPERVISOR.md, "Re-entrancy"): a send, a stop or
+/// a spawn is queued, a sweep returns nothing, a ``SupervisorCommand/snapshotRestore`` only asks for
+/// the snapshot, which is refused mid-step (nothing is restored).
+public enum SupervisorCall: Hashable, Sendable, CustomStringConvertible {
+    /// The command, made at once, at the top level.
+    case command(SupervisorCommand)
+    /// Arm a call from inside a step: at the machine's next effect, once its handler has performed
+    /// it (and before an injected failure is thrown), the handler makes the command. Several armed
+    /// for one machine are made at that effect, in the order they were armed; armed for a machine
+    /// that is gone, never.
+    case duringStep(machine: Int, SupervisorCommand)
+    /// Arm a call from an observer: when the next machine is torn down (`TreeEvent.tornDown`, after
+    /// it left the tree), an observer of the tree makes the command. Several armed are made at
+    /// successive teardowns, in the order they were armed.
+    case atTeardown(SupervisorCommand)
+
+    /// The call as Swift, for example `.duringStep(machine: 1, .stop(machine: 0))`.
+    public var description: String {
+        switch self {
+        case .command(let command): ".command(\(command))"
+        case .duringStep(let machine, let command): ".duringStep(machine: \(machine), \(command))"
+        case .atTeardown(let command): ".atTeardown(\(command))"
+        }
+    }
+}
+
 extension FlowGen {
     /// Sequences of commands on a supervisor tree running `universe`'s flows: sends, spawns under any
     /// machine (with every failure policy), stops, owner releases, injected failures (which restart
     /// machines spawned with `.restart`), sweeps, and snapshot/restore. Run them with
-    /// ``SupervisorCheck/run(_:commands:each:)`` inside `propertyCheck`.
+    /// ``SupervisorCheck/run(_:commands:each:)`` inside `propertyCheck`. Calls from inside a step or
+    /// an observer (``SupervisorCall``) are not drawn: to test them, generate calls and run them with
+    /// ``SupervisorCheck/run(_:calls:each:)``.
     ///
     /// Sequences shrink by removing chunks of commands, then by moving each command's numbers towards
     /// zero, so a failure is reported as a few commands.
@@ -127,6 +161,12 @@ final class SupervisorRun {
     /// The last command run, with each number replaced by what it picked (the position among the
     /// machines, samples, flows, policies or owners): the same command, with the smallest numbers.
     private(set) var normalized: SupervisorCommand = .sweep
+    /// The calls armed by ``SupervisorCall/atTeardown(_:)``, run one per teardown, in order.
+    private var teardownCalls: [SupervisorCommand] = []
+    /// What the armed calls did during the current command.
+    private var callsDone: [String] = []
+    /// How many armed calls are running (inside a handler or an observer).
+    private var depth = 0
 
     /// A law of the kit or a problem of the run: the message of a violation.
     struct Violation: Error, CustomStringConvertible {
@@ -137,6 +177,7 @@ final class SupervisorRun {
     init(_ universe: SupervisorUniverse) throws(Violation) {
         self.universe = universe
         supervisor = Supervisor(now: { .zero })
+        failures.call = { [weak self] in self?.call($0, from: "inside a step") }
         observe()
         _ = try startRoot()
     }
@@ -145,7 +186,29 @@ final class SupervisorRun {
 
     private func observe() {
         observation?.cancel()
-        observation = supervisor.observe { [weak self] in self?.events.append($0) }
+        observation = supervisor.observe { [weak self] event in
+            guard let self else { return }
+            events.append(event)
+            if case .tornDown = event, !teardownCalls.isEmpty {
+                call(teardownCalls.removeFirst(), from: "at a teardown")
+            }
+        }
+    }
+
+    /// Runs an armed call, from inside a handler or an observer, keeping the command being run's
+    /// normalized form.
+    private func call(_ command: SupervisorCommand, from place: String) {
+        let outer = normalized
+        depth += 1
+        let what: String
+        do throws(Violation) {
+            what = try perform(command)
+        } catch {
+            what = "(\(error.description))"
+        }
+        depth -= 1
+        normalized = outer
+        callsDone.append("\(place): \(what)")
     }
 
     /// The tree events since the last call.
@@ -167,10 +230,35 @@ final class SupervisorRun {
     /// Runs one command (starting a root first when the tree is empty), checks the tree's invariants,
     /// and says what the command did.
     func execute(_ command: SupervisorCommand) throws(Violation) -> String {
+        try execute { () throws(Violation) -> String in try perform(command) }
+    }
+
+    /// Runs one call: a command at once, or one armed for later (``SupervisorCall``).
+    func execute(_ call: SupervisorCall) throws(Violation) -> String {
+        switch call {
+        case .command(let command):
+            return try execute(command)
+        case .duringStep(let n, let command):
+            return try execute { () -> String in
+                guard let (target, _) = machine(n) else { return "no machine" }
+                failures.calls[target.id, default: []].append(command)
+                return "\(target.id) '\(target.flow)' will call \(command) at its next effect"
+            }
+        case .atTeardown(let command):
+            return try execute { () -> String in
+                teardownCalls.append(command)
+                return "an observer will call \(command) at the next teardown"
+            }
+        }
+    }
+
+    private func execute(_ body: () throws(Violation) -> String) throws(Violation) -> String {
         var done: [String] = []
         if supervisor.liveCount == 0 { done.append(try startRoot()) }
-        done.append(try perform(command))
+        done.append(try body())
         _ = supervisor.liveCount  // sweeps what released owners left, as any observing call does
+        done.append(contentsOf: callsDone)
+        callsDone.removeAll()
         let problems = supervisor.checkInvariants()
         if !problems.isEmpty {
             throw Violation(description: "the tree's invariants do not hold: " + problems.joined(separator: "; "))
@@ -234,6 +322,14 @@ final class SupervisorRun {
             let record = supervisor.sweep()
             return "sweep (torn down: \(record.ids.map(\.description).joined(separator: ", ")))"
         case .snapshotRestore:
+            guard depth == 0 else {
+                do throws(SupervisorError) {
+                    _ = try supervisor.snapshot()
+                    return "snapshot taken (not restored inside a call)"
+                } catch {
+                    return "snapshot refused: \(error)"
+                }
+            }
             return try snapshotRestore()
         }
     }
@@ -266,6 +362,8 @@ final class SupervisorRun {
         // The old tree goes as an app that is killed goes: no teardown, no exit effect.
         owners.removeAll()
         failures.armed.removeAll()
+        failures.calls.removeAll()
+        teardownCalls.removeAll()
         let expected = Self.declaredOnly(snapshot)
         let restored: TreeSnapshot
         do throws(SupervisorError) {

@@ -74,16 +74,23 @@ struct InjectedFailure: Error, CustomStringConvertible {
     var description: String { "injected failure of \(machine)" }
 }
 
-/// The machines whose next effect fails, shared by every handler of a run: the user's handler
-/// performs the effect, then the wrapper throws (so the user's handler sees every effect the
-/// supervisor asks for).
+/// The machines whose next effect fails or calls the supervisor, shared by every handler of a run:
+/// the user's handler performs the effect, then the wrapper runs the calls armed for the machine,
+/// then throws if a failure is armed (so the user's handler sees every effect the supervisor asks
+/// for).
 final class FailureSwitch {
     var armed = Set<MachineID>()
+    /// The calls armed by ``SupervisorCall/duringStep(machine:_:)``, by machine, in arming order.
+    var calls: [MachineID: [SupervisorCommand]] = [:]
+    /// Runs an armed call: set by the run that owns the switch.
+    var call: ((SupervisorCommand) -> Void)?
 
     func wrap<F: Flow>(_ handler: @escaping EffectHandler<F>) -> EffectHandler<F> {
         { [weak self] effect, context in
             try handler(effect, context)
-            if self?.armed.remove(context.origin) != nil { throw InjectedFailure(machine: context.origin) }
+            guard let self else { return }
+            for command in calls.removeValue(forKey: context.origin) ?? [] { call?(command) }
+            if armed.remove(context.origin) != nil { throw InjectedFailure(machine: context.origin) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Flowstate
 import FlowTesting
+import FlowTestSupport
 import PropertyBased
 import Testing
 
@@ -111,6 +112,26 @@ struct SupervisorGenTests {
         }
         #expect(log == ["live 2", "live 2", "failed", "restarted", "live 2", "live 2", "failed", "restarted", "live 2",
                         "live 2", "failed", "failed", "live 0"])
+    }
+
+    @Test("Calls armed inside a step and at a teardown are made there, and queued until the step ends")
+    func armedCalls() throws {
+        var log: [String] = []
+        let universe = SupervisorUniverse(root: Node.definition) { effect, context in
+            log.append("\(context.origin.rawValue) \(effect)")
+        }
+        var counts: [Int] = []
+        try SupervisorCheck.run(universe, calls: [
+            .command(.spawn(flow: 0, under: 0, policy: 1)),  // #2 under #1
+            .duringStep(machine: 0, .stop(machine: 1)),  // #1's next effect stops #2
+            .atTeardown(.spawn(flow: 0, under: 0, policy: 0)),  // the next teardown spawns #3 under #1
+            .command(.send(machine: 0, event: 0)),  // next: #1's step first, then #2 stops, then #3 starts
+        ]) { supervisor, _ in
+            counts.append(supervisor.liveCount)
+        }
+        #expect(log == ["1 in a", "2 in a", "1 out a", "1 act", "1 in b", "2 out a", "3 in a"])
+        #expect(counts == [2, 2, 2, 2])
+        #expect(SupervisorCall.duringStep(machine: 0, .stop(machine: 1)).description == ".duringStep(machine: 0, .stop(machine: 1))")
     }
 
     @Test("Snapshot and restore: declared children come back, dynamic ones do not")

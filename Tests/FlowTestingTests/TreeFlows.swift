@@ -62,36 +62,6 @@ enum Worker: Flow {
 
 struct Boom: Error {}
 
-/// The machine of the project's supervisor model test (`SupervisorModelTests.Node`): two states with
-/// entry and exit effects, a finishing event and a failing one.
-enum Node: Flow {
-    enum State: String, Hashable, Sendable, CustomStringConvertible {
-        case a, b, done
-        var description: String { rawValue }
-    }
-
-    enum Event: String, FlowEvent, CaseIterable, CustomStringConvertible {
-        case next, finish, fail
-        var description: String { rawValue }
-    }
-
-    typealias Effect = String
-    typealias Output = String
-
-    static let definition = FlowDefinition<Node>("node", initial: .a) {
-        StateNode(.a, entry: ["in a"], exit: ["out a"]) {
-            On(.next, to: .b, effects: ["act"])
-            On(.finish, to: .done)
-            On(.fail, to: nil, effects: ["boom"])
-        }
-        StateNode(.b, entry: ["in b"], exit: ["out b"]) {
-            On(.next, to: .a, effects: ["act"])
-            On(.fail, to: nil, effects: ["boom"])
-        }
-        Final(.done, output: "done")
-    }
-}
-
 /// A flow that loads with an async effect: idle -load-> loading (effect "fetch") -loaded-> shown.
 enum Fetch: Flow {
     enum State: String, Hashable, Sendable, CustomStringConvertible {

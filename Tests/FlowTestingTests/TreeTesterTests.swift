@@ -2,6 +2,7 @@ import CoordinatorExamples
 import FlowNavigation
 import Flowstate
 import FlowTesting
+import FlowTestSupport
 import Testing
 
 @Suite("Tree tester")

@@ -216,7 +216,7 @@ MUTATIONS = [
         file="Sources/Flowstate/Supervisor/EffectContext.swift",
         search="""        (error as? ForwardedFailure)?.failure ?? EffectFailure(""",
         replace="""        EffectFailure(""",
-        tests=["MachineBoxLayoutTests/forwardedFailureKeepsItsOrigin"],
+        tests=["MachineBoxTests/forwardedFailureKeepsItsOrigin"],
     ),
     Mutation(
         name="run-misses-start-events",
@@ -352,7 +352,7 @@ MUTATIONS = [
                 stack.append((c, false))
                 c = nodes[Int(c)].previous
             }""",
-        tests=["SupervisorCoreTests/teardownPlan", "SupervisorTests/stopRoot"],
+        tests=["SupervisorCoreTests/teardownPlan", "SupervisorTests/stopRoot", "SupervisorModelTests/agreesWithModel"],
     ),
     Mutation(
         name="guard-ignored",

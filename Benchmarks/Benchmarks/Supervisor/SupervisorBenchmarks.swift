@@ -64,6 +64,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     treeBenchmarks()
+    heapBenchmarks()
     ownerBenchmarks()
     timerQueueBenchmarks()
 
@@ -150,6 +151,30 @@ func treeBenchmarks() {
             let supervisor = Supervisor()
             let root = try benchmark.measure { try spawnTree(supervisor, count: size.count, levels: 3) }
             precondition(supervisor.liveCount == machines)
+            supervisor.stop(root)
+        }
+    }
+}
+
+/// The heap per idle supervised machine (docs/PERFORMANCE.md, "The heap per machine"): `count` one-screen
+/// machines spawned under one root and left idle. `check-ratios.py --only heap` divides the heap the
+/// spawns leave allocated, and the allocations they make, by the machine count, against absolute
+/// thresholds near today's figures (a box that grows by a heap block's 16 bytes, or an allocation
+/// more per machine, fails). Names start with "Heap:".
+let heapSizes: [(count: Int, label: String)] = [(10_000, "10k"), (100_000, "100k")]
+
+func heapBenchmarks() {
+    for size in heapSizes {
+        Benchmark("Heap: \(size.label) idle machines spawned under one root, \(size.count) machines",
+                  configuration: ratioConfiguration(maxIterations: 5)) { benchmark in
+            let supervisor = Supervisor()
+            let root = try supervisor.start(screen) { _, _ in }
+            try benchmark.measure {
+                for _ in 0..<size.count {
+                    try supervisor.spawn(screen, under: root, handler: { _, _ in }, output: { _ in nil })
+                }
+            }
+            precondition(supervisor.liveCount == size.count + 1)
             supervisor.stop(root)
         }
     }

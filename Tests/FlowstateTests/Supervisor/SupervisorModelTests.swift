@@ -1,111 +1,114 @@
 import Flowstate
+import FlowTestSupport
+import FlowTesting
 import PropertyBased
 import Testing
 
-/// Model-based: a reference model of the supervisor, written from docs/SUPERVISOR.md (one FIFO queue,
-/// calls from inside a step queued or refused, teardown children first in reverse spawn order with
-/// every exit effect, completion tears down then queues the output, a failure under `.stop` tears the
-/// subtree down, released owners are swept before the next call observes the tree), predicts every
-/// effect performed and the whole tree after each command. Commands include ones that a handler
-/// issues from inside a step.
+/// Model-based: the testing kit's commands (`SupervisorCommand`, and `SupervisorCall` for those made
+/// from inside a step or an observer), run by its runner (`SupervisorCheck.run`) on a tree of `Node`
+/// machines, against a reference model of the supervisor
+/// written from docs/SUPERVISOR.md (one FIFO queue; calls from inside a step queued or refused;
+/// teardown children first in reverse spawn order with every exit effect; completion tears down then
+/// queues the output; failures under `.escalate`, `.stop` and `.restart`, a step's remaining effects
+/// skipped; released owners swept before the next call observes the tree, and never restarted). The
+/// model predicts every effect performed and the whole tree after each command, including the
+/// commands a handler calls from inside a step and an observer calls at a teardown.
+///
+/// The model reads the kit's commands as the kit documents them (`SupervisorCommand`): a machine is
+/// a position among the live machines, depth first; an event a sample among those the machine's
+/// state reacts to; an owner one of the owners of the machines spawned so far, in spawn order.
 @Suite("Supervisor: model")
 struct SupervisorModelTests {
-    /// A machine of the model universe: two states, a self-ending event and a failing one.
-    enum Node: Flow {
-        enum State: String, Hashable, Sendable { case a, b, done }
-        enum Event: String, FlowEvent, CaseIterable { case next, finish, fail }
-        typealias Effect = String
-        typealias Output = String
-
-        static let definition = FlowDefinition<Node>("node", initial: .a) {
-            StateNode(.a, entry: ["in a"], exit: ["out a"]) {
-                On(.next, to: .b, effects: ["act"])
-                On(.finish, to: .done)
-                On(.fail, to: nil, effects: ["boom"])
-            }
-            StateNode(.b, entry: ["in b"], exit: ["out b"]) {
-                On(.next, to: .a, effects: ["act"])
-                On(.fail, to: nil, effects: ["boom"])
-            }
-            Final(.done, output: "done")
-        }
-    }
-
-    /// A command: at the top level, or issued by a handler when it performs the effect "act".
-    enum Command: CustomStringConvertible {
-        case send(Int, Node.Event)
-        case stop(Int)
-        case spawn(under: Int, restarts: Bool)
-        case release(Int)
-
-        init(_ kind: Int, _ a: Int, _ b: Int) {
-            switch kind {
-            case 0, 1, 2: self = .send(a, Node.Event.allCases[b % 3])
-            case 3: self = .stop(a)
-            case 4: self = .spawn(under: a, restarts: b % 2 == 0)
-            default: self = .release(a)
-            }
-        }
-
-        var description: String {
-            switch self {
-            case .send(let m, let e): "send(#\(m), \(e))"
-            case .stop(let m): "stop(#\(m))"
-            case .spawn(let m, let restarts): "spawn(under: #\(m)\(restarts ? ", restarts" : ""))"
-            case .release(let m): "release(#\(m))"
-            }
-        }
-    }
+    /// The samples, in the order the universe is given them.
+    static let samples: [Node.Event] = [.next, .finish, .fail]
+    /// The universe's flows: the root's ("node", no output), then "child", whose output is `.next`.
+    static let outputs = [false, true]
 
     // MARK: The reference model
 
     struct Model {
         enum Life { case pending, running, finished }
+        /// `SupervisorCommand.policies`, by position: `.escalate`, `.stop`, `.restart(maxRestarts: 2, ...)`.
+        enum Policy: Int { case escalate, stop, restart }
         struct Machine {
             var parent: Int?
             var children: [Int] = []
             var state: Node.State = .a
             var life: Life = .pending
-            /// `.restart(maxRestarts: 1, ...)` rather than `.stop`; and how many restarts its line had.
-            var restartPolicy = false
+            var policy: Policy
+            /// Whether its parent gets `.next` when it completes.
+            var output: Bool
+            var line: Int
+        }
+        /// A machine and the machines that restart it: one owner, one restart count.
+        struct Line {
+            var current: Int
             var restarts = 0
+            var ownerGone = false
         }
         enum Message { case start(Int), deliver(Int, Node.Event), stop(Int) }
 
+        /// Machines by id (`MachineID.rawValue`): the supervisor numbers them from 1 in creation order.
         var machines: [Int: Machine] = [:]
-        var nextID = 0
+        var nextID = 1
+        var lines: [Line] = []
         var queue: [Message] = []
         var log: [String] = []
         var inside = false
         var stopping = Set<Int>()
         /// Machines whose owner was released inside a step: swept when the step completes.
         var released: [Int] = []
-        /// Every machine whose owner's lifetime was released (a released machine is not restarted).
-        var ownersReleased = Set<Int>()
-        /// The commands handlers issue, one per "act" performed, in order.
-        var plan: [Command]
-        var planned = 0
         /// Starts of restarted machines: before anything queued, last pushed first.
         var startStack: [Int] = []
-        /// The commands an observer issues, one per machine torn down (when the test observes).
-        var observerPlan: [Command]
-        var observed = 0
+        /// The lines of the owners the kit keeps, in spawn order.
+        var owners: [Int] = []
+        /// Armed by `.fail`: the machine's next effect fails.
+        var failing = Set<Int>()
+        /// Armed by `.duringStep`: the calls the machine's handler makes at its next effect.
+        var calls: [Int: [SupervisorCommand]] = [:]
+        /// Armed by `.atTeardown`: one call at each of the next teardowns.
+        var teardownCalls: [SupervisorCommand] = []
 
-        init(plan: [Command], observerPlan: [Command] = []) {
-            self.plan = plan
-            self.observerPlan = observerPlan
+        /// The machines depth first, children in order: what `Supervisor.machines` lists.
+        var preorder: [Int] {
+            var order: [Int] = []
+            var stack = machines.keys.filter { machines[$0]!.parent == nil }.sorted(by: >)
+            while let m = stack.popLast() {
+                order.append(m)
+                stack.append(contentsOf: machines[m]!.children.reversed())
+            }
+            return order
         }
 
-        /// The live machine a generated number names (machines in id order), if any.
+        /// The tree: each machine with its parent and state, depth first.
+        var tree: [String] {
+            preorder.map { m in "\(m) in \(machines[m]!.state.rawValue) under \(machines[m]!.parent.map(String.init) ?? "-")" }
+        }
+
         func pick(_ n: Int) -> Int? {
-            let ids = machines.keys.sorted()
-            return ids.isEmpty ? nil : ids[n % ids.count]
+            let order = preorder
+            return order.isEmpty ? nil : order[n % order.count]
         }
 
-        mutating func run(_ command: Command) {
-            perform(command)
-            guard !inside else { return }
+        /// A call at the top level, as the kit runs it: the root started first when the tree is
+        /// empty; then the command made (and what it queued, until the queue is empty) or armed.
+        mutating func run(_ call: SupervisorCall) {
+            if machines.isEmpty {
+                let id = place(parent: nil, policy: .escalate, output: false)
+                turn { $0.start(id) }
+            }
+            switch call {
+            case .command(let command): perform(command)
+            case .duringStep(let n, let command): if let id = pick(n) { calls[id, default: []].append(command) }
+            case .atTeardown(let command): teardownCalls.append(command)
+            }
+            if !released.isEmpty { turn { _ in } }  // the kit reads the tree: what released owners left is swept
+        }
+
+        /// Runs `body` as a turn (calls inside it are queued), then drains the queue.
+        mutating func turn(_ body: (inout Model) -> Void) {
             inside = true
+            body(&self)
             while !queue.isEmpty || !released.isEmpty || !startStack.isEmpty {
                 if !released.isEmpty {
                     let sweep = released.sorted()
@@ -117,14 +120,11 @@ struct SupervisorModelTests {
                     if machines[id]?.life == .pending, !stopping.contains(id) { start(id) }
                     continue
                 }
-                let message = queue.removeFirst()
-                switch message {
+                switch queue.removeFirst() {
                 case .start(let id):
-                    guard machines[id]?.life == .pending, !stopping.contains(id) else { continue }
-                    start(id)
+                    if machines[id]?.life == .pending, !stopping.contains(id) { start(id) }
                 case .deliver(let id, let event):
-                    guard machines[id]?.life == .running, !stopping.contains(id) else { continue }
-                    deliver(event, to: id)
+                    if machines[id]?.life == .running, !stopping.contains(id) { deliver(event, to: id) }
                 case .stop(let id):
                     if machines[id] != nil { tearDown(id) }
                 }
@@ -132,32 +132,69 @@ struct SupervisorModelTests {
             inside = false
         }
 
-        mutating func perform(_ command: Command) {
+        mutating func place(parent: Int?, policy: Policy, output: Bool) -> Int {
+            let id = nextID
+            nextID += 1
+            lines.append(Line(current: id))
+            machines[id] = Machine(parent: parent, policy: policy, output: output, line: lines.count - 1)
+            if let parent { machines[parent]!.children.append(id) }
+            return id
+        }
+
+        /// One command, at the top level or called from inside a step or an observer.
+        mutating func perform(_ command: SupervisorCommand) {
             switch command {
-            case .send(let n, let event):
+            case .send(let n, let e):
                 guard let id = pick(n), !stopping.contains(id) else { return }
+                let machine = machines[id]!
+                // The samples the state reacts to (all of them in a state that reacts to none).
+                let pool: [Node.Event] = switch machine.state {
+                case .a: [.next, .finish, .fail]
+                case .b: [.next, .fail]
+                case .done: SupervisorModelTests.samples
+                }
+                let event = pool[e % pool.count]
                 if inside {
                     queue.append(.deliver(id, event))
-                } else if machines[id]?.life == .running {
-                    inside = true
-                    deliver(event, to: id)
-                    inside = false
+                } else if machine.life == .running {
+                    turn { $0.deliver(event, to: id) }
                 }
             case .stop(let n):
                 guard let id = pick(n) else { return }
-                if inside { queue.append(.stop(id)) } else { inside = true; tearDown(id); inside = false }
-            case .spawn(let n, let restarts):
-                guard let parent = pick(n), !stopping.contains(parent) else { return }
-                let id = nextID
-                nextID += 1
-                machines[id] = Machine(parent: parent, restartPolicy: restarts)
-                machines[parent]!.children.append(id)
-                if inside { queue.append(.start(id)) } else { inside = true; start(id); inside = false }
-            case .release(let n):
-                // Owner-bound machines (every spawned one) are swept before the next call observes.
-                guard let id = pick(n), machines[id]?.parent != nil else { return }
-                ownersReleased.insert(id)
-                if inside { released.append(id) } else { inside = true; tearDown(id); inside = false }
+                if inside { queue.append(.stop(id)) } else { turn { $0.tearDown(id) } }
+            case .spawn(let f, let n, let p):
+                guard let parent = pick(n), !stopping.contains(parent) else { return }  // refused: nothing outlives its parent
+                let flow = f % SupervisorModelTests.outputs.count
+                let id = place(parent: parent, policy: Policy(rawValue: p % 3)!, output: SupervisorModelTests.outputs[flow])
+                owners.append(machines[id]!.line)
+                if inside { queue.append(.start(id)) } else { turn { $0.start(id) } }
+            case .releaseOwner(let n):
+                guard !owners.isEmpty else { return }
+                let line = owners.remove(at: n % owners.count)
+                lines[line].ownerGone = true
+                let id = lines[line].current
+                if machines[id] != nil { released.append(id) }
+            case .fail(let n):
+                guard let id = pick(n) else { return }
+                failing.insert(id)
+            case .sweep:
+                if !inside, !released.isEmpty { turn { _ in } }
+            case .snapshotRestore:
+                guard !inside else { return }  // refused inside a step
+                // A new supervisor: the root, restored where it rests, without its dynamic children.
+                let roots = preorder.filter { machines[$0]!.parent == nil }
+                let restored = roots.map { machines[$0]! }
+                machines = [:]
+                nextID = 1
+                owners = []
+                failing = []
+                calls = [:]
+                teardownCalls = []
+                for old in restored {
+                    let id = place(parent: nil, policy: old.policy, output: old.output)
+                    machines[id]!.state = old.state
+                    machines[id]!.life = .running
+                }
             }
         }
 
@@ -167,8 +204,7 @@ struct SupervisorModelTests {
         }
 
         mutating func deliver(_ event: Node.Event, to id: Int) {
-            let state = machines[id]!.state
-            switch (state, event) {
+            switch (machines[id]!.state, event) {
             case (.a, .next):
                 machines[id]!.state = .b
                 effects(["out a", "act", "in b"], of: id)
@@ -179,9 +215,9 @@ struct SupervisorModelTests {
                 machines[id]!.state = .done
                 machines[id]!.life = .finished
                 guard effects(["out a"], of: id) else { return }
-                let parent = machines[id]!.parent
+                let machine = machines[id]!
                 tearDown(id)
-                if let parent, machines[parent]?.life == .running, !stopping.contains(parent) {
+                if machine.output, let parent = machine.parent, machines[parent] != nil, !stopping.contains(parent) {
                     queue.append(.deliver(parent, .next))
                 }
             case (_, .fail):
@@ -191,16 +227,18 @@ struct SupervisorModelTests {
             }
         }
 
-        /// Performs a step's effects; a failure ("boom") skips the rest and tears the subtree down.
+        /// A step's effects. The handler throws on "boom"; otherwise it makes the calls armed for the
+        /// machine, then throws if a failure is armed. A failure skips the rest and applies the policy.
         @discardableResult
         mutating func effects(_ list: [String], of id: Int) -> Bool {
             for effect in list {
-                log.append("#\(id) \(effect)")
-                if effect == "act", planned < plan.count {
-                    planned += 1
-                    perform(plan[planned - 1])
-                }
+                log.append("\(id) \(effect)")
                 if effect == "boom" {
+                    fail(id)
+                    return false
+                }
+                for call in calls.removeValue(forKey: id) ?? [] { perform(call) }
+                if failing.remove(id) != nil {
                     fail(id)
                     return false
                 }
@@ -208,20 +246,18 @@ struct SupervisorModelTests {
             return true
         }
 
-        /// A failure: `.stop` tears the subtree down; `.restart` (at most once per line) puts a fresh
-        /// machine in its place, started next; past that it escalates: the subtree goes and the
-        /// parent fails in turn, under its own policy.
+        /// A failure, up the tree: `.restart` puts a fresh machine in its place (at most twice per line;
+        /// a machine whose owner is gone is stopped instead); `.stop` tears the subtree down; past its
+        /// restarts, and under `.escalate`, the subtree goes and the parent fails in turn.
         mutating func fail(_ id: Int) {
             var m = id
-            while let machine = machines[m] {
-                if machine.restartPolicy && machine.restarts < 1 {
-                    restart(m)
+            while let machine = machines[m], !stopping.contains(m) {
+                if machine.policy == .restart, lines[machine.line].restarts < 2 {
+                    if lines[machine.line].ownerGone { tearDown(m) } else { restart(m) }
                     return
                 }
-                let parent = machine.parent
                 tearDown(m)
-                guard machine.restartPolicy, let parent, machines[parent]?.life == .running,
-                      !stopping.contains(parent) else { return }
+                guard machine.policy != .stop, let parent = machine.parent else { return }
                 m = parent
             }
         }
@@ -231,15 +267,18 @@ struct SupervisorModelTests {
             let parent = old.parent!
             let position = machines[parent]!.children.firstIndex(of: id)!
             tearDown(id)
-            guard machines[parent] != nil, !stopping.contains(parent), !ownersReleased.contains(id) else { return }
+            guard machines[parent] != nil, !stopping.contains(parent), !lines[old.line].ownerGone else { return }
             let fresh = nextID
             nextID += 1
-            machines[fresh] = Machine(parent: parent, restartPolicy: true, restarts: old.restarts + 1)
+            lines[old.line].current = fresh
+            lines[old.line].restarts += 1
+            machines[fresh] = Machine(parent: parent, policy: old.policy, output: old.output, line: old.line)
             machines[parent]!.children.insert(fresh, at: min(position, machines[parent]!.children.count))
             startStack.append(fresh)
         }
 
-        /// Children first, siblings in reverse spawn order; every running machine's exits run.
+        /// Children first, siblings in reverse spawn order; every running machine's exits run (a
+        /// failure there is reported only); each teardown may run a call an observer armed.
         mutating func tearDown(_ id: Int) {
             guard machines[id] != nil, !stopping.contains(id) else { return }
             var order: [Int] = []
@@ -253,119 +292,93 @@ struct SupervisorModelTests {
             for m in order {
                 let machine = machines[m]!
                 if machine.life == .running {
-                    log.append("#\(m) out \(machine.state.rawValue)")
+                    log.append("\(m) out \(machine.state.rawValue)")
+                    for call in calls.removeValue(forKey: m) ?? [] { perform(call) }
+                    failing.remove(m)
                 }
                 machines[m] = nil
                 stopping.remove(m)
                 if let parent = machine.parent { machines[parent]?.children.removeAll { $0 == m } }
-                if observed < observerPlan.count {  // the observer, told of the teardown, issues a command
-                    observed += 1
-                    perform(observerPlan[observed - 1])
-                }
+                if !teardownCalls.isEmpty { perform(teardownCalls.removeFirst()) }
             }
-        }
-
-        /// The tree: each machine with its parent and state, depth first.
-        var tree: [String] {
-            var lines: [String] = []
-            var stack = machines.keys.filter { machines[$0]!.parent == nil }.sorted().reversed().map { $0 }
-            while let m = stack.popLast() {
-                let machine = machines[m]!
-                lines.append("#\(m) in \(machine.state.rawValue) under \(machine.parent.map { "#\($0)" } ?? "-")")
-                stack.append(contentsOf: machine.children.reversed())
-            }
-            return lines
         }
     }
 
     // MARK: The property
 
-    static let commands = zip(Gen.int(in: 0...5), Gen.int(in: 0...40), Gen.int(in: 0...5))
-        .map { Command($0, $1, $2) }.array(of: 1...40)
+    /// A command that is not an armed call: `(kind, a, b)` with kinds 0-8.
+    static func plain(_ kind: Int, _ a: Int, _ b: Int) -> SupervisorCommand {
+        switch kind {
+        case 0, 1, 2: .send(machine: a, event: b)
+        case 3: .stop(machine: a)
+        case 4: .spawn(flow: b % 2, under: a, policy: b / 2)
+        case 5: .releaseOwner(a)
+        case 6: .fail(machine: a)
+        case 7: .sweep
+        default: .snapshotRestore
+        }
+    }
+
+    /// Every kind of command, made at once or armed to be made from inside a step or an observer.
+    static let calls = zip(Gen.int(in: 0...11), Gen.int(in: 0...40), Gen.int(in: 0...5), Gen.int(in: 0...8))
+        .map { kind, a, b, inner -> SupervisorCall in
+            switch kind {
+            case 9, 10: .duringStep(machine: a, plain(inner, a + b, b))
+            case 11: .atTeardown(plain(inner, a + b, b))
+            default: .command(plain(kind, a, b))
+            }
+        }
+        .array(of: 1...40)
+
+    static var universe: (SupervisorUniverse, EffectRecord) {
+        let record = EffectRecord()
+        let handler: EffectHandler<Node> = { effect, context in
+            record.entries.append("\(context.origin.rawValue) \(effect)")
+            if effect == "boom" { throw Boom() }
+        }
+        let universe = SupervisorUniverse(root: Node.definition, samples: samples, policy: .escalate, handler: handler)
+            .adding(Node.definition(named: "child"), samples: samples, handler: handler, output: { _ in Node.Event.next })
+        return (universe, record)
+    }
+
+    final class EffectRecord {
+        var entries: [String] = []
+    }
+
+    struct Boom: Error {}
+
+    struct Disagreement: Error, CustomStringConvertible {
+        var description: String
+    }
 
     @Test("The supervisor agrees with the reference model on every effect and the whole tree, after every command")
     func agreesWithModel() async {
-        await propertyCheck(count: 300, input: Self.commands, Self.commands) { commands, plan in
-            try Self.check(commands, plan: plan, observerPlan: nil)
+        await propertyCheck(count: 300, input: Self.calls) { calls in
+            try Self.check(calls)
         }
     }
 
-    @Test("The same, with an observer that issues commands when it sees a teardown, and restarts")
-    func agreesWithModelObserved() async {
-        await propertyCheck(count: 300, input: Self.commands, Self.commands, Self.commands) { commands, plan, observerPlan in
-            try Self.check(commands, plan: plan, observerPlan: observerPlan)
+    @Test("The same on the kit's own generated commands (FlowGen.supervisorCommands)")
+    func agreesWithModelOnKitCommands() async {
+        await propertyCheck(count: 200, input: FlowGen.supervisorCommands(for: Self.universe.0)) { commands in
+            try Self.check(commands.map(SupervisorCall.command))
         }
     }
 
-    static func check(_ commands: [Command], plan: [Command], observerPlan: [Command]?) throws {
-        var model = Model(plan: plan, observerPlan: observerPlan ?? [])
-        let supervisor = Supervisor(now: { .zero })
-        var log: [String] = []
-        var lifetimes: [MachineID: FlowLifetime] = [:]
-        var planned = 0
-        var observed = 0
-        func label(_ id: MachineID) -> String { "#\(id.rawValue - 1)" }
-        func pick(_ n: Int) -> MachineID? {
-            let ids = supervisor.machines.map(\.id).sorted()
-            return ids.isEmpty ? nil : ids[n % ids.count]
-        }
-        func issue(_ command: Command) {
-            switch command {
-            case .send(let n, let event):
-                guard let id = pick(n), let handle = supervisor.handle(of: id, as: Node.self) else { return }
-                try? supervisor.send(event, to: handle)
-            case .stop(let n):
-                guard let id = pick(n) else { return }
-                supervisor.stop(id)
-            case .spawn(let n, let restarts):
-                guard let id = pick(n), let parent = supervisor.handle(of: id, as: Node.self) else { return }
-                let lifetime = FlowLifetime()
-                let policy: FailurePolicy = restarts ? .restart(maxRestarts: 1, within: .seconds(60)) : .stop
-                if let child = try? supervisor.spawn(Node.definition, under: parent, owner: lifetime,
-                                                     policy: policy, handler: handler, output: { _ in .next }) {
-                    lifetimes[child.id] = lifetime
-                }
-            case .release(let n):
-                guard let id = pick(n), lifetimes[id] != nil else { return }
-                lifetimes[id] = nil
-            }
-        }
-        func handler(_ effect: String, _ context: EffectContext<Node>) throws {
-            log.append("\(label(context.origin)) \(effect)")
-            if effect == "act", planned < plan.count {
-                planned += 1
-                issue(plan[planned - 1])
-            }
-            if effect == "boom" { throw EffectLog.Boom() }
-        }
-        // A restarted machine keeps its owner's lifetime.
-        var observations = [supervisor.observe { event in
-            if case .restarted(let old, let new) = event { lifetimes[new] = lifetimes.removeValue(forKey: old) }
-        }]
-        if let observerPlan {
-            observations.append(supervisor.observe { event in
-                guard case .tornDown = event, observed < observerPlan.count else { return }
-                observed += 1
-                issue(observerPlan[observed - 1])
-            })
-        }
-        // One root; the model's id 0.
-        model.machines[0] = Model.Machine(parent: nil, life: .running)
-        model.nextID = 1
-        model.log = ["#0 in a"]
-        _ = try supervisor.start(Node.definition, policy: .stop, handler: handler)
-        for command in commands {
+    static func check(_ calls: [SupervisorCall]) throws {
+        let (universe, record) = Self.universe
+        var model = Model()
+        var next = 0
+        try SupervisorCheck.run(universe, calls: calls) { supervisor, _ in
+            let command = calls[next]
+            next += 1
             model.run(command)
-            issue(command)
-            let tree = supervisor.machines.map { "\(label($0.id)) in \($0.state) under \($0.parent.map(label) ?? "-")" }
-            #expect(log == model.log, "effects after \(command)")
+            let tree = supervisor.machines.map { "\($0.id.rawValue) in \($0.state) under \($0.parent.map { "\($0.rawValue)" } ?? "-")" }
+            #expect(record.entries == model.log, "effects after \(command)")
             #expect(tree == model.tree, "tree after \(command)")
-            #expect(supervisor.checkInvariants().isEmpty)
-            if log != model.log || tree != model.tree { break }
+            if record.entries != model.log || tree != model.tree {
+                throw Disagreement(description: "after call \(next) of \(calls)")
+            }
         }
-        // The handler and the observers capture the supervisor: stopping every root and ending the
-        // observations release it.
-        for machine in supervisor.machines where machine.parent == nil { supervisor.stop(machine.id) }
-        observations.forEach { $0.cancel() }
     }
 }

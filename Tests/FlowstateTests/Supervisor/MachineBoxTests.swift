@@ -1,40 +1,10 @@
 @testable import Flowstate
 import Testing
 
-/// A supervised machine's heap is mostly its box (docs/PERFORMANCE.md, the heap per machine): the box
-/// keeps nothing its supervisor or its machine already holds, and what it packs still behaves.
-@Suite struct MachineBoxLayoutTests {
-    enum Screen: Flow {
-        enum State: Hashable, Sendable { case shown, closed }
-        enum Event: FlowEvent { case close }
-        typealias Effect = Int
-        typealias Output = Void
-    }
-
-    @Test("A route is one closure (two words), and a small output shares the machine's word with its phase")
-    func layout() {
-        #expect(MemoryLayout<EffectRoute<Screen>>.size == 2 * MemoryLayout<Int>.size)
-        // The table first: the box's generic code reads it at a known offset.
-        #expect(MemoryLayout<FlowMachine<Screen>>.offset(of: \.table) == 0)
-        #if _pointerBitWidth(_64)
-        // table, definition, current, [configuration number, phase, output], extras, active, active leaves
-        #expect(MemoryLayout<FlowMachine<Screen>>.size == 7 * MemoryLayout<Int>.size)
-        #endif
-    }
-
-    @Test("A box keeps neither its identity's scope nor the flow's shape: the supervisor and the machine hold them")
-    func boxKeepsNothingTwice() throws {
-        let supervisor = Supervisor()
-        let log = EffectLog()
-        let leaf = try supervisor.start(Leaf.definition, handler: log.handler())
-        let box = try #require(supervisor.boxes[Int(leaf.id.slot)])
-        let stored = Mirror(reflecting: box).superclassMirror?.children.compactMap(\.label) ?? []
-        #expect(stored.contains("serial") && stored.contains("slot"), "the mirror lists the base class's fields")
-        for duplicate in ["id", "scope", "shape"] { #expect(!stored.contains(duplicate), "\(duplicate)") }
-        #expect(box.shape === (box as? MachineBox<Leaf>)?.machine.table)
-        supervisor.stop(leaf)
-    }
-
+/// What a machine's box packs still behaves: a forwarded failure keeps its origin, and an identity
+/// made from the supervisor's scope still tells supervisors apart. (What the box costs, the heap per
+/// idle machine, is a threshold of `make bench`: docs/PERFORMANCE.md, "The heap per machine".)
+@Suite struct MachineBoxTests {
     @Test("A declared child's effect that fails in its ancestor's handler is reported once, as the child's")
     func forwardedFailureKeepsItsOrigin() throws {
         let supervisor = Supervisor()
