@@ -42,7 +42,6 @@ let package = Package(
             dependencies: [
                 "Flowstate", "FlowGraph",
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

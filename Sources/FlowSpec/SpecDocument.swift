@@ -1,6 +1,5 @@
 import DequeModule
 import FlowGraph
-import HeapModule
 import Flowstate
 
 /// A flow file compiled once for running: its definition (descriptor matching for SCXML), the map

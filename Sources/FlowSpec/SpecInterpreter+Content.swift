@@ -1,6 +1,5 @@
 import DequeModule
 import FlowGraph
-import HeapModule
 import Flowstate
 
 /// Executable content run: each block lowered once to branches and jumps (``SpecInstruction``), then
@@ -31,7 +30,7 @@ extension SpecInterpreter {
                 next = to
             case .cancel(let id):
                 for sequence in sendsByID.removeValue(forKey: SendKey(sender: s, id: id)) ?? [] {
-                    cancelledSends.insert(sequence)
+                    cancelDelayed(sequence)
                 }
             case .unsupported:
                 raiseError("error.execution", in: s)
@@ -112,7 +111,7 @@ extension SpecInterpreter {
         if send.delay > 0 {
             sequence += 1
             sendsByID[SendKey(sender: s, id: id), default: []].append(sequence)
-            delayed.insert(Delayed(due: now + send.delay, sequence: sequence, sender: s, sendID: id, target: target,
+            enqueueDelayed(Delayed(due: now + send.delay, sequence: sequence, sender: s, sendID: id, target: target,
                                    isInternal: isInternal, event: event))
         } else if isInternal {
             sessions[target]?.internalQueue.append(event)

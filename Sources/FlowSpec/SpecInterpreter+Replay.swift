@@ -1,6 +1,5 @@
 import DequeModule
 import FlowGraph
-import HeapModule
 import Flowstate
 
 /// Replaying what the engine did and reported: a microstep's exits, transitions and entries, with

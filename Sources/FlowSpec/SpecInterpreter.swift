@@ -1,7 +1,6 @@
 import DequeModule
 import FlowGraph
-import HeapModule
-import Flowstate
+@_spi(TimerQueue) import Flowstate
 
 /// The W3C SCXML algorithm (Appendix D) for the null data model, `<history>` included, around the
 /// engine: one interpreter for every flow file, a value that ``FlowSimulation`` drives and
@@ -61,11 +60,9 @@ struct SpecInterpreter: Sendable {
         var generatedIDs = 0
     }
 
-    /// A delayed `<send>`, or the timer of a delayed transition, waiting for its time, ordered by due
-    /// time, then by sending (or arming): one model of time for both.
-    struct Delayed: Sendable, Comparable {
-        static func < (a: Delayed, b: Delayed) -> Bool { (a.due, a.sequence) < (b.due, b.sequence) }
-        static func == (a: Delayed, b: Delayed) -> Bool { a.sequence == b.sequence }
+    /// A delayed `<send>`, or the timer of a delayed transition, waiting for its time (in
+    /// ``delayedQueue``, by its sequence): one model of time for both.
+    struct Delayed: Sendable {
         var due: Int
         var sequence: Int
         var sender: Int
@@ -106,11 +103,14 @@ struct SpecInterpreter: Sendable {
     var live: [Int] = []
     /// Virtual time, in milliseconds since the start.
     private(set) var now = 0
-    /// Delayed events by due time: a heap, so a document with many timers costs log n per event.
-    /// Cancelled ones (and those of ended sessions) are dropped when they come up.
-    var delayed = Heap<Delayed>()
-    /// Sequences of delayed events `<cancel>` dropped.
-    var cancelledSends: Set<Int> = []
+    /// The pending delayed events' sequences, armed at their due time (milliseconds) on the engine's
+    /// timer queue, which every host keeps its timers in: ordered by due time, then by sending (or
+    /// arming), as SCXML needs for sends due at the same time; O(log n) to arm, cancel or deliver.
+    /// `<cancel>` and a machine's cancelled timers take theirs out; those of ended sessions are
+    /// dropped when they come up.
+    var delayedQueue = FlowTimerQueue<Int>()
+    /// The pending delayed events by sequence.
+    var delayed: [Int: Delayed] = [:]
     /// The pending delayed events' sequences by sender and send id, for `<cancel>`.
     var sendsByID: [SendKey: [Int]] = [:]
     struct SendKey: Hashable, Sendable {
@@ -240,20 +240,33 @@ struct SpecInterpreter: Sendable {
     /// The next delayed event's time, if any.
     var nextDue: Int? {
         mutating get {
-            while let first = delayed.min, !isLive(first) { _ = delayed.popMin() }
-            return delayed.min?.due
+            while let first = delayedQueue.next?.key, let item = delayed[first], !isLive(item) {
+                cancelDelayed(first)
+            }
+            return delayedQueue.next.flatMap { delayed[$0.key]?.due }
         }
     }
 
     /// Whether a delayed `<send>` (not a delayed transition's timer) is still waiting to be delivered.
     var hasPendingSends: Bool {
-        delayed.unordered.contains { $0.timer == nil && isLive($0) }
+        delayed.values.contains { $0.timer == nil && isLive($0) }
     }
 
-    /// Whether a delayed event will still be delivered: not cancelled, its sender and target alive.
+    /// Whether a delayed event will still be delivered: its sender and target alive.
     func isLive(_ item: Delayed) -> Bool {
-        !cancelledSends.contains(item.sequence) && sessions.indices.contains(item.target) && sessions[item.target] != nil
-            && sessions[item.sender] != nil
+        sessions.indices.contains(item.target) && sessions[item.target] != nil && sessions[item.sender] != nil
+    }
+
+    /// Queues `item` to be delivered at its due time, after those queued before it for the same time.
+    mutating func enqueueDelayed(_ item: Delayed) {
+        delayed[item.sequence] = item
+        delayedQueue.arm(item.sequence, at: .milliseconds(item.due))
+    }
+
+    /// Takes the delayed event `sequence` off the queue: it will not be delivered.
+    mutating func cancelDelayed(_ sequence: Int) {
+        delayedQueue.cancel(sequence)
+        delayed[sequence] = nil
     }
 
     /// Moves virtual time forward to `time` (never back), delivering every delayed event due by then
@@ -261,7 +274,8 @@ struct SpecInterpreter: Sendable {
     mutating func advance(to time: Int) throws(Stop) {
         while let due = nextDue, due <= time, !rootFinished {
             now = max(now, due)
-            let item = delayed.removeMin()
+            guard let sequence = delayedQueue.popDue(at: .milliseconds(due)),
+                  let item = delayed.removeValue(forKey: sequence) else { break }
             guard isLive(item) else { continue }  // `nextDue` dropped the dead ones; checked again here
             sendsByID[SendKey(sender: item.sender, id: item.sendID)]?.removeAll { $0 == item.sequence }
             note(.fired(path: pathOf(item.target), event: item.event.name, at: now))
@@ -481,12 +495,12 @@ struct SpecInterpreter: Sendable {
             case .arm(let timer, let delay):
                 sequence += 1
                 timerSequences[TimerKey(session: s, timer: timer)] = sequence
-                delayed.insert(Delayed(due: now + Self.milliseconds(delay), sequence: sequence, sender: s, sendID: "",
+                enqueueDelayed(Delayed(due: now + Self.milliseconds(delay), sequence: sequence, sender: s, sendID: "",
                                        target: s, isInternal: false,
                                        event: SpecEvent("after \(FlowTimer.label(of: delay))"), timer: timer))
             case .cancel(let timer):
                 if let cancelled = timerSequences.removeValue(forKey: TimerKey(session: s, timer: timer)) {
-                    cancelledSends.insert(cancelled)
+                    cancelDelayed(cancelled)
                 }
             }
         }

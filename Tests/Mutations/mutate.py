@@ -113,19 +113,14 @@ MUTATIONS = [
         name="exit-order",
         suite="FlowstateTests",
         what="a transition's exit effects run outermost first",
-        file="Sources/Flowstate/Definition/FlowCompiler+Table.swift",
-        search="""        var s = shortcuts.exitUp[leaf]
-        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
-            effects.append(contentsOf: exits[s])
-            s = above(s, in: shortcuts.exitUp)
-        }""",
-        replace="""        var s = shortcuts.exitUp[leaf]
-        var outermostFirst: [Int] = []
-        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
-            outermostFirst.insert(s, at: 0)
-            s = above(s, in: shortcuts.exitUp)
-        }
-        for x in outermostFirst { effects.append(contentsOf: exits[x]) }""",
+        file="Sources/Flowstate/Engine/FlowHierarchy+Sets.swift",
+        search="""        var s = Self.listed(leaf, by: marked)
+        while s >= 0 && isDescendant(s, of: domain) {
+            exited.append(s)""",
+        replace="""        let outermost = exited.count
+        var s = Self.listed(leaf, by: marked)
+        while s >= 0 && isDescendant(s, of: domain) {
+            exited.insert(s, at: outermost)""",
         tests=["EngineProperties/effectOrder", "DeepDefinitionTests/domains", "DeepDefinitionTests/app"],
     ),
     Mutation(

@@ -76,34 +76,24 @@ extension FlowCompiler {
     }
 
     /// Appends the exit effects of `leaf` and of its ancestors below `domain` (an ancestor of `leaf`,
-    /// or -1), innermost first: ``FlowHierarchy/computeExitSet(_:configuration:)`` of the leaf's
-    /// configuration, walked through the states that have exit effects only.
-    func appendExits(from leaf: Int, below domain: Int, to effects: inout [Int32]) {
-        var s = shortcuts.exitUp[leaf]
-        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
-            effects.append(contentsOf: exits[s])
-            s = above(s, in: shortcuts.exitUp)
-        }
+    /// or -1), innermost first: the hierarchy's exit set of the move
+    /// (``FlowHierarchy/appendChainExitSet(from:below:marked:to:)``), listed through the states that
+    /// have exit effects only. `scratch` holds the states listed.
+    func appendExits(from leaf: Int, below domain: Int, to effects: inout [Int32], scratch: inout [Int]) {
+        scratch.removeAll(keepingCapacity: true)
+        hierarchy.appendChainExitSet(from: leaf, below: domain, marked: shortcuts.exitUp, to: &scratch)
+        for exited in scratch { effects.append(contentsOf: exits[exited]) }
     }
 
     /// Appends the entry effects of the states entered when entering `target` from inside `domain`
-    /// (an ancestor of `target`, or -1): outermost first, down to the leaf `target` settles in
-    /// (``FlowHierarchy/computeEntrySet(_:)``, walked through the states that have entry effects only).
+    /// (an ancestor of `target`, or -1): outermost first, down to the leaf `target` settles in, the
+    /// hierarchy's entry set of the move (``FlowHierarchy/appendChainEntrySet(entering:below:markedUp:markedDown:to:)``),
+    /// listed through the states that have entry effects only. `scratch` holds the states listed.
     func appendEntries(domain: Int, target: Int, to effects: inout [Int32], scratch: inout [Int]) {
         scratch.removeAll(keepingCapacity: true)
-        var s = shortcuts.entryUp[target]
-        while s >= 0 && hierarchy.isDescendant(s, of: domain) {
-            scratch.append(s)
-            s = above(s, in: shortcuts.entryUp)
-        }
-        for entered in scratch.reversed() { effects.append(contentsOf: entries[entered]) }
-        let first = hierarchy.initialChild(of: target)
-        s = first >= 0 ? shortcuts.entryDown[first] : -1
-        while s >= 0 {
-            effects.append(contentsOf: entries[s])
-            let next = hierarchy.initialChild(of: s)
-            s = next >= 0 ? shortcuts.entryDown[next] : -1
-        }
+        hierarchy.appendChainEntrySet(entering: target, below: domain, markedUp: shortcuts.entryUp,
+                                      markedDown: shortcuts.entryDown, to: &scratch)
+        for entered in scratch { effects.append(contentsOf: entries[entered]) }
     }
 
     // MARK: Table
@@ -147,7 +137,7 @@ extension FlowCompiler {
                         let declared = rawTarget[r]
                         if declared >= 0 {
                             let domain = shortcuts.domains[r]
-                            appendExits(from: leaf, below: domain, to: &effects)
+                            appendExits(from: leaf, below: domain, to: &effects, scratch: &scratch)
                             exitCount = effects.count - start
                             effects.append(contentsOf: rawEffects[r])
                             appendEntries(domain: domain, target: declared, to: &effects, scratch: &scratch)
@@ -162,7 +152,7 @@ extension FlowCompiler {
                         if let kind = events[r] {
                             if parallel {
                                 let common = commonParallelMove(move, r, from: leaf, exitCount: exitCount,
-                                                                entries: &parallelEntries)
+                                                                entries: &parallelEntries, scratch: &scratch)
                                 if common.domain == FlowTable<F>.ParallelMove.slow { slowLeaf[leaf] = true }
                                 parallelMoves.append(common)
                             }
@@ -258,9 +248,10 @@ extension FlowCompiler {
     /// How the common step of a flow with parallel states takes `move` (compiled from raw transition
     /// `r`, its first `exitCount` effects exits): a local move (``FlowTable/Move/local``) without an
     /// update that does not enter a final state replaces the states below its domain with the ones it
-    /// enters (appended to `entries`); any other is left to SCXML's algorithm.
+    /// enters (appended to `entries`); any other is left to SCXML's algorithm. `scratch` holds the
+    /// states of the move's exit and entry sets.
     func commonParallelMove(_ move: FlowTable<F>.Move, _ r: Int, from leaf: Int, exitCount: Int,
-                                    entries: inout [Int32])
+                            entries: inout [Int32], scratch: inout [Int])
         -> FlowTable<F>.ParallelMove
     {
         let target = Int(move.target)
@@ -271,22 +262,14 @@ extension FlowCompiler {
                          contentCount: content, entries: 0..<0)
         }
         let domain = shortcuts.domains[r]
+        // A local move exits and enters one chain each (no parallel state): the hierarchy's chain sets.
+        scratch.removeAll(keepingCapacity: true)
+        hierarchy.appendChainExitSet(from: leaf, below: domain, to: &scratch)
+        let exited = scratch.count
+        scratch.removeAll(keepingCapacity: true)
+        hierarchy.appendChainEntrySet(entering: rawTarget[r], below: domain, to: &scratch)
         let start = entries.count
-        // The declared target and its ancestors below the domain, outermost first, then its initial
-        // descendants down to the leaf (a local move enters no parallel state: one chain).
-        var s = rawTarget[r]
-        while s != domain && s >= 0 {
-            entries.append(Int32(s))
-            s = hierarchy.parent(of: s)
-        }
-        entries[start...].reverse()
-        var child = hierarchy.initialChild(of: rawTarget[r])
-        while child >= 0 {
-            entries.append(Int32(child))
-            child = hierarchy.initialChild(of: child)
-        }
-        var exited = 1
-        for _ in hierarchy.properAncestors(of: leaf, upTo: domain) { exited += 1 }
+        for entered in scratch { entries.append(Int32(entered)) }
         return .init(domain: domain, domainEnd: hierarchy.subtreeEnd(of: domain), exited: exited, exitCount: exitCount,
                      contentCount: content, entries: start..<entries.count)
     }

@@ -1,5 +1,7 @@
 // SCXML's exit and entry sets (computeExitSet, computeEntrySet, addDescendantStatesToEnter,
-// addAncestorStatesToEnter) and what histories record, over the hierarchy.
+// addAncestorStatesToEnter) and what histories record, over the hierarchy; and the same sets for a
+// move along one chain of states (no parallel state, no history), which the compiler lays out each
+// move's exit and entry effects by and a flat flow's microstep report lists.
 
 extension FlowHierarchy {
     // MARK: Exit and entry sets
@@ -100,6 +102,63 @@ extension FlowHierarchy {
                 addDescendantStatesToEnter(region, to: &entered)
             }
         }
+    }
+
+    // MARK: One chain's exit and entry sets
+
+    /// The exit set of a move out of one chain of states: `leaf` and its ancestors that are
+    /// descendants of `domain` (an ancestor of `leaf`, or ``root``), innermost first, appended to
+    /// `exited`. When the configuration is `leaf` and its ancestors (a flow without parallel states),
+    /// this is ``computeExitSet(_:configuration:history:)`` of a transition whose domain is `domain`,
+    /// in its order, walked up from the leaf: no sort, no allocation but `exited`'s growth.
+    ///
+    /// - Parameter marked: The states to list, as a shortcut up (`marked[s]`: the nearest
+    ///   ancestor-or-self of `s` to list, or -1), so that the walk steps over the others (the compiler
+    ///   lists the states with exit effects); `nil`: every state of the set.
+    package func appendChainExitSet(from leaf: Int, below domain: Int, marked: [Int]? = nil, to exited: inout [Int]) {
+        var s = Self.listed(leaf, by: marked)
+        while s >= 0 && isDescendant(s, of: domain) {
+            exited.append(s)
+            s = Self.listed(parent(of: s), by: marked)
+        }
+    }
+
+    /// The entry set of a move into one chain of states: the ancestors of `target` that are
+    /// descendants of `domain` (an ancestor of `target`, or ``root``), `target`, then its initial
+    /// descendants down to its default-entry leaf, outermost first, appended to `entered`. When no
+    /// parallel state lies between `target` and `domain`, entering `target` enters none, and
+    /// `target` is not a history, this is ``computeEntrySet(_:history:)`` of a transition to
+    /// `target` whose domain is `domain`, in its order: no sort, no allocation but `entered`'s growth.
+    ///
+    /// - Parameters:
+    ///   - markedUp: The states to list among `target` and its ancestors, as a shortcut up (see
+    ///     ``appendChainExitSet(from:below:marked:to:)``); `nil`: all of them.
+    ///   - markedDown: The states to list among the initial descendants, as a shortcut down
+    ///     (`markedDown[s]`: the first state to list on the chain of initial children that starts at
+    ///     `s` itself, or -1); `nil`: all of them. (The compiler lists the states with entry effects.)
+    package func appendChainEntrySet(entering target: Int, below domain: Int, markedUp: [Int]? = nil,
+                                     markedDown: [Int]? = nil, to entered: inout [Int]) {
+        guard target >= 0 else { return }
+        let start = entered.count
+        var s = Self.listed(target, by: markedUp)
+        while s >= 0 && isDescendant(s, of: domain) {
+            entered.append(s)
+            s = Self.listed(parent(of: s), by: markedUp)
+        }
+        entered[start...].reverse()
+        s = Self.listed(initialChild(of: target), by: markedDown)
+        while s >= 0 {
+            entered.append(s)
+            s = Self.listed(initialChild(of: s), by: markedDown)
+        }
+    }
+
+    /// The state a chain walk lists at `state` (-1: none): `state` itself without a shortcut, else
+    /// what the shortcut says.
+    @inline(__always)
+    private static func listed(_ state: Int, by shortcut: [Int]?) -> Int {
+        guard state >= 0, let shortcut else { return state }
+        return shortcut[state]
     }
 
     /// `states` in document order (entry order) or its reverse (exit order), each once.

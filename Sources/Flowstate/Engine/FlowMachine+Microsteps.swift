@@ -7,7 +7,8 @@
 // - A flow without them takes precompiled moves (FlowMachine.swift), which carry only their
 //   laid-out effects. The compiler keeps, by transition, the domain and the leaf its moves settle in
 //   (``FlowTable/FlatReport``): a move from leaf `l` exits `l`'s ancestors-or-self below the domain
-//   and enters the states from below the domain down to the leaf. The report replays the step's
+//   and enters the states from below the domain down to the leaf, the hierarchy's exit and entry
+//   sets of a move along one chain (FlowHierarchy+Sets.swift). The report replays the step's
 //   transitions (``FlowStep/transitions``, one microstep each) over that. The ordinary `send` and
 //   `start` do not change and pay nothing for it: these are separate entry points.
 
@@ -25,8 +26,9 @@ extension FlowMachine {
         }
         let step = try start()
         let initial = table.initialTarget
-        var entry = FlowMicrostep(actions: [])
-        for s in table.hierarchy.ancestorsOrSelf(of: initial).reversed() { entry.actions.append(.enter(s)) }
+        var entered: [Int] = []
+        table.hierarchy.appendChainEntrySet(entering: initial, below: FlowHierarchy.root, to: &entered)
+        let entry = FlowMicrostep(actions: entered.map { .enter($0) })
         return (step, [entry] + flatMicrosteps(from: initial, taking: step.transitions))
     }
 
@@ -69,14 +71,17 @@ extension FlowMachine {
     }
 
     /// The microsteps of a flow without parallel or history states that took `transitions` from
-    /// `leaf`: one per transition (an event's, then each eventless one), each exiting the active
-    /// states below the transition's domain (innermost first), taking it, and entering the states
-    /// from below the domain down to the leaf it settles in (outermost first). A targetless
+    /// `leaf`: one per transition (an event's, then each eventless one), each exiting the hierarchy's
+    /// exit set of the move (the active states below the transition's domain, innermost first),
+    /// taking it, and entering its entry set (the states from below the domain down to the leaf it
+    /// settles in, outermost first): ``FlowHierarchy/appendChainExitSet(from:below:marked:to:)`` and
+    /// ``FlowHierarchy/appendChainEntrySet(entering:below:markedUp:markedDown:to:)``. A targetless
     /// transition exits and enters nothing.
     private func flatMicrosteps(from leaf: Int, taking transitions: FlowTransitions) -> [FlowMicrostep] {
         let hierarchy = table.hierarchy
         var leaf = leaf
         var microsteps: [FlowMicrostep] = []
+        var states: [Int] = []
         for id in transitions {
             let report = table.flatReports[id.position]
             guard report.domain != FlowTable<F>.FlatReport.targetless else {
@@ -85,19 +90,13 @@ extension FlowMachine {
             }
             let domain = Int(report.domain)
             var actions: [FlowMicrostep.Action] = []
-            var s = leaf
-            while s != domain && s >= 0 {
-                actions.append(.exit(s))
-                s = hierarchy.parent(of: s)
-            }
+            states.removeAll(keepingCapacity: true)
+            hierarchy.appendChainExitSet(from: leaf, below: domain, to: &states)
+            for s in states { actions.append(.exit(s)) }
             actions.append(.take(id))
-            let start = actions.count
-            s = Int(report.leaf)
-            while s != domain && s >= 0 {
-                actions.append(.enter(s))
-                s = hierarchy.parent(of: s)
-            }
-            actions[start...].reverse()
+            states.removeAll(keepingCapacity: true)
+            hierarchy.appendChainEntrySet(entering: Int(report.leaf), below: domain, to: &states)
+            for s in states { actions.append(.enter(s)) }
             microsteps.append(FlowMicrostep(actions: actions))
             leaf = Int(report.leaf)
         }

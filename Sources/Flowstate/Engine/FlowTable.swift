@@ -193,7 +193,11 @@ final class FlowTable<F: Flow>: FlowTableShape, @unchecked Sendable {
 
     /// What a move of a flow without parallel or history states exits and enters, whatever leaf it
     /// is taken from: the active states below ``domain`` (the leaf's ancestors-or-self), then the
-    /// states from below the domain down to ``leaf``. Cold: read only by the reporting entry points.
+    /// states from below the domain down to ``leaf`` (the hierarchy lists both:
+    /// ``FlowHierarchy/appendChainExitSet(from:below:marked:to:)``,
+    /// ``FlowHierarchy/appendChainEntrySet(entering:below:markedUp:markedDown:to:)``). Both fields are
+    /// the hierarchy's answers, kept by transition: its domain and its target's default-entry leaf.
+    /// Cold: read only by the reporting entry points.
     struct FlatReport: Sendable {
         /// The transition's domain (-1: the root), or ``targetless``: it exits and enters nothing.
         let domain: Int32

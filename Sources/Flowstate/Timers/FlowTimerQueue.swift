@@ -1,5 +1,6 @@
 /// Armed timers ordered by deadline: what a host (``FlowRuntime``, ``Supervisor``) schedules on its
-/// clock, with one sleeping task for the earliest deadline.
+/// clock, with one sleeping task for the earliest deadline; the one timer queue of the package (the
+/// step tester's virtual clock and the flow files' interpreter keep theirs in it too).
 ///
 /// Each timer has an identity (`Key`: for a runtime its ``FlowTimer``, for a supervisor the machine
 /// and the timer) and a deadline, an offset from an origin the host chose (the clock's instant when
@@ -11,9 +12,10 @@
 /// ``next`` and ``contains(_:)`` O(1); no operation scans the timers or sorts them (only ``ordered``,
 /// which returns them all, sorts).
 ///
-/// Not part of the public API: `FlowTesting` (the step tester's virtual clock) and the benchmarks
-/// (`make bench`, a separate package that measures the O(log n) claim at 10,000 timers) reach it
-/// through `@_spi(TimerQueue) import Flowstate`.
+/// Not part of the public API: `FlowTesting` (the step tester's virtual clock), `FlowSpec` (the
+/// interpreter's delayed `<send>`s and timers, keyed by the order they were sent, so that sends due
+/// at the same time come in that order) and the benchmarks (`make bench`, a separate package that
+/// measures the O(log n) claim at 10,000 timers) reach it through `@_spi(TimerQueue) import Flowstate`.
 @_spi(TimerQueue)
 public struct FlowTimerQueue<Key: Hashable & Sendable>: Sendable {
     /// One armed timer: its key, deadline and arming order.

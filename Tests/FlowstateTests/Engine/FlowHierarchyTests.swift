@@ -159,6 +159,12 @@ struct FlowHierarchyTests {
         #expect(h.computeEntrySet([.init(source: n - 1, target: 0)]).count == n)
         #expect(h.computeExitSet([.init(source: n - 1, target: n - 2)], configuration: h.ancestorsOrSelf(of: n - 1))
             == [n - 1, n - 2])
+        var chain: [Int] = []
+        h.appendChainExitSet(from: n - 1, below: FlowHierarchy.root, to: &chain)
+        #expect(chain.count == n && chain.first == n - 1)
+        chain.removeAll()
+        h.appendChainEntrySet(entering: 0, below: FlowHierarchy.root, to: &chain)
+        #expect(chain == Array(0..<n))
     }
 
     @Test("Random trees: every procedure agrees with a model written from SCXML's definitions")
@@ -211,6 +217,30 @@ struct FlowHierarchyTests {
             #expect(h.computeEntrySet([transition]) == r.computeEntrySet([(source, targets, isInternal)]),
                     "computeEntrySet([\(transition)])\n\(c)")
             #expect(h.computeEntrySet([transition, second]) == r.computeEntrySet(both), "computeEntrySet([\(transition), \(second)])\n\(c)")
+            // One chain's sets (these trees have no parallel state): a move from the configuration's
+            // leaf, by a transition declared on it or an ancestor, to a picked state.
+            let chain = Array(h.ancestorsOrSelf(of: leaf))
+            let move = (source: chain[c.picks[9 % c.picks.count] % chain.count], targets: [c.state(10)], isInternal: false)
+            let domain = h.transitionDomain(of: .init(source: move.source, targets: move.targets)) ?? FlowHierarchy.root
+            var exited: [Int] = [], entered: [Int] = []
+            h.appendChainExitSet(from: leaf, below: domain, to: &exited)
+            h.appendChainEntrySet(entering: move.targets[0], below: domain, to: &entered)
+            #expect(exited == r.computeExitSet([move], configuration: configuration), "chain exit set of \(move)\n\(c)")
+            #expect(entered == r.computeEntrySet([move]), "chain entry set of \(move)\n\(c)")
+            // Through shortcuts over some marked states (as the compiler passes its states with effects):
+            // the marked states of the same sets, in the same order.
+            let marked = (0..<n).map { (c.picks[($0 + 3) % c.picks.count] >> ($0 % 4)) & 1 == 1 }
+            var up = [Int](repeating: -1, count: n), down = [Int](repeating: -1, count: n)
+            for s in 0..<n { up[s] = marked[s] ? s : (h.parent(of: s) >= 0 ? up[h.parent(of: s)] : -1) }
+            for s in (0..<n).reversed() {
+                down[s] = marked[s] ? s : (h.initialChild(of: s) >= 0 ? down[h.initialChild(of: s)] : -1)
+            }
+            var markedExits: [Int] = [], markedEntries: [Int] = []
+            h.appendChainExitSet(from: leaf, below: domain, marked: up, to: &markedExits)
+            h.appendChainEntrySet(entering: move.targets[0], below: domain, markedUp: up, markedDown: down,
+                                  to: &markedEntries)
+            #expect(markedExits == exited.filter { marked[$0] }, "marked chain exit set of \(move)\n\(c)")
+            #expect(markedEntries == entered.filter { marked[$0] }, "marked chain entry set of \(move)\n\(c)")
         }
     }
 
