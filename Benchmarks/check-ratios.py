@@ -56,7 +56,8 @@ SPEC_VALIDATE = "Spec: validate 10,000 states and 50,000 transitions (compile th
 SPEC_PATHS = "Spec: paths (shortest paths and transition cover) of 10,000 states and 50,000 transitions"
 SPEC_BFS = "Spec: breadth-first search over the same graph (baseline, hand-written adjacency lists)"
 SPEC_ONCE = "Spec: validate + paths compiled once (what flowviz paths does)"
-SPEC_LIMIT_MS = 1_000.0
+SPEC_REFERENCE_MS = 1_000.0  # information: validate + paths took 691-726 ms on the reference machine
+SPEC_LIMIT_BFS = 80.0  # validate + paths over the hand-written BFS: 57x-64x, so a 25% slowdown fails (docs/PERFORMANCE.md)
 # A flow file's step in FlowSimulation against the engine's own step on the definition the file
 # compiles to, the same events (issue 37, item 7; Benchmarks/Simulation): per step, paired in each
 # iteration. The driver keeps SCXML's queues, runs the file's executable content and records every
@@ -369,17 +370,19 @@ def evaluate_simulation(checker, clock):
 
 
 def evaluate_spec(checker):
-    # validate + paths of a parsed 10,000-state flow file under one second (wall), the hand-written BFS beside.
+    # validate + paths of a parsed 10,000-state flow file, against the hand-written BFS over the same graph
+    # in the same run (a machine twice as slow takes twice as long for both); the time itself, against the
+    # one second it takes on the reference machine, is information.
     validate = checker.get(SPEC_VALIDATE, METRICS["wall"])
     paths = checker.get(SPEC_PATHS, METRICS["wall"])
-    bfs = checker.get(SPEC_BFS, METRICS["wall"], required=False)
-    if validate is None or paths is None:
+    bfs = checker.get(SPEC_BFS, METRICS["wall"])
+    if validate is None or paths is None or bfs is None:
         return
     ms = (validate + paths) / 1e6
-    checker.check("flow file of 10,000 states: validate + paths (wall ms; hand-written BFS beside)",
-                  ms, bfs / 1e6 if bfs else None, ms / SPEC_LIMIT_MS, 1.0,
-                  ratio_text=f"{ms / (bfs / 1e6):.0f}x BFS" if bfs else "-",
-                  threshold_text=f"< {SPEC_LIMIT_MS:,.0f} ms")
+    checker.check("flow file of 10,000 states: validate + paths / hand-written BFS (wall ms)",
+                  ms, bfs / 1e6, ms / (bfs / 1e6), SPEC_LIMIT_BFS)
+    checker.info(f"  the same, against {SPEC_REFERENCE_MS:,.0f} ms (under it on the reference machine; wall ms)",
+                 ms, SPEC_REFERENCE_MS, ms / SPEC_REFERENCE_MS)
     # Information: flowviz paths compiles the file once for both (the check counts two compilations).
     once = checker.get(SPEC_ONCE, METRICS["wall"], required=False)
     if once is not None:
