@@ -1,7 +1,8 @@
 /// What the supervisor needs to know of a step, whatever the flow's types: no labels, no effects.
 @usableFromInline
 struct StepSummary {
-    @usableFromInline enum Kind: UInt8 { case started, transitioned, finished, ignored, rejected }
+    /// The engine's kind of step: one enum for both (started, transitioned, finished, ignored, rejected).
+    @usableFromInline typealias Kind = FlowStepKind
     @usableFromInline var kind: Kind
     /// The leaf state index before (-1 for a start) and after the step.
     @usableFromInline var from: Int32

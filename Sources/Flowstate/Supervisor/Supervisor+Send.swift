@@ -50,13 +50,23 @@ extension Supervisor {
 
     /// Delivers a queued event to a running machine; a refusal is reported, not thrown.
     func deliver(_ event: Any, to slot: Int32) {
+        stepQueued(slot, input: event, what: "queued event") { (box) throws(FlowError) in try box.deliver(event, in: self) }
+    }
+
+    /// The one path of a queued step, an event's (``deliver(_:to:)``) or a due timer's
+    /// (``fire(_:to:)``): the box takes it (`step`), then the step's effects, declared children
+    /// stopped and started, output to the parent and failures follow (``followUp(_:_:starting:)``).
+    /// A refusal (the machine's `FlowError`) is published and logged, not thrown: the call that
+    /// queued it has returned.
+    func stepQueued(_ slot: Int32, input: Any, what: String,
+                    _ step: (AnyMachineBox) throws(FlowError) -> StepOutcome) {
         let box = boxes[Int(slot)]!
         let outcome: StepOutcome
         do throws(FlowError) {
-            outcome = try box.deliver(event, in: self)
+            outcome = try step(box)
         } catch {
-            publish(.refused(box.id(in: self), event: "\(event)", error: error))
-            logger?.debug("queued event refused", metadata: ["machine": "\(box.id(in: self))", "error": "\(error)"])
+            publish(.refused(box.id(in: self), event: "\(input)", error: error))
+            logger?.debug("\(what) refused", metadata: ["machine": "\(box.id(in: self))", "error": "\(error)"])
             return
         }
         followUp(box, outcome, starting: false)

@@ -58,16 +58,7 @@ extension Supervisor {
     /// Fires a due timer of a running machine: the same step path as a queued event's (the step's
     /// effects, declared children stopped and started, output to the parent, failures).
     func fire(_ timer: FlowTimer, to slot: Int32) {
-        let box = boxes[Int(slot)]!
-        let outcome: StepOutcome
-        do throws(FlowError) {
-            outcome = try box.fire(timer, in: self)
-        } catch {
-            publish(.refused(box.id(in: self), event: "\(timer)", error: error))
-            logger?.debug("timer refused", metadata: ["machine": "\(box.id(in: self))", "error": "\(error)"])
-            return
-        }
-        followUp(box, outcome, starting: false)
+        stepQueued(slot, input: timer, what: "timer") { (box) throws(FlowError) in try box.fire(timer, in: self) }
     }
 
     /// The time on the supervisor's clock since its creation, plus what a test advanced
