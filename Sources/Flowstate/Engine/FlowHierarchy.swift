@@ -38,7 +38,7 @@ package struct FlowHierarchy: Sendable {
         /// The states it targets, empty for a targetless transition (which exits and enters nothing).
         package var targets: [Int]
         /// SCXML's `type="internal"`: a transition from a compound state to its own descendants
-        /// does not exit its source. (No flow declares one yet; the domain honours it.)
+        /// does not exit its source (`On(..., type: .internal)`; ``transitionDomain(of:history:)`` honours it).
         package var isInternal: Bool
 
         /// A transition from `source` to `targets`, external unless `isInternal`.
