@@ -36,12 +36,7 @@ public enum SupervisorCheck {
     ///   invariants, a snapshot that does not restore to the same tree) or of a root that cannot start.
     public static func run(_ universe: SupervisorUniverse, commands: [SupervisorCommand],
                            each: (Supervisor, [TreeEvent]) throws -> Void = { _, _ in }) throws {
-        let run = try SupervisorRun(universe)
-        _ = run.takeEvents()
-        for command in commands {
-            _ = try run.execute(command)
-            try each(run.supervisor, run.takeEvents())
-        }
+        try run(universe, calls: commands.map(SupervisorCall.command), each: each)
     }
 
     /// Runs `calls` on a new tree of `universe` as ``run(_:commands:each:)`` runs commands: commands
